@@ -1,0 +1,9 @@
+//! What a call runs in: its execution, its step and its cancellation signal.
+
+mod execution;
+mod signal;
+mod step;
+
+pub use execution::{Execution, ExecutionBuilder, ExecutionContext, Tenant};
+pub use signal::{AbortKind, AbortReason, Signal};
+pub use step::Step;

@@ -1,0 +1,60 @@
+//! Finding the dependencies nobody provides, before any call.
+
+use std::fmt;
+
+use super::{Providers, Requirement};
+use crate::tool::ToolDescriptor;
+
+/// A tool field whose type the application does not provide.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingDependency {
+    /// The tool's name.
+    pub tool: &'static str,
+    /// The field's name.
+    pub field: &'static str,
+    /// The field's type as written: `Arc<dyn IssuesApi>`.
+    pub type_written: &'static str,
+    /// The type that must be provided: `dyn my_crate::IssuesApi`.
+    pub provided_type: &'static str,
+}
+
+impl MissingDependency {
+    /// The error code, as assembly reports it.
+    pub const CODE: &'static str = "di.missing-implementation";
+}
+
+impl fmt::Display for MissingDependency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "[{}] tool `{}` field `{}`: nothing provides `{}` (`{}`)",
+            Self::CODE,
+            self.tool,
+            self.field,
+            self.type_written,
+            self.provided_type
+        )
+    }
+}
+
+impl std::error::Error for MissingDependency {}
+
+/// The fields of `tool` that `providers` cannot fill, in field order.
+pub fn missing_dependencies(
+    tool: &'static ToolDescriptor,
+    providers: &Providers,
+) -> Vec<MissingDependency> {
+    tool.dependencies()
+        .iter()
+        .filter_map(|dep| match dep.requirement() {
+            Requirement::Builtin => None,
+            Requirement::Provided { type_id, .. } if providers.contains(type_id) => None,
+            Requirement::Provided { type_name, .. } => Some(MissingDependency {
+                tool: tool.name(),
+                field: dep.field(),
+                type_written: dep.type_written(),
+                provided_type: type_name,
+            }),
+        })
+        .collect()
+}

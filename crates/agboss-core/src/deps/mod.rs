@@ -1,0 +1,17 @@
+//! Dependencies: a tool's fields, resolved per call.
+//!
+//! A field is an [`ExecutionContext`](crate::context::ExecutionContext) (the call's own), a
+//! [`SpendRecorder`](crate::spend::SpendRecorder), the application's
+//! [`Clock`](crate::time::Clock), or an `Arc<T>` / `Arc<dyn Trait>` the application
+//! [provides](Providers::provide). What a tool needs is known from its descriptor, so a missing
+//! provider is reported before any call.
+
+mod dependency;
+mod missing;
+mod providers;
+mod scope;
+
+pub use dependency::{Dependency, DependencySpec, Requirement};
+pub use missing::{MissingDependency, missing_dependencies};
+pub use providers::Providers;
+pub use scope::Scope;

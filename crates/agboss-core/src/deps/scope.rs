@@ -1,0 +1,78 @@
+//! [`Scope`]: what one call's dependencies are resolved from.
+
+use std::cell::OnceCell;
+
+use super::Providers;
+use crate::context::{Execution, Signal, Step};
+use crate::time::Clock;
+
+/// Everything one call's dependencies are resolved from: the application's providers and clock,
+/// the execution, the call's step and its signal.
+///
+/// The call's signal is made only if a dependency asks for it, so tools without an
+/// `ExecutionContext` pay nothing for it.
+pub struct Scope<'a> {
+    providers: &'a Providers,
+    clock: &'a Clock,
+    execution: &'a Execution,
+    step: &'a Step,
+    tool_name: &'static str,
+    call_signal: OnceCell<Signal>,
+}
+
+impl<'a> Scope<'a> {
+    /// The scope of call `step` of tool `tool_name` in `execution`.
+    pub fn new(
+        providers: &'a Providers,
+        clock: &'a Clock,
+        execution: &'a Execution,
+        step: &'a Step,
+        tool_name: &'static str,
+    ) -> Scope<'a> {
+        Scope {
+            providers,
+            clock,
+            execution,
+            step,
+            tool_name,
+            call_signal: OnceCell::new(),
+        }
+    }
+
+    /// The application's providers.
+    pub fn providers(&self) -> &'a Providers {
+        self.providers
+    }
+
+    /// The application's clock.
+    pub fn clock(&self) -> &'a Clock {
+        self.clock
+    }
+
+    /// The execution the call runs in.
+    pub fn execution(&self) -> &'a Execution {
+        self.execution
+    }
+
+    /// The call's step.
+    pub fn step(&self) -> &'a Step {
+        self.step
+    }
+
+    /// The tool being called.
+    pub fn tool_name(&self) -> &'static str {
+        self.tool_name
+    }
+
+    /// The call's signal: a child of the execution's, made on first use.
+    pub fn call_signal(&self) -> Signal {
+        self.call_signal
+            .get_or_init(|| self.execution.signal().child())
+            .clone()
+    }
+
+    /// The call's signal if a dependency asked for it.
+    pub(crate) fn into_call_signal(self) -> Option<Signal> {
+        self.call_signal.into_inner()
+    }
+}

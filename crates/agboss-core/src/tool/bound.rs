@@ -1,0 +1,163 @@
+//! Bounding what a model reads of one tool result.
+//!
+//! A rendered result longer than its bound is cut, never turned into an error: at the last
+//! whitespace (space, tab, line break) within the final [`WHITESPACE_WINDOW`] bytes it keeps,
+//! else at the bound, and never inside a UTF-8 character. A line follows that says how much
+//! there was and how much was kept:
+//!
+//! ```text
+//! \n[result truncated: 1,048,587 bytes, the first 262,144 kept]
+//! ```
+
+use crate::units::{ByteSize, group_thousands};
+
+/// How far back from the bound a cut looks for whitespace, in bytes.
+pub const WHITESPACE_WINDOW: usize = 256;
+
+/// A text after bounding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundedText {
+    /// The text the model reads: the kept part and, if cut, the marker line.
+    pub text: String,
+    /// Whether the text was cut.
+    pub truncated: bool,
+    /// The length of the full text in bytes.
+    pub original_bytes: usize,
+}
+
+/// Bounds `text` to `max` bytes (plus the marker when cut). Works in place: the kept part is
+/// not copied.
+///
+/// ```
+/// use agboss_core::tool::bound_text;
+/// use agboss_core::units::bytes;
+///
+/// let bounded = bound_text("one two three".to_owned(), bytes(9));
+/// assert!(bounded.truncated);
+/// assert_eq!(bounded.text, "one two\n[result truncated: 13 bytes, the first 7 kept]");
+/// ```
+pub fn bound_text(mut text: String, max: ByteSize) -> BoundedText {
+    let original_bytes = text.len();
+    let max = max.as_usize();
+    if original_bytes <= max {
+        return BoundedText {
+            text,
+            truncated: false,
+            original_bytes,
+        };
+    }
+    let cut = cut_point(text.as_bytes(), max);
+    text.truncate(cut);
+    text.push_str("\n[result truncated: ");
+    group_thousands(original_bytes as u64, &mut text);
+    text.push_str(" bytes, the first ");
+    group_thousands(cut as u64, &mut text);
+    text.push_str(" kept]");
+    // Give back what the cut freed when that is most of the buffer; shrinking in place is
+    // cheap for the allocator and a long conversation keeps many results.
+    if text.capacity() > 2 * text.len() {
+        text.shrink_to_fit();
+    }
+    BoundedText {
+        text,
+        truncated: true,
+        original_bytes,
+    }
+}
+
+/// Where to cut `bytes` (valid UTF-8, longer than `max`) so at most `max` bytes are kept.
+fn cut_point(bytes: &[u8], max: usize) -> usize {
+    // Back off to a character boundary: continuation bytes look like 0b10xx_xxxx.
+    let mut end = max;
+    while end > 0 && (bytes[end] & 0b1100_0000) == 0b1000_0000 {
+        end -= 1;
+    }
+    let window_start = end.saturating_sub(WHITESPACE_WINDOW);
+    match bytes[window_start..end]
+        .iter()
+        .rposition(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        Some(i) => window_start + i,
+        None => end,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::{bytes, kilobytes};
+    use proptest::prelude::*;
+
+    fn marker(total: usize, kept: usize) -> String {
+        let mut m = String::from("\n[result truncated: ");
+        group_thousands(total as u64, &mut m);
+        m.push_str(" bytes, the first ");
+        group_thousands(kept as u64, &mut m);
+        m.push_str(" kept]");
+        m
+    }
+
+    #[test]
+    fn short_text_is_untouched() {
+        let bounded = bound_text("hello".into(), bytes(5));
+        assert_eq!(bounded.text, "hello");
+        assert!(!bounded.truncated);
+    }
+
+    #[test]
+    fn the_spec_example_marker() {
+        let text = "x".repeat(1_048_587);
+        let bounded = bound_text(text, kilobytes(256));
+        assert!(bounded.truncated);
+        assert!(
+            bounded
+                .text
+                .ends_with("\n[result truncated: 1,048,587 bytes, the first 262,144 kept]")
+        );
+        assert_eq!(bounded.original_bytes, 1_048_587);
+    }
+
+    #[test]
+    fn never_cuts_inside_a_character() {
+        // "é" is two bytes; a bound of 3 falls inside the second one.
+        let bounded = bound_text("éééé".into(), bytes(3));
+        assert_eq!(bounded.text, format!("é{}", marker(8, 2)));
+    }
+
+    #[test]
+    fn whitespace_outside_the_window_is_not_used() {
+        let text = format!("a {}", "b".repeat(600));
+        let bounded = bound_text(text, bytes(400));
+        assert_eq!(bounded.text.len(), 400 + marker(602, 400).len());
+    }
+
+    proptest! {
+        #[test]
+        fn bounding_keeps_its_promises(text in "\\PC{0,600}", max in 1usize..700) {
+            let bounded = bound_text(text.clone(), bytes(max as u64));
+            if text.len() <= max {
+                prop_assert_eq!(&bounded.text, &text);
+                prop_assert!(!bounded.truncated);
+            } else {
+                prop_assert!(bounded.truncated);
+                let kept_len = bounded.text.rfind("\n[result truncated: ").unwrap();
+                let kept = &bounded.text[..kept_len];
+                // A prefix of the text: whole characters only.
+                prop_assert!(text.starts_with(kept));
+                prop_assert!(kept.len() <= max);
+                // The marker, exactly.
+                prop_assert_eq!(&bounded.text[kept_len..], marker(text.len(), kept.len()));
+                // Prefers whitespace in the final window, else cuts at the last boundary.
+                let mut end = max;
+                while !text.is_char_boundary(end) { end -= 1; }
+                let window = &text.as_bytes()[end.saturating_sub(WHITESPACE_WINDOW)..end];
+                if window.iter().any(|b| b" \t\n\r".contains(b)) {
+                    prop_assert!(b" \t\n\r".contains(&text.as_bytes()[kept.len()]));
+                    prop_assert!(!text.as_bytes()[kept.len() + 1..end].iter().any(|b| b" \t\n\r".contains(b)));
+                } else {
+                    prop_assert_eq!(kept.len(), end);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! [`ToolDescriptor`]: everything known about a tool without running it, and the registry of
+//! every `#[tool]` in the program.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use serde_json::Value;
+
+use super::schema::{CompiledSchemas, SchemaError};
+use super::{DynTool, ToolEnv};
+use crate::deps::{DependencySpec, MissingDependency};
+use crate::units::{ByteSize, TimeSpan, seconds};
+
+/// Where a tool is declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SourceLocation {
+    /// `module_path!()` of the declaration.
+    pub module_path: &'static str,
+    /// `file!()` of the declaration.
+    pub file: &'static str,
+    /// `line!()` of the declaration.
+    pub line: u32,
+}
+
+impl fmt::Display for SourceLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// The static description of a tool, registered by `#[tool]`: name, description, timeout,
+/// bound, fields and schemas. Assembly and `describe` read it; nothing runs.
+pub struct ToolDescriptor {
+    name: &'static str,
+    description: &'static str,
+    rust_type: &'static str,
+    location: SourceLocation,
+    timeout: TimeSpan,
+    max_result_size: Option<ByteSize>,
+    dependencies: &'static [DependencySpec],
+    input_schema: fn() -> Value,
+    output_schema: fn() -> Value,
+    compiled: OnceLock<Result<Arc<CompiledSchemas>, SchemaError>>,
+}
+
+impl ToolDescriptor {
+    /// The timeout of a tool that declares none.
+    pub const DEFAULT_TIMEOUT: TimeSpan = seconds(30);
+
+    /// A tool named `name` with the default timeout, no own bound and no fields.
+    pub const fn new(
+        name: &'static str,
+        description: &'static str,
+        rust_type: &'static str,
+        location: SourceLocation,
+        input_schema: fn() -> Value,
+        output_schema: fn() -> Value,
+    ) -> ToolDescriptor {
+        ToolDescriptor {
+            name,
+            description,
+            rust_type,
+            location,
+            timeout: Self::DEFAULT_TIMEOUT,
+            max_result_size: None,
+            dependencies: &[],
+            input_schema,
+            output_schema,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// With `timeout` instead of the default 30 s.
+    pub const fn with_timeout(mut self, timeout: TimeSpan) -> ToolDescriptor {
+        self.timeout = timeout;
+        self
+    }
+
+    /// With its own bound on what the model reads of a result.
+    pub const fn with_max_result_size(mut self, bound: ByteSize) -> ToolDescriptor {
+        self.max_result_size = Some(bound);
+        self
+    }
+
+    /// With the fields `dependencies`.
+    pub const fn with_dependencies(
+        mut self,
+        dependencies: &'static [DependencySpec],
+    ) -> ToolDescriptor {
+        self.dependencies = dependencies;
+        self
+    }
+
+    /// The name the model calls it by.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// What the model reads to decide when to call it.
+    pub fn description(&self) -> &'static str {
+        self.description
+    }
+
+    /// The Rust type that implements it.
+    pub fn rust_type(&self) -> &'static str {
+        self.rust_type
+    }
+
+    /// Where it is declared.
+    pub fn location(&self) -> SourceLocation {
+        self.location
+    }
+
+    /// How long a call may run.
+    pub fn timeout(&self) -> TimeSpan {
+        self.timeout
+    }
+
+    /// Its own bound on what the model reads of a result, if it sets one.
+    pub fn max_result_size(&self) -> Option<ByteSize> {
+        self.max_result_size
+    }
+
+    /// Its fields, in declaration order.
+    pub fn dependencies(&self) -> &'static [DependencySpec] {
+        self.dependencies
+    }
+
+    /// The JSON Schema of its input, as the model reads it (generated on each call of this
+    /// method; [`schemas`](Self::schemas) caches).
+    pub fn input_schema(&self) -> Value {
+        (self.input_schema)()
+    }
+
+    /// The JSON Schema of its output.
+    pub fn output_schema(&self) -> Value {
+        (self.output_schema)()
+    }
+
+    /// Its schemas and their validators, generated and compiled once per process.
+    pub fn schemas(&self) -> Result<&Arc<CompiledSchemas>, &SchemaError> {
+        self.compiled
+            .get_or_init(|| CompiledSchemas::compile(self).map(Arc::new))
+            .as_ref()
+    }
+
+    /// The error for the field at `index` having no provider.
+    #[doc(hidden)]
+    pub fn missing(&'static self, index: usize) -> MissingDependency {
+        let dep = &self.dependencies[index];
+        let provided_type = match dep.requirement() {
+            crate::deps::Requirement::Provided { type_name, .. } => type_name,
+            crate::deps::Requirement::Builtin => dep.type_written(),
+        };
+        MissingDependency {
+            tool: self.name,
+            field: dep.field(),
+            type_written: dep.type_written(),
+            provided_type,
+        }
+    }
+}
+
+impl fmt::Debug for ToolDescriptor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolDescriptor")
+            .field("name", &self.name)
+            .field("rust_type", &self.rust_type)
+            .field("timeout", &self.timeout)
+            .field("max_result_size", &self.max_result_size)
+            .field("dependencies", &self.dependencies)
+            .field("location", &self.location)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A tool's entry in the program-wide registry, submitted by `#[tool]` through `inventory`.
+pub struct ToolRegistration {
+    descriptor: &'static ToolDescriptor,
+    erase: fn(ToolEnv) -> Arc<dyn DynTool>,
+}
+
+impl ToolRegistration {
+    /// The registration of tool `T`.
+    pub const fn of<T: super::Tool>() -> ToolRegistration {
+        ToolRegistration {
+            descriptor: T::DESCRIPTOR,
+            erase: super::invoke::erase::<T>,
+        }
+    }
+
+    /// The tool's descriptor.
+    pub fn descriptor(&self) -> &'static ToolDescriptor {
+        self.descriptor
+    }
+
+    /// The tool, ready to be called in `env`.
+    pub fn instantiate(&self, env: ToolEnv) -> Arc<dyn DynTool> {
+        (self.erase)(env)
+    }
+}
+
+impl fmt::Debug for ToolRegistration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.descriptor.fmt(f)
+    }
+}
+
+inventory::collect!(ToolRegistration);
+
+/// Every `#[tool]` linked into the program, sorted by name, then by Rust type.
+///
+/// Two tools may share a name here; assembly reports that for the agents that use both.
+pub fn registered_tools() -> &'static [&'static ToolRegistration] {
+    static SORTED: OnceLock<Vec<&'static ToolRegistration>> = OnceLock::new();
+    SORTED.get_or_init(|| {
+        let mut all: Vec<_> = inventory::iter::<ToolRegistration>().collect();
+        all.sort_by_key(|r| (r.descriptor.name, r.descriptor.rust_type));
+        all
+    })
+}

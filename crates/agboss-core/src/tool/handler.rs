@@ -1,0 +1,65 @@
+//! [`ToolHandler`] (what a user implements) and [`Tool`] (what `#[tool]` implements).
+
+use std::future::Future;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{ToolDescriptor, ToolError};
+use crate::deps::{MissingDependency, Scope};
+
+/// The code of a tool: its input and output DTOs and what it does with them.
+///
+/// `run` gets only its input; everything else (the execution, services, the clock) comes
+/// through the struct's fields. Implement it with `async fn`:
+///
+/// ```
+/// # use agboss_core::tool::{ToolError, ToolHandler};
+/// # #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+/// # struct Query { query: String }
+/// # #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+/// # struct Count { count: usize }
+/// struct CountWords;
+///
+/// impl ToolHandler for CountWords {
+///     type Input = Query;
+///     type Output = Count;
+///
+///     async fn run(&self, input: Query) -> Result<Count, ToolError> {
+///         Ok(Count { count: input.query.split_whitespace().count() })
+///     }
+/// }
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no `ToolHandler` impl",
+    label = "a `#[tool]` needs a handler",
+    note = "add `impl ToolHandler for {Self} {{ type Input = ..; type Output = ..; async fn run(&self, input: Self::Input) -> Result<Self::Output, ToolError> {{ .. }} }}`"
+)]
+pub trait ToolHandler: Send + Sync + 'static {
+    /// What the model sends: a DTO whose JSON Schema the model reads.
+    type Input: DeserializeOwned + Serialize + JsonSchema + Send + 'static;
+    /// What the tool answers: a DTO, validated against its schema after each call.
+    type Output: Serialize + JsonSchema + Send + 'static;
+
+    /// Does the work. A returned error is what the model reads after `Tool error: `.
+    fn run(
+        &self,
+        input: Self::Input,
+    ) -> impl Future<Output = Result<Self::Output, ToolError>> + Send;
+}
+
+/// A tool: a [`ToolHandler`] with a registered [`ToolDescriptor`]. Implemented by `#[tool]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an agboss tool",
+    label = "not a `#[tool]`",
+    note = "put `#[tool(name = \"...-tool\", description = \"...\")]` on the struct"
+)]
+pub trait Tool: ToolHandler + Sized {
+    /// The tool's static description: name, description, timeout, bound, fields, schemas.
+    const DESCRIPTOR: &'static ToolDescriptor;
+
+    /// Builds the tool for one call from `scope`, resolving each field.
+    #[doc(hidden)]
+    fn build(scope: &Scope<'_>) -> Result<Self, MissingDependency>;
+}

@@ -1,0 +1,34 @@
+//! Tools: the handler a user writes, the descriptor `#[tool]` registers, and the call contract.
+//!
+//! A call goes through [`Invoker::invoke`] in four steps, each failure a value, never a panic:
+//!
+//! 1. the JSON arguments are validated against the input schema
+//!    (`invalid input: jobs[2].url: ...`; `run` is not called);
+//! 2. the call does not start if the execution's signal already fired (`<abort reason>`);
+//! 3. `run` runs under the tool's timeout on the application's clock and the call's signal
+//!    (`timed out after 10 s`, or the error's message; a panic becomes an error);
+//! 4. the output is validated against the output schema (`invalid output: ...`).
+//!
+//! What the model reads is the output's JSON text or `Tool error: <message>`, bounded by the
+//! tool's `max_result_size` (see [`bound`]).
+
+pub mod bound;
+pub mod definition;
+mod descriptor;
+mod error;
+mod handler;
+mod invoke;
+mod issues;
+mod outcome;
+mod race;
+mod schema;
+
+pub use bound::{BoundedText, bound_text};
+pub use definition::{ProviderFlavor, ToolDefinition, tool_definition_of};
+pub use descriptor::{SourceLocation, ToolDescriptor, ToolRegistration, registered_tools};
+pub use error::{ToolError, ToolFailure, ToolResult};
+pub use handler::{Tool, ToolHandler};
+pub use invoke::{CallFrame, DynTool, Invoker, ToolEnv};
+pub use issues::{Issue, Issues};
+pub use outcome::CallOutcome;
+pub use schema::{SchemaError, input_schema_of, output_schema_of};

@@ -1,0 +1,114 @@
+//! Shared attribute handling: known keys, duplicates, the crate path, error fallbacks.
+
+use darling::ast::NestedMeta;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Path;
+
+/// Splits `metas` into the ones whose key is in `known`, reporting unknown and repeated keys
+/// (each spanned at its key) into `errors`.
+pub fn known_keys(
+    metas: Vec<NestedMeta>,
+    known: &[&str],
+    what: &str,
+    errors: &mut darling::error::Accumulator,
+) -> Vec<NestedMeta> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut kept = Vec::new();
+    for meta in metas {
+        let NestedMeta::Meta(inner) = &meta else {
+            errors.push(
+                darling::Error::custom(format!(
+                    "expected `key = value` in #[{what}(..)]; the keys are {}",
+                    list(known)
+                ))
+                .with_span(&meta),
+            );
+            continue;
+        };
+        let path = inner.path();
+        let key = path
+            .get_ident()
+            .map(ToString::to_string)
+            .or_else(|| path.is_ident("crate").then(|| "crate".into()))
+            .unwrap_or_else(|| quote!(#path).to_string().replace(' ', ""));
+        if !known.contains(&key.as_str()) {
+            let hint = closest(&key, known)
+                .map(|k| format!(" (did you mean `{k}`?)"))
+                .unwrap_or_default();
+            errors.push(
+                darling::Error::custom(format!(
+                    "unknown #[{what}] key `{key}`{hint}; the keys are {}",
+                    list(known)
+                ))
+                .with_span(path),
+            );
+            continue;
+        }
+        if seen.contains(&key) {
+            errors.push(
+                darling::Error::custom(format!("`{key}` is given twice; keep one"))
+                    .with_span(path),
+            );
+            continue;
+        }
+        seen.push(key);
+        kept.push(meta);
+    }
+    kept
+}
+
+/// The path generated code reaches the runtime through: `::agboss::__private`, or
+/// `<crate>::__private` for `crate = path`.
+pub fn private_path(krate: Option<&Path>) -> TokenStream {
+    match krate {
+        Some(path) => quote!(#path::__private),
+        None => quote!(::agboss::__private),
+    }
+}
+
+fn list(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The known key nearest to `key` by edit distance, if it is near enough to be a typo.
+fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    known
+        .iter()
+        .map(|k| (*k, distance(key, k)))
+        .filter(|(k, d)| *d <= 2.max(k.len() / 3) || k.starts_with(key) || key.starts_with(k))
+        .min_by_key(|(_, d)| *d)
+        .map(|(k, _)| k)
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_find_their_key() {
+        let keys = ["name", "description", "timeout", "max_result_size", "crate"];
+        assert_eq!(closest("desc", &keys), Some("description"));
+        assert_eq!(closest("timout", &keys), Some("timeout"));
+        assert_eq!(closest("max_size", &keys), Some("max_result_size"));
+        assert_eq!(closest("channel_of_doom", &keys), None);
+    }
+}

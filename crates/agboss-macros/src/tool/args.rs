@@ -1,0 +1,29 @@
+//! The arguments of `#[tool(..)]`, as written.
+
+use darling::FromMeta;
+use darling::ast::NestedMeta;
+use darling::util::SpannedValue;
+use proc_macro2::TokenStream;
+
+/// The keys `#[tool]` accepts.
+pub const KEYS: &[&str] = &["name", "description", "timeout", "max_result_size", "crate"];
+
+/// `#[tool(..)]` as written; checked in `validate`.
+#[derive(Debug, FromMeta)]
+pub struct ToolArgs {
+    pub name: Option<SpannedValue<String>>,
+    pub description: Option<SpannedValue<String>>,
+    pub timeout: Option<syn::Expr>,
+    pub max_result_size: Option<syn::Expr>,
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
+}
+
+/// Parses the attribute's arguments; unknown or repeated keys and malformed values go to
+/// `errors`, and the keys that could be read are returned so that validation can report its
+/// own problems in the same pass.
+pub fn parse(args: TokenStream, errors: &mut darling::error::Accumulator) -> Option<ToolArgs> {
+    let metas = errors.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))?;
+    let metas = crate::attrs::known_keys(metas, KEYS, "tool", errors);
+    errors.handle(ToolArgs::from_list(&metas))
+}

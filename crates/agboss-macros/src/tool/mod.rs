@@ -1,0 +1,42 @@
+//! `#[tool]`: parse the attribute, validate it into a [`ResolvedTool`], generate the `Tool` impl
+//! and its registration.
+
+mod args;
+mod codegen;
+mod validate;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub use validate::ResolvedTool;
+
+/// Expands `#[tool(args)] item`. On any error the struct is emitted unchanged beside the
+/// errors, so the user's `impl ToolHandler` still compiles and only the real problems show.
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item_struct = match syn::parse2::<syn::ItemStruct>(item.clone()) {
+        Ok(item_struct) => item_struct,
+        Err(_) => {
+            let error = syn::Error::new_spanned(
+                first_token(&item),
+                "#[tool] goes on a struct: its fields are the tool's dependencies, and its `ToolHandler` impl is the code",
+            );
+            let error = error.to_compile_error();
+            return quote!(#item #error);
+        }
+    };
+    let mut errors = darling::Error::accumulator();
+    let resolved = args::parse(args, &mut errors)
+        .and_then(|args| validate::resolve(args, &item_struct, &mut errors));
+    match errors.finish_with(resolved) {
+        Ok(Some(resolved)) => codegen::generate(&resolved, &item_struct),
+        Ok(None) => quote!(#item_struct),
+        Err(errors) => {
+            let errors = errors.write_errors();
+            quote!(#item_struct #errors)
+        }
+    }
+}
+
+fn first_token(item: &TokenStream) -> TokenStream {
+    item.clone().into_iter().take(1).collect()
+}

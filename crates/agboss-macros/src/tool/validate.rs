@@ -1,0 +1,128 @@
+//! Checks `#[tool(..)]` and the struct under it, collecting every problem, into a
+//! [`ResolvedTool`] that code generation can trust.
+
+use darling::util::SpannedValue;
+use proc_macro2::Span;
+use syn::{Fields, ItemStruct, Path, Type};
+
+use super::args::ToolArgs;
+use crate::names;
+use crate::units::{ByteSizeValue, TimeSpanValue, byte_size, time_span};
+
+/// A tool attribute that passed every check.
+pub struct ResolvedTool {
+    pub name: String,
+    pub description: String,
+    pub timeout: Option<TimeSpanValue>,
+    pub max_result_size: Option<ByteSizeValue>,
+    pub krate: Option<Path>,
+    pub fields: Vec<Field>,
+}
+
+/// One field of the tool struct: a dependency.
+pub struct Field {
+    /// `None` for a tuple struct's field.
+    pub ident: Option<syn::Ident>,
+    /// The name descriptors and messages use (`"0"` for a tuple field).
+    pub name: String,
+    pub ty: Type,
+}
+
+/// Resolves `args` on `item`, pushing every problem into `errors`; `None` if any.
+pub fn resolve(
+    args: ToolArgs,
+    item: &ItemStruct,
+    errors: &mut darling::error::Accumulator,
+) -> Option<ResolvedTool> {
+    let mut problems = Vec::new();
+    let name = required(args.name, "name", "\"search-issues-tool\"", &mut problems);
+    if let Some((name, span)) = &name {
+        for problem in names::check(name, "tool") {
+            problems.push(darling::Error::custom(problem).with_span(span));
+        }
+    }
+    let description = required(
+        args.description,
+        "description",
+        "\"Search the team's issues\"",
+        &mut problems,
+    );
+    if let Some((description, span)) = &description
+        && description.trim().is_empty()
+    {
+        problems.push(
+            darling::Error::custom(
+                "the description is empty: say what the tool does, the model reads it to decide when to call it",
+            )
+            .with_span(span),
+        );
+    }
+    let timeout = args
+        .timeout
+        .as_ref()
+        .and_then(|t| time_span(t, "timeout").map_err(|e| problems.push(e.into())).ok());
+    let max_result_size = args.max_result_size.as_ref().and_then(|m| {
+        byte_size(m, "max_result_size")
+            .map_err(|e| problems.push(e.into()))
+            .ok()
+    });
+    if !item.generics.params.is_empty() {
+        problems.push(
+            darling::Error::custom(
+                "a tool cannot be generic: each tool is one registered type with one name; make a struct per tool",
+            )
+            .with_span(&item.generics),
+        );
+    }
+    let fields = item
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| Field {
+            ident: f.ident.clone(),
+            name: f
+                .ident
+                .as_ref()
+                .map_or_else(|| i.to_string(), ToString::to_string),
+            ty: f.ty.clone(),
+        })
+        .collect();
+    debug_assert!(matches!(
+        item.fields,
+        Fields::Named(_) | Fields::Unnamed(_) | Fields::Unit
+    ));
+    if !problems.is_empty() {
+        for problem in problems {
+            errors.push(problem);
+        }
+        return None;
+    }
+    Some(ResolvedTool {
+        name: name?.0,
+        description: description?.0,
+        timeout,
+        max_result_size,
+        krate: args.krate,
+        fields,
+    })
+}
+
+fn required(
+    value: Option<SpannedValue<String>>,
+    key: &str,
+    example: &str,
+    problems: &mut Vec<darling::Error>,
+) -> Option<(String, Span)> {
+    match value {
+        Some(value) => {
+            let span = value.span();
+            Some((value.into_inner(), span))
+        }
+        None => {
+            problems.push(darling::Error::custom(format!(
+                "#[tool] needs `{key}`: add `{key} = {example}`"
+            )));
+            None
+        }
+    }
+}

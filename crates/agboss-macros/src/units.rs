@@ -1,0 +1,222 @@
+//! Values with units in attributes: `seconds(10)`, `kilobytes(256)`. A bare number is refused.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Expr, ExprCall, Lit};
+
+/// A checked time span, ready to emit as a `TimeSpan` constant.
+pub struct TimeSpanValue {
+    amount: TokenStream,
+    unit: &'static str,
+}
+
+/// A checked byte size, ready to emit as a `ByteSize` constant.
+pub struct ByteSizeValue {
+    bytes: TokenStream,
+}
+
+/// Parses `millis(n)`, `seconds(n)` or `minutes(n)`.
+pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
+    let call = unit_call(
+        expr,
+        key,
+        "a bare number is not a time span: write it with its unit, `seconds(10)` or `millis(500)`",
+    )?;
+    let (function, arg) = call_parts(call, key)?;
+    let unit = match function.as_str() {
+        "millis" => "Millis",
+        "seconds" => "Seconds",
+        "minutes" => "Minutes",
+        other => {
+            return Err(syn::Error::new_spanned(
+                &call.func,
+                format!(
+                    "`{other}` is not a unit of time: use `millis(..)`, `seconds(..)` or `minutes(..)`"
+                ),
+            ));
+        }
+    };
+    let amount = match literal(arg) {
+        Some(Lit::Int(int)) => {
+            let n: u64 = int.base10_parse()?;
+            if n == 0 {
+                return Err(syn::Error::new_spanned(
+                    arg,
+                    format!("a {key} of zero would end every call at once: give at least `millis(1)`"),
+                ));
+            }
+            quote!(#n)
+        }
+        Some(Lit::Float(_)) => {
+            return Err(syn::Error::new_spanned(
+                arg,
+                format!("`{function}` takes a whole number: write a fraction in a smaller unit, such as `millis(1500)`"),
+            ));
+        }
+        Some(other) => {
+            return Err(syn::Error::new_spanned(
+                other,
+                format!("`{function}` takes a whole number"),
+            ));
+        }
+        // A constant or const expression: checked when the descriptor is evaluated.
+        None => {
+            let message = format!("a {key} of zero would end every call at once");
+            quote_spanned!(arg.span()=> {
+                const __AGBOSS_AMOUNT: u64 = #arg;
+                ::core::assert!(__AGBOSS_AMOUNT > 0, #message);
+                __AGBOSS_AMOUNT
+            })
+        }
+    };
+    Ok(TimeSpanValue { amount, unit })
+}
+
+/// Parses `bytes(n)`, `kilobytes(n)` (a whole number of bytes, so `kilobytes(0.5)` is allowed)
+/// or `megabytes(n)`.
+pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
+    let call = unit_call(
+        expr,
+        key,
+        "[tools.max-result-size-invalid] a bare number is not a size: write it with its unit, `kilobytes(256)` or `bytes(1000)`",
+    )?;
+    let (function, arg) = call_parts(call, key)?;
+    let per_unit: u64 = match function.as_str() {
+        "bytes" => 1,
+        "kilobytes" => 1024,
+        "megabytes" => 1024 * 1024,
+        other => {
+            return Err(syn::Error::new_spanned(
+                &call.func,
+                format!(
+                    "[tools.max-result-size-invalid] `{other}` is not a unit of size: use `bytes(..)`, `kilobytes(..)` or `megabytes(..)`"
+                ),
+            ));
+        }
+    };
+    let written = call.to_token_stream().to_string().replace(' ', "");
+    let invalid = |message: String| {
+        syn::Error::new_spanned(
+            arg,
+            format!("[tools.max-result-size-invalid] `{written}` {message}"),
+        )
+    };
+    let bytes: u64 = match literal(arg) {
+        Some(Lit::Int(int)) => {
+            let n: u64 = int.base10_parse()?;
+            n.checked_mul(per_unit)
+                .ok_or_else(|| invalid("does not fit in 64 bits".into()))?
+        }
+        Some(Lit::Float(float)) => {
+            let n: f64 = float.base10_parse()?;
+            let bytes = n * per_unit as f64;
+            if bytes.fract() != 0.0 {
+                return Err(invalid(format!(
+                    "is {bytes} bytes, not a whole number of bytes: give whole bytes, such as `bytes({})`",
+                    bytes.floor().max(1.0)
+                )));
+            }
+            if !(0.0..u64::MAX as f64).contains(&bytes) {
+                return Err(invalid("does not fit in 64 bits".into()));
+            }
+            bytes as u64
+        }
+        Some(other) => {
+            return Err(syn::Error::new_spanned(
+                other,
+                format!("[tools.max-result-size-invalid] `{function}` takes a number"),
+            ));
+        }
+        None => {
+            let message = format!("[tools.max-result-size-invalid] a {key} keeps at least 1 byte");
+            let bytes = quote_spanned!(arg.span()=> {
+                const __AGBOSS_BYTES: u64 = (#arg) * #per_unit;
+                ::core::assert!(__AGBOSS_BYTES > 0, #message);
+                __AGBOSS_BYTES
+            });
+            return Ok(ByteSizeValue { bytes });
+        }
+    };
+    if bytes == 0 {
+        return Err(invalid(
+            "keeps nothing: a bound keeps at least 1 byte, such as `kilobytes(64)`".into(),
+        ));
+    }
+    Ok(ByteSizeValue {
+        bytes: quote!(#bytes),
+    })
+}
+
+impl TimeSpanValue {
+    /// The `TimeSpan` constant, its types reached through `private`.
+    pub fn to_tokens(&self, private: &TokenStream) -> TokenStream {
+        let amount = &self.amount;
+        let unit = syn::Ident::new(self.unit, proc_macro2::Span::call_site());
+        quote!(#private::TimeSpan::new(#amount, #private::TimeUnit::#unit))
+    }
+}
+
+impl ByteSizeValue {
+    /// The `ByteSize` constant, its types reached through `private`.
+    pub fn to_tokens(&self, private: &TokenStream) -> TokenStream {
+        let bytes = &self.bytes;
+        quote!(#private::bytes(#bytes))
+    }
+}
+
+fn unit_call<'e>(expr: &'e Expr, key: &str, bare: &str) -> syn::Result<&'e ExprCall> {
+    match strip(expr) {
+        Expr::Call(call) => Ok(call),
+        Expr::Lit(lit) => Err(syn::Error::new_spanned(lit, bare)),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("`{key}` takes a value with its unit, such as `{}`", example(key)),
+        )),
+    }
+}
+
+fn call_parts<'c>(call: &'c ExprCall, key: &str) -> syn::Result<(String, &'c Expr)> {
+    let Expr::Path(path) = strip(&call.func) else {
+        return Err(syn::Error::new_spanned(
+            &call.func,
+            format!("`{key}` takes a unit function, such as `{}`", example(key)),
+        ));
+    };
+    let function = path
+        .path
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default();
+    if call.args.len() != 1 {
+        return Err(syn::Error::new_spanned(
+            &call.args,
+            format!("`{function}` takes one number"),
+        ));
+    }
+    Ok((function, &call.args[0]))
+}
+
+fn literal(expr: &Expr) -> Option<&Lit> {
+    match strip(expr) {
+        Expr::Lit(lit) => Some(&lit.lit),
+        _ => None,
+    }
+}
+
+fn strip(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Group(group) => strip(&group.expr),
+        Expr::Paren(paren) => strip(&paren.expr),
+        other => other,
+    }
+}
+
+fn example(key: &str) -> &'static str {
+    if key == "timeout" {
+        "seconds(10)"
+    } else {
+        "kilobytes(256)"
+    }
+}

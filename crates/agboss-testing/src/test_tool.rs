@@ -1,0 +1,130 @@
+//! [`test_tool`]: one tool, its own container, a real call frame, a manual clock.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use agboss_core::context::{Execution, Step};
+use agboss_core::deps::{MissingDependency, Providers, missing_dependencies};
+use agboss_core::spend::SpendEntry;
+use agboss_core::time::{Clock, ManualClock};
+use agboss_core::tool::{CallFrame, CallOutcome, Invoker, Tool, ToolEnv, ToolFailure};
+use agboss_core::units::{ByteSize, TimeSpan};
+
+/// A runner for tool `T`; see the [crate docs](crate).
+pub fn test_tool<T: Tool>() -> TestTool<T> {
+    TestTool {
+        providers: Providers::new(),
+        clock: ManualClock::new(),
+        timeout: None,
+        bound: None,
+        execution: Execution::builder("test-execution")
+            .thread("test-thread")
+            .owner("test-owner")
+            .workflow("test")
+            .build(),
+        calls: AtomicU32::new(0),
+        _tool: PhantomData,
+    }
+}
+
+/// Runs calls of tool `T` the way the agent loop does, in a container of its own.
+pub struct TestTool<T> {
+    providers: Providers,
+    clock: ManualClock,
+    timeout: Option<TimeSpan>,
+    bound: Option<ByteSize>,
+    execution: Execution,
+    calls: AtomicU32,
+    _tool: PhantomData<fn() -> T>,
+}
+
+/// A call that succeeded.
+#[derive(Debug)]
+pub struct TestRun<O> {
+    /// The tool's output, whole: the bound applies only to what a model reads.
+    pub output: O,
+    /// What the call recorded with its `SpendRecorder`.
+    pub spend: Vec<SpendEntry>,
+    /// The call's id (`call-1`, `call-2`, ...).
+    pub call_id: String,
+}
+
+impl<T: Tool> TestTool<T> {
+    /// Provides `value` for the tool's `Arc<D>` fields: `.with::<dyn IssuesApi>(Arc::new(Fake))`.
+    pub fn with<D: ?Sized + Send + Sync + 'static>(mut self, value: Arc<D>) -> Self {
+        self.providers.provide::<D>(value);
+        self
+    }
+
+    /// Runs calls under `timeout` instead of the tool's own.
+    pub fn timeout(mut self, timeout: TimeSpan) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Bounds what [`invoke`](Self::invoke) renders to `bound` instead of the tool's own.
+    pub fn bound(mut self, bound: ByteSize) -> Self {
+        self.bound = Some(bound);
+        self
+    }
+
+    /// The runner's clock: calls time out when a test [`advance`](ManualClock::advance)s it.
+    pub fn clock(&self) -> &ManualClock {
+        &self.clock
+    }
+
+    /// The execution calls run in: cancel it to abort them, read its spend.
+    pub fn execution(&self) -> &Execution {
+        &self.execution
+    }
+
+    /// The tool's fields that nothing provides.
+    pub fn missing_dependencies(&self) -> Vec<MissingDependency> {
+        missing_dependencies(T::DESCRIPTOR, &self.providers)
+    }
+
+    /// Calls the tool with `input`, validated like a model's arguments; returns the whole
+    /// output, or the failure as the tool raised it.
+    pub async fn run(&self, input: T::Input) -> Result<TestRun<T::Output>, ToolFailure> {
+        if let Some(missing) = self.missing_dependencies().into_iter().next() {
+            return Err(ToolFailure::MissingDependency(missing));
+        }
+        let frame = self.next_frame();
+        let output = self.invoker().call(input, &frame).await?;
+        let call_id = frame.step().call_id().to_owned();
+        Ok(TestRun {
+            output,
+            spend: self.execution.spend().of_call(&call_id),
+            call_id,
+        })
+    }
+
+    /// Calls the tool with JSON `arguments` as a model sends them; returns what the model
+    /// reads, bounded.
+    pub async fn invoke(&self, arguments: &str) -> CallOutcome {
+        let frame = self.next_frame();
+        if let Some(missing) = self.missing_dependencies().into_iter().next() {
+            let bound = self.invoker().bound();
+            return CallOutcome::render(Err(ToolFailure::MissingDependency(missing)), bound);
+        }
+        self.invoker().invoke(arguments, &frame).await
+    }
+
+    fn invoker(&self) -> Invoker<T> {
+        let env = ToolEnv::new(Arc::new(self.providers.clone()), Clock::from(&self.clock));
+        let mut invoker = Invoker::<T>::new(env);
+        if let Some(timeout) = self.timeout {
+            invoker = invoker.with_timeout(timeout);
+        }
+        if let Some(bound) = self.bound {
+            invoker = invoker.with_bound(bound);
+        }
+        invoker
+    }
+
+    fn next_frame(&self) -> CallFrame {
+        let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+        CallFrame::new(self.execution.clone(), Step::new("test", 1, format!("call-{n}")))
+    }
+}
