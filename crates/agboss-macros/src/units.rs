@@ -5,15 +5,15 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprCall, Lit};
 
-/// A checked time span, ready to emit as a `TimeSpan` constant.
+/// A checked time span: the user's own unit function (so their `use agboss::units::seconds`
+/// is used, and resolves as any Rust path does) called with the checked amount.
 pub struct TimeSpanValue {
-    amount: TokenStream,
-    unit: &'static str,
+    tokens: TokenStream,
 }
 
-/// A checked byte size, ready to emit as a `ByteSize` constant.
+/// A checked byte size, emitted through the user's unit function like [`TimeSpanValue`].
 pub struct ByteSizeValue {
-    bytes: TokenStream,
+    tokens: TokenStream,
 }
 
 /// Parses `millis(n)`, `seconds(n)` or `minutes(n)`.
@@ -24,10 +24,9 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
         "a bare number is not a time span: write it with its unit, `seconds(10)` or `millis(500)`",
     )?;
     let (function, arg) = call_parts(call, key)?;
-    let unit = match function.as_str() {
-        "millis" => "Millis",
-        "seconds" => "Seconds",
-        "minutes" => "Minutes",
+    let func = &call.func;
+    match function.as_str() {
+        "millis" | "seconds" | "minutes" => {}
         other => {
             return Err(syn::Error::new_spanned(
                 &call.func,
@@ -46,7 +45,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
                     format!("a {key} of zero would end every call at once: give at least `millis(1)`"),
                 ));
             }
-            quote!(#n)
+            quote!(#func(#n))
         }
         Some(Lit::Float(_)) => {
             return Err(syn::Error::new_spanned(
@@ -66,11 +65,11 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
             quote_spanned!(arg.span()=> {
                 const __AGBOSS_AMOUNT: u64 = #arg;
                 ::core::assert!(__AGBOSS_AMOUNT > 0, #message);
-                __AGBOSS_AMOUNT
+                #func(__AGBOSS_AMOUNT)
             })
         }
     };
-    Ok(TimeSpanValue { amount, unit })
+    Ok(TimeSpanValue { tokens: amount })
 }
 
 /// Parses `bytes(n)`, `kilobytes(n)` (a whole number of bytes, so `kilobytes(0.5)` is allowed)
@@ -82,6 +81,7 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
         "[tools.max-result-size-invalid] a bare number is not a size: write it with its unit, `kilobytes(256)` or `bytes(1000)`",
     )?;
     let (function, arg) = call_parts(call, key)?;
+    let func = &call.func;
     let per_unit: u64 = match function.as_str() {
         "bytes" => 1,
         "kilobytes" => 1024,
@@ -102,11 +102,13 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
             format!("[tools.max-result-size-invalid] `{written}` {message}"),
         )
     };
-    let bytes: u64 = match literal(arg) {
+    let (bytes, whole_units) = match literal(arg) {
         Some(Lit::Int(int)) => {
             let n: u64 = int.base10_parse()?;
-            n.checked_mul(per_unit)
-                .ok_or_else(|| invalid("does not fit in 64 bits".into()))?
+            let bytes = n
+                .checked_mul(per_unit)
+                .ok_or_else(|| invalid("does not fit in 64 bits".into()))?;
+            (bytes, Some(n))
         }
         Some(Lit::Float(float)) => {
             let n: f64 = float.base10_parse()?;
@@ -120,7 +122,7 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
             if !(0.0..u64::MAX as f64).contains(&bytes) {
                 return Err(invalid("does not fit in 64 bits".into()));
             }
-            bytes as u64
+            (bytes as u64, None)
         }
         Some(other) => {
             return Err(syn::Error::new_spanned(
@@ -130,12 +132,12 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
         }
         None => {
             let message = format!("[tools.max-result-size-invalid] a {key} keeps at least 1 byte");
-            let bytes = quote_spanned!(arg.span()=> {
-                const __AGBOSS_BYTES: u64 = (#arg) * #per_unit;
-                ::core::assert!(__AGBOSS_BYTES > 0, #message);
-                __AGBOSS_BYTES
+            let tokens = quote_spanned!(arg.span()=> {
+                const __AGBOSS_AMOUNT: u64 = #arg;
+                ::core::assert!(__AGBOSS_AMOUNT > 0, #message);
+                #func(__AGBOSS_AMOUNT)
             });
-            return Ok(ByteSizeValue { bytes });
+            return Ok(ByteSizeValue { tokens });
         }
     };
     if bytes == 0 {
@@ -143,25 +145,34 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
             "keeps nothing: a bound keeps at least 1 byte, such as `kilobytes(64)`".into(),
         ));
     }
-    Ok(ByteSizeValue {
-        bytes: quote!(#bytes),
-    })
+    let tokens = match whole_units {
+        Some(n) => quote!(#func(#n)),
+        // `kilobytes(0.5)`: the unit function takes whole units, so the checked byte count is
+        // emitted; naming the function still checks it is agboss's and uses the import.
+        None => quote!({
+            let _: fn(u64) -> __AGBOSS_PRIVATE::ByteSize = #func;
+            __AGBOSS_PRIVATE::bytes(#bytes)
+        }),
+    };
+    Ok(ByteSizeValue { tokens })
 }
 
 impl TimeSpanValue {
-    /// The `TimeSpan` constant, its types reached through `private`.
-    pub fn to_tokens(&self, private: &TokenStream) -> TokenStream {
-        let amount = &self.amount;
-        let unit = syn::Ident::new(self.unit, proc_macro2::Span::call_site());
-        quote!(#private::TimeSpan::new(#amount, #private::TimeUnit::#unit))
+    /// The `TimeSpan` constant expression.
+    pub fn to_tokens(&self, _private: &TokenStream) -> TokenStream {
+        self.tokens.clone()
     }
 }
 
 impl ByteSizeValue {
-    /// The `ByteSize` constant, its types reached through `private`.
+    /// The `ByteSize` constant expression, the runtime's types reached through `private`.
     pub fn to_tokens(&self, private: &TokenStream) -> TokenStream {
-        let bytes = &self.bytes;
-        quote!(#private::bytes(#bytes))
+        let tokens = &self.tokens;
+        quote!({
+            #[allow(unused_imports)]
+            use #private as __AGBOSS_PRIVATE;
+            #tokens
+        })
     }
 }
 

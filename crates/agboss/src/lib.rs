@@ -58,7 +58,8 @@
 //! [`time`], [`spend`], and `testing` with the `testing` feature.
 
 // The macros generate `::agboss::__private` paths; this makes them resolve inside this crate's
-// own tests and doctests too.
+// own tests too (nothing outside `cfg(test)` uses them yet).
+#[allow(unused_extern_crates)]
 extern crate self as agboss;
 
 #[doc(inline)]

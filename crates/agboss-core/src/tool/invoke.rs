@@ -195,8 +195,8 @@ fn schemas_of(descriptor: &'static ToolDescriptor) -> Result<&'static CompiledSc
 /// Step 1: JSON text to a validated input. Empty arguments mean `{}` (some providers send
 /// nothing for a tool without parameters).
 fn decode_input<I: DeserializeOwned>(schemas: &CompiledSchemas, arguments: &str) -> Result<I, ToolFailure> {
-    let arguments = arguments.trim();
-    let value = if arguments.is_empty() {
+    // Positions in a parse error count in the text the model sent, so parse it untrimmed.
+    let value = if arguments.trim().is_empty() {
         Value::Object(Map::new())
     } else {
         serde_json::from_str::<Value>(arguments)

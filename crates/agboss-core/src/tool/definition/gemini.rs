@@ -2,7 +2,8 @@
 //!
 //! Gemini reads an OpenAPI 3.0 style schema: no `$ref`, `nullable` instead of `null` in a type
 //! union, `anyOf` but no `oneOf`/`allOf`, `enum` of strings but no `const`, and a short list of
-//! formats. Everything else is dropped rather than sent to be refused.
+//! formats. Everything else is dropped rather than sent to be refused. `propertyOrdering` keeps
+//! the DTO's field order, which Gemini would otherwise sort by name.
 
 use serde_json::{Map, Value};
 
@@ -83,6 +84,11 @@ impl Lowering<'_> {
                                 .collect()
                         })
                         .unwrap_or_default();
+                    // Gemini sorts properties by name unless told the order; keep the DTO's.
+                    let order: Vec<Value> = properties.keys().cloned().map(Value::String).collect();
+                    if order.len() > 1 {
+                        out.insert("propertyOrdering".into(), Value::Array(order));
+                    }
                     out.insert(key.clone(), Value::Object(properties));
                 }
                 "items" => {
