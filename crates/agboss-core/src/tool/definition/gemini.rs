@@ -76,7 +76,7 @@ impl Lowering<'_> {
             match key.as_str() {
                 "type" => self.types(value, &mut out),
                 "properties" => {
-                    let properties = value
+                    let properties: Map<String, Value> = value
                         .as_object()
                         .map(|p| {
                             p.iter()
