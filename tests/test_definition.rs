@@ -60,7 +60,10 @@ pub struct Filed {
     pub id: u64,
 }
 
-#[tool(name = "file-issue-tool", description = "Files an issue in the team's tracker")]
+#[tool(
+    name = "file-issue-tool",
+    description = "Files an issue in the team's tracker"
+)]
 pub struct FileIssueTool;
 
 impl ToolHandler for FileIssueTool {

@@ -24,7 +24,10 @@ pub struct Phonebook {
     pub owner: String,
 }
 
-#[tool(name = "who-am-i-tool", description = "Says what the call knows of itself")]
+#[tool(
+    name = "who-am-i-tool",
+    description = "Says what the call knows of itself"
+)]
 pub struct WhoAmI {
     execution: ExecutionContext,
     spend: SpendRecorder,

@@ -76,10 +76,7 @@ async fn run_returns_the_whole_output_and_the_model_reads_it_bounded() {
         read.content
     );
     // The untruncated value is still there for the loop's journal.
-    assert_eq!(
-        read.result.unwrap()["text"].as_str().unwrap().len(),
-        12_020
-    );
+    assert_eq!(read.result.unwrap()["text"].as_str().unwrap().len(), 12_020);
 }
 
 #[tokio::test]

@@ -28,8 +28,8 @@ pub mod units;
 pub mod __private {
     pub use crate::deps::{Dependency, DependencySpec, MissingDependency, Scope};
     pub use crate::tool::{
-        SourceLocation, Tool, ToolDescriptor, ToolHandler, ToolRegistration, input_schema_of,
-        output_schema_of,
+        SourceLocation, Tool, ToolDescriptor, ToolHandler, ToolRegistration, tool_input_schema,
+        tool_output_schema,
     };
     pub use crate::units::{ByteSize, TimeSpan, TimeUnit, bytes};
 }

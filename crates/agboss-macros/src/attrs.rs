@@ -5,14 +5,23 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Path;
 
+/// The metas whose key is known, and the known keys that an unknown key was taken for a typo
+/// of (so that "missing `description`" is not said again after "`desc`: did you mean
+/// `description`?").
+pub struct KnownKeys {
+    pub metas: Vec<NestedMeta>,
+    pub mistyped: Vec<&'static str>,
+}
+
 /// Splits `metas` into the ones whose key is in `known`, reporting unknown and repeated keys
 /// (each spanned at its key) into `errors`.
 pub fn known_keys(
     metas: Vec<NestedMeta>,
-    known: &[&str],
+    known: &[&'static str],
     what: &str,
     errors: &mut darling::error::Accumulator,
-) -> Vec<NestedMeta> {
+) -> KnownKeys {
+    let mut mistyped = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     let mut kept = Vec::new();
     for meta in metas {
@@ -33,7 +42,9 @@ pub fn known_keys(
             .or_else(|| path.is_ident("crate").then(|| "crate".into()))
             .unwrap_or_else(|| quote!(#path).to_string().replace(' ', ""));
         if !known.contains(&key.as_str()) {
-            let hint = closest(&key, known)
+            let nearest = closest(&key, known);
+            mistyped.extend(nearest);
+            let hint = nearest
                 .map(|k| format!(" (did you mean `{k}`?)"))
                 .unwrap_or_default();
             errors.push(
@@ -47,15 +58,17 @@ pub fn known_keys(
         }
         if seen.contains(&key) {
             errors.push(
-                darling::Error::custom(format!("`{key}` is given twice; keep one"))
-                    .with_span(path),
+                darling::Error::custom(format!("`{key}` is given twice; keep one")).with_span(path),
             );
             continue;
         }
         seen.push(key);
         kept.push(meta);
     }
-    kept
+    KnownKeys {
+        metas: kept,
+        mistyped,
+    }
 }
 
 /// The path generated code reaches the runtime through: `::agboss::__private`, or
@@ -75,13 +88,24 @@ fn list(keys: &[&str]) -> String {
 }
 
 /// The known key nearest to `key` by edit distance, if it is near enough to be a typo.
-fn closest<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+fn closest(key: &str, known: &[&'static str]) -> Option<&'static str> {
     known
         .iter()
         .map(|k| (*k, distance(key, k)))
-        .filter(|(k, d)| *d <= 2.max(k.len() / 3) || k.starts_with(key) || key.starts_with(k))
+        .filter(|(k, d)| {
+            *d <= 2.max(k.len() / 3)
+                || k.starts_with(key)
+                || key.starts_with(k)
+                || is_shortening(key, k)
+        })
         .min_by_key(|(_, d)| *d)
         .map(|(k, _)| k)
+}
+
+/// `max_size` for `max_result_size`: every word of `key`, in order, among `known`'s words.
+fn is_shortening(key: &str, known: &str) -> bool {
+    let mut words = known.split('_');
+    key.contains('_') && key.split('_').all(|w| words.any(|k| k == w))
 }
 
 fn distance(a: &str, b: &str) -> usize {

@@ -25,7 +25,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         .ok();
     let args = errors
         .handle(NestedMeta::parse_meta_list(args).map_err(Into::into))
-        .map(|metas| known_keys(metas, KEYS, "dto", &mut errors))
+        .map(|metas| known_keys(metas, KEYS, "dto", &mut errors).metas)
         .and_then(|metas| errors.handle(DtoArgs::from_list(&metas)));
     if let Some(syn::DeriveInput {
         data: syn::Data::Union(u),

@@ -42,7 +42,9 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
             if n == 0 {
                 return Err(syn::Error::new_spanned(
                     arg,
-                    format!("a {key} of zero would end every call at once: give at least `millis(1)`"),
+                    format!(
+                        "a {key} of zero would end every call at once: give at least `millis(1)`"
+                    ),
                 ));
             }
             quote!(#func(#n))
@@ -50,7 +52,9 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
         Some(Lit::Float(_)) => {
             return Err(syn::Error::new_spanned(
                 arg,
-                format!("`{function}` takes a whole number: write a fraction in a smaller unit, such as `millis(1500)`"),
+                format!(
+                    "`{function}` takes a whole number: write a fraction in a smaller unit, such as `millis(1500)`"
+                ),
             ));
         }
         Some(other) => {
@@ -176,13 +180,33 @@ impl ByteSizeValue {
     }
 }
 
+/// For an attribute that failed: a use of the unit function in `expr` when it is one of
+/// `units`, so that the user's `use agboss::units::seconds` is not also reported unused.
+pub fn keep_unit_import(expr: &Expr, units: &[&str]) -> TokenStream {
+    let Expr::Call(call) = strip(expr) else {
+        return TokenStream::new();
+    };
+    let Expr::Path(path) = strip(&call.func) else {
+        return TokenStream::new();
+    };
+    match path.path.segments.last() {
+        Some(last) if units.contains(&last.ident.to_string().as_str()) => {
+            quote!(const _: () = { let _ = #path; };)
+        }
+        _ => TokenStream::new(),
+    }
+}
+
 fn unit_call<'e>(expr: &'e Expr, key: &str, bare: &str) -> syn::Result<&'e ExprCall> {
     match strip(expr) {
         Expr::Call(call) => Ok(call),
         Expr::Lit(lit) => Err(syn::Error::new_spanned(lit, bare)),
         other => Err(syn::Error::new_spanned(
             other,
-            format!("`{key}` takes a value with its unit, such as `{}`", example(key)),
+            format!(
+                "`{key}` takes a value with its unit, such as `{}`",
+                example(key)
+            ),
         )),
     }
 }

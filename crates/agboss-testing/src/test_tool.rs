@@ -125,6 +125,9 @@ impl<T: Tool> TestTool<T> {
 
     fn next_frame(&self) -> CallFrame {
         let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
-        CallFrame::new(self.execution.clone(), Step::new("test", 1, format!("call-{n}")))
+        CallFrame::new(
+            self.execution.clone(),
+            Step::new("test", 1, format!("call-{n}")),
+        )
     }
 }

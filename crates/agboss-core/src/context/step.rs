@@ -132,9 +132,14 @@ mod tests {
 
     #[test]
     fn keys_follow_the_layout() {
-        assert_eq!(Step::new("notes", 3, "c1").idempotency_key("x"), "x:notes:3:c1");
         assert_eq!(
-            Step::new("notes", 3, "c1").with_item_index(0).idempotency_key("x"),
+            Step::new("notes", 3, "c1").idempotency_key("x"),
+            "x:notes:3:c1"
+        );
+        assert_eq!(
+            Step::new("notes", 3, "c1")
+                .with_item_index(0)
+                .idempotency_key("x"),
             "x:notes:3:0:c1"
         );
     }
@@ -143,7 +148,10 @@ mod tests {
     fn colons_in_parts_cannot_forge_another_key() {
         // Without encoding both would read "e:n:1:2:c".
         let a = Step::new("n", 1, "2:c").idempotency_key("e").to_owned();
-        let b = Step::new("n", 1, "c").with_item_index(2).idempotency_key("e").to_owned();
+        let b = Step::new("n", 1, "c")
+            .with_item_index(2)
+            .idempotency_key("e")
+            .to_owned();
         assert_ne!(a, b);
         assert_eq!(a, "e:n:1:2%3Ac");
     }

@@ -176,16 +176,18 @@ impl<T: Tool> Invoker<T> {
                 }
                 Err(ToolFailure::TimedOut(self.timeout))
             }
-            Finish::Aborted => Err(ToolFailure::Aborted(
-                signal
-                    .reason()
-                    .unwrap_or_else(|| AbortReason::cancelled("execution cancelled")),
-            )),
+            Finish::Aborted => {
+                Err(ToolFailure::Aborted(signal.reason().unwrap_or_else(|| {
+                    AbortReason::cancelled("execution cancelled")
+                })))
+            }
         }
     }
 }
 
-fn schemas_of(descriptor: &'static ToolDescriptor) -> Result<&'static CompiledSchemas, ToolFailure> {
+fn schemas_of(
+    descriptor: &'static ToolDescriptor,
+) -> Result<&'static CompiledSchemas, ToolFailure> {
     descriptor
         .schemas()
         .map(|s| &**s)
@@ -194,7 +196,10 @@ fn schemas_of(descriptor: &'static ToolDescriptor) -> Result<&'static CompiledSc
 
 /// Step 1: JSON text to a validated input. Empty arguments mean `{}` (some providers send
 /// nothing for a tool without parameters).
-fn decode_input<I: DeserializeOwned>(schemas: &CompiledSchemas, arguments: &str) -> Result<I, ToolFailure> {
+fn decode_input<I: DeserializeOwned>(
+    schemas: &CompiledSchemas,
+    arguments: &str,
+) -> Result<I, ToolFailure> {
     // Positions in a parse error count in the text the model sent, so parse it untrimmed.
     let value = if arguments.trim().is_empty() {
         Value::Object(Map::new())
@@ -222,7 +227,10 @@ fn decode_input<I: DeserializeOwned>(schemas: &CompiledSchemas, arguments: &str)
     })
 }
 
-fn check_typed_input<I: serde::Serialize>(schemas: &CompiledSchemas, input: &I) -> Result<(), ToolFailure> {
+fn check_typed_input<I: serde::Serialize>(
+    schemas: &CompiledSchemas,
+    input: &I,
+) -> Result<(), ToolFailure> {
     let value = serde_json::to_value(input)
         .map_err(|e| ToolFailure::InvalidInput(Issues::one(None, e.to_string())))?;
     if schemas.input_validator.is_valid(&value) {

@@ -132,7 +132,10 @@ fn push_error(error: &ValidationError<'_>, schema: &Value, root: &Value, out: &m
                     .collect::<Vec<_>>()
                     .join(" or "),
             };
-            out.push(at(format!("expected {expected}, got {}", describe(instance))));
+            out.push(at(format!(
+                "expected {expected}, got {}",
+                describe(instance)
+            )));
         }
         ValidationErrorKind::Minimum { limit } => {
             out.push(at(format!("must be at least {limit}, got {instance}")))
@@ -140,9 +143,9 @@ fn push_error(error: &ValidationError<'_>, schema: &Value, root: &Value, out: &m
         ValidationErrorKind::Maximum { limit } => {
             out.push(at(format!("must be at most {limit}, got {instance}")))
         }
-        ValidationErrorKind::ExclusiveMinimum { limit } => out.push(at(format!(
-            "must be greater than {limit}, got {instance}"
-        ))),
+        ValidationErrorKind::ExclusiveMinimum { limit } => {
+            out.push(at(format!("must be greater than {limit}, got {instance}")))
+        }
         ValidationErrorKind::ExclusiveMaximum { limit } => {
             out.push(at(format!("must be less than {limit}, got {instance}")))
         }
@@ -337,7 +340,8 @@ mod tests {
                 "properties": {"url": {"type": "string", "format": "uri"}}
             }}}
         });
-        let instance = json!({"jobs": [{"url": "https://a"}, {"url": "https://b"}, {"url": "nope"}]});
+        let instance =
+            json!({"jobs": [{"url": "https://a"}, {"url": "https://b"}, {"url": "nope"}]});
         assert_eq!(
             issues(schema, instance),
             r#"jobs[2].url: "nope" is not a valid uri"#

@@ -31,4 +31,6 @@ pub use handler::{Tool, ToolHandler};
 pub use invoke::{CallFrame, DynTool, Invoker, ToolEnv};
 pub use issues::{Issue, Issues};
 pub use outcome::CallOutcome;
-pub use schema::{SchemaError, input_schema_of, output_schema_of};
+pub use schema::{
+    SchemaError, input_schema_of, output_schema_of, tool_input_schema, tool_output_schema,
+};

@@ -25,6 +25,18 @@ pub fn output_schema_of<T: JsonSchema + ?Sized>() -> Value {
         .to_value()
 }
 
+/// The input schema of tool `T` (what `#[tool]` registers).
+#[doc(hidden)]
+pub fn tool_input_schema<T: super::Tool>() -> Value {
+    input_schema_of::<T::Input>()
+}
+
+/// The output schema of tool `T` (what `#[tool]` registers).
+#[doc(hidden)]
+pub fn tool_output_schema<T: super::Tool>() -> Value {
+    output_schema_of::<T::Output>()
+}
+
 /// A tool's schema that is not a usable JSON Schema (a hand-written `JsonSchema` impl gone
 /// wrong), or an input schema whose root is not an object.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

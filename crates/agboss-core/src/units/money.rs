@@ -193,7 +193,17 @@ mod tests {
 
     #[test]
     fn refuses_what_is_not_an_amount() {
-        for bad in ["", "$", "1.", ".", "1,5", "-1", "0.0000000001", "1e3", "99999999999999"] {
+        for bad in [
+            "",
+            "$",
+            "1.",
+            ".",
+            "1,5",
+            "-1",
+            "0.0000000001",
+            "1e3",
+            "99999999999999",
+        ] {
             assert!(Usd::parse(bad).is_err(), "{bad:?} parsed");
         }
         assert_eq!(

@@ -116,6 +116,9 @@ mod tests {
         assert_eq!(seconds(10).as_duration(), Duration::from_secs(10));
         assert_eq!(minutes(2).as_duration(), Duration::from_secs(120));
         assert_eq!(millis(7).as_duration(), Duration::from_millis(7));
-        assert_eq!(minutes(u64::MAX).as_duration(), Duration::from_millis(u64::MAX));
+        assert_eq!(
+            minutes(u64::MAX).as_duration(),
+            Duration::from_millis(u64::MAX)
+        );
     }
 }

@@ -17,6 +17,26 @@ pub struct ToolArgs {
     pub max_result_size: Option<syn::Expr>,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
+    /// Keys an unknown key was reported as a typo of.
+    #[darling(skip)]
+    pub mistyped: Vec<&'static str>,
+}
+
+/// After a failed expansion: uses of the unit functions the attribute names (see
+/// [`keep_unit_import`](crate::units::keep_unit_import)).
+pub fn keep_unit_imports(args: &ToolArgs) -> TokenStream {
+    use crate::units::keep_unit_import;
+    let mut kept = TokenStream::new();
+    if let Some(timeout) = &args.timeout {
+        kept.extend(keep_unit_import(timeout, &["millis", "seconds", "minutes"]));
+    }
+    if let Some(bound) = &args.max_result_size {
+        kept.extend(keep_unit_import(
+            bound,
+            &["bytes", "kilobytes", "megabytes"],
+        ));
+    }
+    kept
 }
 
 /// Parses the attribute's arguments; unknown or repeated keys and malformed values go to
@@ -24,6 +44,8 @@ pub struct ToolArgs {
 /// own problems in the same pass.
 pub fn parse(args: TokenStream, errors: &mut darling::error::Accumulator) -> Option<ToolArgs> {
     let metas = errors.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))?;
-    let metas = crate::attrs::known_keys(metas, KEYS, "tool", errors);
-    errors.handle(ToolArgs::from_list(&metas))
+    let known = crate::attrs::known_keys(metas, KEYS, "tool", errors);
+    let mut args = errors.handle(ToolArgs::from_list(&known.metas))?;
+    args.mistyped = known.mistyped;
+    Some(args)
 }

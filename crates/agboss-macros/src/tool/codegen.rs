@@ -14,18 +14,25 @@ use crate::attrs::private_path;
 pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let private = private_path(tool.krate.as_ref());
     let descriptor = gen_descriptor(tool, item, &private);
+    let dependencies = gen_dependencies(tool, &private);
     let build = gen_build(tool, item, &private);
     let ident = &item.ident;
+    // Spanned on the struct's name: a missing `ToolHandler` impl is reported there, once.
+    let impl_header = quote_spanned! {ident.span()=>
+        #[automatically_derived]
+        impl #private::Tool for #ident
+    };
     quote! {
         #item
 
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
+            #dependencies
+
             #[doc(hidden)]
             static __AGBOSS_DESCRIPTOR: #private::ToolDescriptor = #descriptor;
 
-            #[automatically_derived]
-            impl #private::Tool for #ident {
+            #impl_header {
                 const DESCRIPTOR: &'static #private::ToolDescriptor = &__AGBOSS_DESCRIPTOR;
 
                 #build
@@ -44,8 +51,6 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     let name = &tool.name;
     let description = &tool.description;
     let rust_type = ident.to_string();
-    // Spanned on the struct's name, so a missing `ToolHandler` impl is reported there.
-    let handler = quote_spanned!(ident.span()=> <#ident as #private::ToolHandler>);
     let mut descriptor = quote! {
         #private::ToolDescriptor::new(
             #name,
@@ -56,8 +61,8 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
                 file: ::core::file!(),
                 line: ::core::line!(),
             },
-            #private::input_schema_of::<#handler::Input>,
-            #private::output_schema_of::<#handler::Output>,
+            #private::tool_input_schema::<#ident>,
+            #private::tool_output_schema::<#ident>,
         )
     };
     if let Some(timeout) = &tool.timeout {
@@ -69,17 +74,30 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
         descriptor = quote!(#descriptor.with_max_result_size(#bound));
     }
     if !tool.fields.is_empty() {
-        let specs = tool.fields.iter().map(|field| {
-            let name = &field.name;
-            let ty = &field.ty;
-            let written = written_type(ty);
-            // Spanned on the field's type: a type that cannot be a dependency is reported there.
-            let requirement = quote_spanned!(ty.span()=> <#ty as #private::Dependency>::requirement);
-            quote!(#private::DependencySpec::new(#name, #written, #requirement))
-        });
-        descriptor = quote!(#descriptor.with_dependencies(&[#(#specs),*]));
+        descriptor = quote!(#descriptor.with_dependencies(&__AGBOSS_DEPENDENCIES));
     }
     descriptor
+}
+
+/// The fields as a `static` array: a borrowed array literal in the descriptor would rely on
+/// constant promotion, which not every field expression allows.
+fn gen_dependencies(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
+    if tool.fields.is_empty() {
+        return TokenStream::new();
+    }
+    let count = tool.fields.len();
+    let specs = tool.fields.iter().map(|field| {
+        let name = &field.name;
+        let ty = &field.ty;
+        let written = written_type(ty);
+        // Spanned on the field's type: a type that cannot be a dependency is reported there.
+        let requirement = quote_spanned!(ty.span()=> <#ty as #private::Dependency>::requirement);
+        quote!(#private::DependencySpec::new(#name, #written, #requirement))
+    });
+    quote! {
+        #[doc(hidden)]
+        static __AGBOSS_DEPENDENCIES: [#private::DependencySpec; #count] = [#(#specs),*];
+    }
 }
 
 /// `fn build`: each field resolved from the call's scope, in declaration order.
@@ -123,19 +141,22 @@ fn gen_build(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream) -> T
 fn written_type(ty: &syn::Type) -> String {
     let spaced = ty.to_token_stream().to_string();
     let mut out = String::with_capacity(spaced.len());
-    let chars: Vec<char> = spaced.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        if c == ' ' {
-            let before = out.chars().last().unwrap_or(' ');
-            let after = chars.get(i + 1).copied().unwrap_or(' ');
-            let tight = |c: char| matches!(c, '<' | '>' | ':' | ',' | '&' | '(' | ')' | '[' | ']' | ';');
-            if (tight(before) && !(before == ',' || before == ';')) || tight(after) {
-                continue;
-            }
+    let mut previous = "";
+    for word in spaced.split(' ') {
+        // Groups print with their delimiter stuck to the first or last token: `(u8`, `u16)`.
+        let glued_to_previous = ["<", "(", "[", "&", "::"]
+            .iter()
+            .any(|p| previous.ends_with(p))
+            || [">", "(", ")", "[", "]", ",", ";", "::", "<"]
+                .iter()
+                .any(|p| word.starts_with(p));
+        if !out.is_empty() && !glued_to_previous {
+            out.push(' ');
         }
-        out.push(c);
+        out.push_str(word);
+        previous = word;
     }
-    out.replace(',', ", ").replace(";", "; ")
+    out
 }
 
 #[cfg(test)]
@@ -147,7 +168,10 @@ mod tests {
         let ty: syn::Type = syn::parse_quote!(Arc<dyn IssuesApi>);
         assert_eq!(written_type(&ty), "Arc<dyn IssuesApi>");
         let ty: syn::Type = syn::parse_quote!(std::sync::Arc<dyn Fn(u8, u16) -> u32 + Send>);
-        assert_eq!(written_type(&ty), "std::sync::Arc<dyn Fn(u8, u16) -> u32 + Send>");
+        assert_eq!(
+            written_type(&ty),
+            "std::sync::Arc<dyn Fn(u8, u16) -> u32 + Send>"
+        );
         let ty: syn::Type = syn::parse_quote!(Arc<[u8; 4]>);
         assert_eq!(written_type(&ty), "Arc<[u8; 4]>");
     }

@@ -17,7 +17,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         Ok(item_struct) => item_struct,
         Err(_) => {
             let error = syn::Error::new_spanned(
-                first_token(&item),
+                item_name(&item),
                 "#[tool] goes on a struct: its fields are the tool's dependencies, and its `ToolHandler` impl is the code",
             );
             let error = error.to_compile_error();
@@ -25,18 +25,38 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let mut errors = darling::Error::accumulator();
-    let resolved = args::parse(args, &mut errors)
-        .and_then(|args| validate::resolve(args, &item_struct, &mut errors));
+    let args = args::parse(args, &mut errors);
+    let kept_imports = args.as_ref().map(args::keep_unit_imports);
+    let resolved = args.and_then(|args| validate::resolve(args, &item_struct, &mut errors));
     match errors.finish_with(resolved) {
         Ok(Some(resolved)) => codegen::generate(&resolved, &item_struct),
-        Ok(None) => quote!(#item_struct),
+        Ok(None) => quote!(#item_struct #kept_imports),
         Err(errors) => {
             let errors = errors.write_errors();
-            quote!(#item_struct #errors)
+            quote!(#item_struct #errors #kept_imports)
         }
     }
 }
 
-fn first_token(item: &TokenStream) -> TokenStream {
-    item.clone().into_iter().take(1).collect()
+/// The part of an item that names it (`fn search_issues`), for an error about the item.
+fn item_name(item: &TokenStream) -> TokenStream {
+    match syn::parse2::<syn::Item>(item.clone()) {
+        Ok(syn::Item::Fn(f)) => {
+            let (token, ident) = (f.sig.fn_token, f.sig.ident);
+            quote!(#token #ident)
+        }
+        Ok(syn::Item::Enum(e)) => {
+            let (token, ident) = (e.enum_token, e.ident);
+            quote!(#token #ident)
+        }
+        Ok(syn::Item::Trait(t)) => {
+            let (token, ident) = (t.trait_token, t.ident);
+            quote!(#token #ident)
+        }
+        Ok(syn::Item::Impl(i)) => {
+            let token = i.impl_token;
+            quote!(#token)
+        }
+        _ => item.clone().into_iter().take(1).collect(),
+    }
 }

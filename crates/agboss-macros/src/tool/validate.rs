@@ -35,7 +35,17 @@ pub fn resolve(
     errors: &mut darling::error::Accumulator,
 ) -> Option<ResolvedTool> {
     let mut problems = Vec::new();
-    let name = required(args.name, "name", "\"search-issues-tool\"", &mut problems);
+    let suggested_name = format!(
+        "add `name = {:?}`",
+        names::suggest(&item.ident.to_string(), "tool")
+    );
+    let name = required(
+        args.name,
+        "name",
+        &suggested_name,
+        &args.mistyped,
+        &mut problems,
+    );
     if let Some((name, span)) = &name {
         for problem in names::check(name, "tool") {
             problems.push(darling::Error::custom(problem).with_span(span));
@@ -44,7 +54,8 @@ pub fn resolve(
     let description = required(
         args.description,
         "description",
-        "\"Search the team's issues\"",
+        "add `description = \"...\"`: what the tool does and when to call it, which the model reads",
+        &args.mistyped,
         &mut problems,
     );
     if let Some((description, span)) = &description
@@ -57,10 +68,11 @@ pub fn resolve(
             .with_span(span),
         );
     }
-    let timeout = args
-        .timeout
-        .as_ref()
-        .and_then(|t| time_span(t, "timeout").map_err(|e| problems.push(e.into())).ok());
+    let timeout = args.timeout.as_ref().and_then(|t| {
+        time_span(t, "timeout")
+            .map_err(|e| problems.push(e.into()))
+            .ok()
+    });
     let max_result_size = args.max_result_size.as_ref().and_then(|m| {
         byte_size(m, "max_result_size")
             .map_err(|e| problems.push(e.into()))
@@ -91,7 +103,7 @@ pub fn resolve(
         item.fields,
         Fields::Named(_) | Fields::Unnamed(_) | Fields::Unit
     ));
-    if !problems.is_empty() {
+    if !problems.is_empty() || name.is_none() || description.is_none() {
         for problem in problems {
             errors.push(problem);
         }
@@ -109,8 +121,9 @@ pub fn resolve(
 
 fn required(
     value: Option<SpannedValue<String>>,
-    key: &str,
-    example: &str,
+    key: &'static str,
+    hint: &str,
+    mistyped: &[&'static str],
     problems: &mut Vec<darling::Error>,
 ) -> Option<(String, Span)> {
     match value {
@@ -118,9 +131,11 @@ fn required(
             let span = value.span();
             Some((value.into_inner(), span))
         }
+        // Already said: the unknown key next to it was reported as a typo of this one.
+        None if mistyped.contains(&key) => None,
         None => {
             problems.push(darling::Error::custom(format!(
-                "#[tool] needs `{key}`: add `{key} = {example}`"
+                "#[tool] needs `{key}`: {hint}"
             )));
             None
         }

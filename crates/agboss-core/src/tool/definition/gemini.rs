@@ -127,7 +127,8 @@ impl Lowering<'_> {
                     // Gemini's enums are lists of strings.
                     let values = value.as_array().cloned().unwrap_or_default();
                     let nullable = values.iter().any(Value::is_null);
-                    let strings: Vec<Value> = values.into_iter().filter(|v| v.is_string()).collect();
+                    let strings: Vec<Value> =
+                        values.into_iter().filter(|v| v.is_string()).collect();
                     if !strings.is_empty() {
                         out.insert("enum".into(), Value::Array(strings));
                         if nullable {
@@ -148,10 +149,7 @@ impl Lowering<'_> {
         let name = reference.rsplit('/').next().unwrap_or(reference).to_owned();
         let target = self.defs.get(&name);
         let mut inlined = match target {
-            Some(target)
-                if !self.stack.contains(&name)
-                    && self.stack.len() < MAX_REF_DEPTH =>
-            {
+            Some(target) if !self.stack.contains(&name) && self.stack.len() < MAX_REF_DEPTH => {
                 self.stack.push(name);
                 let node = self.node(target);
                 self.stack.pop();
@@ -183,7 +181,10 @@ impl Lowering<'_> {
             out.insert("type".into(), value.clone());
             return;
         };
-        let non_null: Vec<&Value> = types.iter().filter(|t| t.as_str() != Some("null")).collect();
+        let non_null: Vec<&Value> = types
+            .iter()
+            .filter(|t| t.as_str() != Some("null"))
+            .collect();
         if non_null.len() < types.len() {
             out.insert("nullable".into(), true.into());
         }

@@ -1,0 +1,8 @@
+use agboss::prelude::*;
+
+#[dto(opn)]
+pub struct Query {
+    pub query: String,
+}
+
+fn main() {}

@@ -1,0 +1,22 @@
+use agboss::prelude::*;
+
+#[dto]
+pub struct Query {
+    pub query: String,
+}
+
+#[tool(name = "search-issues-tool", description = "Search")]
+pub struct SearchIssues {
+    token: String,
+}
+
+impl ToolHandler for SearchIssues {
+    type Input = Query;
+    type Output = Query;
+
+    async fn run(&self, input: Query) -> Result<Query, ToolError> {
+        Ok(input)
+    }
+}
+
+fn main() {}

@@ -1,0 +1,23 @@
+use agboss::prelude::*;
+
+#[dto]
+pub struct Query {
+    pub query: String,
+}
+
+#[tool(
+    name = "search-every-issue-of-every-team-in-every-project-of-the-company-tool",
+    description = "Search the team's issues"
+)]
+pub struct SearchIssues;
+
+impl ToolHandler for SearchIssues {
+    type Input = Query;
+    type Output = Query;
+
+    async fn run(&self, input: Query) -> Result<Query, ToolError> {
+        Ok(input)
+    }
+}
+
+fn main() {}
