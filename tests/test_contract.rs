@@ -104,7 +104,10 @@ async fn invalid_input_never_reaches_run() {
     for (arguments, expected) in cases {
         let outcome = tool.invoke(arguments).await;
         assert_eq!(outcome.content, expected, "arguments {arguments:?}");
-        assert!(matches!(outcome.result, Err(ToolFailure::InvalidInput(_))));
+        assert!(matches!(
+            outcome.failure,
+            Some(ToolFailure::InvalidInput(_))
+        ));
     }
     assert_eq!(runs.count(), 0);
 }
@@ -173,7 +176,7 @@ async fn a_cancelled_execution_starts_no_call() {
     tool.execution().cancel("the user left");
     let outcome = tool.invoke(r#"{"query": "a", "limit": 1}"#).await;
     assert_eq!(outcome.content, "Tool error: the user left");
-    assert!(matches!(outcome.result, Err(ToolFailure::Aborted(_))));
+    assert!(matches!(outcome.failure, Some(ToolFailure::Aborted(_))));
     assert_eq!(runs.count(), 0);
 }
 
@@ -338,5 +341,8 @@ async fn an_output_outside_its_schema_is_a_contract_bug() {
         outcome.content,
         "Tool error: invalid output: stars: must be at least 1, got 0"
     );
-    assert!(matches!(outcome.result, Err(ToolFailure::InvalidOutput(_))));
+    assert!(matches!(
+        outcome.failure,
+        Some(ToolFailure::InvalidOutput(_))
+    ));
 }

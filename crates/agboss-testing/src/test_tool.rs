@@ -106,7 +106,7 @@ impl<T: Tool> TestTool<T> {
         let frame = self.next_frame();
         if let Some(missing) = self.missing_dependencies().into_iter().next() {
             let bound = self.invoker().bound();
-            return CallOutcome::render(Err(ToolFailure::MissingDependency(missing)), bound);
+            return CallOutcome::failed(ToolFailure::MissingDependency(missing), bound);
         }
         self.invoker().invoke(arguments, &frame).await
     }

@@ -1,7 +1,7 @@
 //! [`Execution`] (one run of a workflow) and [`ExecutionContext`] (what a call sees of it).
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::{Signal, Step};
 use crate::spend::SpendLedger;
@@ -182,6 +182,7 @@ pub struct ExecutionContext {
     execution: Execution,
     step: Step,
     signal: Signal,
+    idempotency_key: OnceLock<String>,
 }
 
 impl ExecutionContext {
@@ -191,6 +192,7 @@ impl ExecutionContext {
             execution,
             step,
             signal,
+            idempotency_key: OnceLock::new(),
         }
     }
 
@@ -236,7 +238,8 @@ impl ExecutionContext {
 
     /// The key a tool with side effects passes to the service it changes (see [`Step`]).
     pub fn idempotency_key(&self) -> &str {
-        self.step.idempotency_key(self.execution.execution_id())
+        self.idempotency_key
+            .get_or_init(|| self.step.idempotency_key(self.execution.execution_id()))
     }
 
     /// The execution itself.

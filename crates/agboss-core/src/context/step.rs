@@ -1,7 +1,7 @@
 //! [`Step`]: which call of which node a tool runs in, and its idempotency key.
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// The position of one tool call in its execution: the node (an agent's loop), the node's visit,
 /// the item of a fan-out if any, and the call's id.
@@ -25,83 +25,66 @@ use std::sync::{Arc, OnceLock};
 /// ```
 #[derive(Clone)]
 pub struct Step {
-    inner: Arc<Inner>,
-}
-
-struct Inner {
     node_id: Arc<str>,
     visit: u32,
     item_index: Option<u32>,
-    call_id: Box<str>,
-    key: OnceLock<String>,
+    call_id: Arc<str>,
 }
 
 impl Step {
     /// The call `call_id` in visit `visit` of node `node_id`.
-    pub fn new(node_id: impl Into<Arc<str>>, visit: u32, call_id: impl Into<Box<str>>) -> Step {
+    pub fn new(node_id: impl Into<Arc<str>>, visit: u32, call_id: impl Into<Arc<str>>) -> Step {
         Step {
-            inner: Arc::new(Inner {
-                node_id: node_id.into(),
-                visit,
-                item_index: None,
-                call_id: call_id.into(),
-                key: OnceLock::new(),
-            }),
+            node_id: node_id.into(),
+            visit,
+            item_index: None,
+            call_id: call_id.into(),
         }
     }
 
     /// The same step for item `index` of a fan-out.
-    pub fn with_item_index(self, index: u32) -> Step {
-        Step {
-            inner: Arc::new(Inner {
-                node_id: self.inner.node_id.clone(),
-                visit: self.inner.visit,
-                item_index: Some(index),
-                call_id: self.inner.call_id.clone(),
-                key: OnceLock::new(),
-            }),
-        }
+    pub fn with_item_index(mut self, index: u32) -> Step {
+        self.item_index = Some(index);
+        self
     }
 
     /// The node (agent loop) the call belongs to.
     pub fn node_id(&self) -> &str {
-        &self.inner.node_id
+        &self.node_id
     }
 
     /// The node's visit, from 1.
     pub fn visit(&self) -> u32 {
-        self.inner.visit
+        self.visit
     }
 
     /// The fan-out item, if the node runs once per item.
     pub fn item_index(&self) -> Option<u32> {
-        self.inner.item_index
+        self.item_index
     }
 
     /// The call's id: the same when a call interrupted by a crash runs again.
     pub fn call_id(&self) -> &str {
-        &self.inner.call_id
+        &self.call_id
     }
 
-    /// The call's idempotency key within execution `execution_id` (built once, then cached).
-    pub fn idempotency_key(&self, execution_id: &str) -> &str {
-        self.inner.key.get_or_init(|| {
-            let mut key = String::with_capacity(
-                execution_id.len() + self.inner.node_id.len() + self.inner.call_id.len() + 16,
-            );
-            push_encoded(&mut key, execution_id);
+    /// The call's idempotency key within execution `execution_id`.
+    pub fn idempotency_key(&self, execution_id: &str) -> String {
+        let mut key = String::with_capacity(
+            execution_id.len() + self.node_id.len() + self.call_id.len() + 16,
+        );
+        push_encoded(&mut key, execution_id);
+        key.push(':');
+        push_encoded(&mut key, &self.node_id);
+        key.push(':');
+        key.push_str(&self.visit.to_string());
+        if let Some(index) = self.item_index {
             key.push(':');
-            push_encoded(&mut key, &self.inner.node_id);
-            key.push(':');
-            key.push_str(&self.inner.visit.to_string());
-            if let Some(index) = self.inner.item_index {
-                key.push(':');
-                key.push_str(&index.to_string());
-            }
-            key.push(':');
-            push_encoded(&mut key, &self.inner.call_id);
-            key
-        })
+            key.push_str(&index.to_string());
+        }
+        key.push(':');
+        push_encoded(&mut key, &self.call_id);
+        key
     }
 }
 
@@ -147,7 +130,7 @@ mod tests {
     #[test]
     fn colons_in_parts_cannot_forge_another_key() {
         // Without encoding both would read "e:n:1:2:c".
-        let a = Step::new("n", 1, "2:c").idempotency_key("e").to_owned();
+        let a = Step::new("n", 1, "2:c").idempotency_key("e");
         let b = Step::new("n", 1, "c")
             .with_item_index(2)
             .idempotency_key("e")

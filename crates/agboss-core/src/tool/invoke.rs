@@ -5,11 +5,13 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use jsonschema::Validator;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::race::{Finish, Race, panic_message};
 use super::schema::CompiledSchemas;
+use super::tape::{TapeJson, fill_from_serialize, fill_from_text, with_tape};
 use super::{CallOutcome, Issues, Tool, ToolDescriptor, ToolFailure, ToolResult};
 use crate::context::{AbortReason, Execution, Step};
 use crate::deps::{Providers, Scope};
@@ -120,25 +122,58 @@ impl<T: Tool> Invoker<T> {
 
     /// Runs one call from the model's JSON `arguments`; never fails, never panics.
     pub async fn invoke(&self, arguments: &str, frame: &CallFrame) -> CallOutcome {
-        CallOutcome::render(self.invoke_value(arguments, frame).await, self.bound)
+        match self.run_checked(arguments, frame).await {
+            Ok(output) => match render(&output) {
+                Ok(text) => CallOutcome::succeeded(text, self.bound),
+                Err(failure) => CallOutcome::failed(failure, self.bound),
+            },
+            Err(failure) => CallOutcome::failed(failure, self.bound),
+        }
     }
 
-    /// Runs one call from the model's JSON `arguments` and returns the output's JSON value,
-    /// unbounded.
+    /// Runs one call from the model's JSON `arguments` and returns the output as a JSON value,
+    /// unbounded: the `ok | error` result of the contract.
     pub async fn invoke_value(&self, arguments: &str, frame: &CallFrame) -> ToolResult {
-        let schemas = schemas_of(T::DESCRIPTOR)?;
-        let input = decode_input::<T::Input>(schemas, arguments)?;
-        let output = self.execute(input, frame).await?;
-        encode_output(schemas, &output)
+        let output = self.run_checked(arguments, frame).await?;
+        serde_json::to_value(&output)
+            .map_err(|e| ToolFailure::InvalidOutput(Issues::one(None, e.to_string())))
     }
 
     /// Runs one call with a typed `input`, validated like the model's arguments, and returns
     /// the typed output (validated too), unbounded.
     pub async fn call(&self, input: T::Input, frame: &CallFrame) -> Result<T::Output, ToolFailure> {
         let schemas = schemas_of(T::DESCRIPTOR)?;
-        check_typed_input(schemas, &input)?;
+        check(
+            &schemas.input_validator,
+            &schemas.input,
+            &input,
+            ToolFailure::InvalidInput,
+        )?;
         let output = self.execute(input, frame).await?;
-        encode_output(schemas, &output)?;
+        check(
+            &schemas.output_validator,
+            &schemas.output,
+            &output,
+            ToolFailure::InvalidOutput,
+        )?;
+        Ok(output)
+    }
+
+    /// The four steps, up to a validated output.
+    async fn run_checked(
+        &self,
+        arguments: &str,
+        frame: &CallFrame,
+    ) -> Result<T::Output, ToolFailure> {
+        let schemas = schemas_of(T::DESCRIPTOR)?;
+        let input = decode_input::<T::Input>(schemas, arguments)?;
+        let output = self.execute(input, frame).await?;
+        check(
+            &schemas.output_validator,
+            &schemas.output,
+            &output,
+            ToolFailure::InvalidOutput,
+        )?;
         Ok(output)
     }
 
@@ -196,75 +231,72 @@ fn schemas_of(
 
 /// Step 1: JSON text to a validated input. Empty arguments mean `{}` (some providers send
 /// nothing for a tool without parameters).
+///
+/// The text is validated on a pooled tape, then parsed into the input type; the second parse
+/// costs less than building and dropping a `serde_json::Value`.
 fn decode_input<I: DeserializeOwned>(
     schemas: &CompiledSchemas,
     arguments: &str,
 ) -> Result<I, ToolFailure> {
-    // Positions in a parse error count in the text the model sent, so parse it untrimmed.
-    let value = if arguments.trim().is_empty() {
-        Value::Object(Map::new())
+    let text = if arguments.trim().is_empty() {
+        "{}"
     } else {
-        serde_json::from_str::<Value>(arguments)
-            .map_err(|e| ToolFailure::InvalidInput(Issues::malformed(&e)))?
+        arguments
     };
-    if !schemas.input_validator.is_valid(&value) {
-        return Err(ToolFailure::InvalidInput(Issues::of(
-            &schemas.input_validator,
-            &schemas.input,
-            &value,
-        )));
-    }
-    I::deserialize(&value).map_err(|_| {
-        // The schema accepted what serde refuses (a hand-written schema, or a serde attribute
-        // schemars does not model); find where, for the message.
-        let error = serde_path_to_error::deserialize::<_, I>(&value)
-            .err()
-            .map_or_else(
-                || Issues::one(None, "does not match the input type"),
-                Issues::serde,
-            );
-        ToolFailure::InvalidInput(error)
+    with_tape(|tape| {
+        // Positions in a parse error count in the text the model sent, so it is not trimmed.
+        fill_from_text(tape, text).map_err(|e| ToolFailure::InvalidInput(Issues::malformed(&e)))?;
+        if schemas.input_validator.is_valid(tape.root()) {
+            Ok(())
+        } else {
+            Err(ToolFailure::InvalidInput(Issues::of(
+                &schemas.input_validator,
+                &schemas.input,
+                tape.root(),
+            )))
+        }
+    })?;
+    serde_json::from_str::<I>(text).map_err(|_| {
+        // The schema accepted what serde refuses (a hand-written schema, a duplicate key, or a
+        // serde attribute schemars does not model); find where, for the message.
+        let issues =
+            serde_path_to_error::deserialize::<_, I>(&mut serde_json::Deserializer::from_str(text))
+                .err()
+                .map_or_else(
+                    || Issues::one(None, "does not match the input type"),
+                    Issues::serde,
+                );
+        ToolFailure::InvalidInput(issues)
     })
 }
 
-fn check_typed_input<I: serde::Serialize>(
-    schemas: &CompiledSchemas,
-    input: &I,
+/// Validates a typed value (a test's input, a tool's output) against `validator`.
+fn check<V: serde::Serialize>(
+    validator: &Validator<TapeJson>,
+    schema: &Value,
+    value: &V,
+    failure: fn(Issues) -> ToolFailure,
 ) -> Result<(), ToolFailure> {
-    let value = serde_json::to_value(input)
-        .map_err(|e| ToolFailure::InvalidInput(Issues::one(None, e.to_string())))?;
-    if schemas.input_validator.is_valid(&value) {
-        Ok(())
-    } else {
-        Err(ToolFailure::InvalidInput(Issues::of(
-            &schemas.input_validator,
-            &schemas.input,
-            &value,
-        )))
-    }
+    with_tape(|tape| {
+        if let Err(error) = fill_from_serialize(tape, value) {
+            let mut sink = serde_json::Serializer::new(std::io::sink());
+            let issues = serde_path_to_error::serialize(value, &mut sink)
+                .err()
+                .map_or_else(|| Issues::one(None, error.to_string()), Issues::serde);
+            return Err(failure(issues));
+        }
+        if validator.is_valid(tape.root()) {
+            Ok(())
+        } else {
+            Err(failure(Issues::of(validator, schema, tape.root())))
+        }
+    })
 }
 
-/// Step 4: the output to its validated JSON value.
-fn encode_output<O: serde::Serialize>(schemas: &CompiledSchemas, output: &O) -> ToolResult {
-    let value = serde_json::to_value(output).map_err(|_| {
-        let mut sink = serde_json::Serializer::new(std::io::sink());
-        let issues = serde_path_to_error::serialize(output, &mut sink)
-            .err()
-            .map_or_else(
-                || Issues::one(None, "cannot be written as JSON"),
-                Issues::serde,
-            );
-        ToolFailure::InvalidOutput(issues)
-    })?;
-    if schemas.output_validator.is_valid(&value) {
-        Ok(value)
-    } else {
-        Err(ToolFailure::InvalidOutput(Issues::of(
-            &schemas.output_validator,
-            &schemas.output,
-            &value,
-        )))
-    }
+/// What the model reads of an output: its JSON text, fields in declaration order.
+fn render<O: serde::Serialize>(output: &O) -> Result<String, ToolFailure> {
+    serde_json::to_string(output)
+        .map_err(|e| ToolFailure::InvalidOutput(Issues::one(None, e.to_string())))
 }
 
 /// A tool of any type, as the agent loop holds it.

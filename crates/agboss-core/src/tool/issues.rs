@@ -4,6 +4,8 @@ use std::fmt;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
+
+use super::tape::{TapeJson, TapeNode};
 use serde_json::Value;
 
 /// How many issues a message lists before it says how many more there are.
@@ -60,11 +62,17 @@ impl Issues {
         Issues::one(path, error.into_inner().to_string())
     }
 
-    /// Every violation of `validator` by `instance`; `schema` is the validator's source.
-    pub(crate) fn of(validator: &Validator, schema: &Value, instance: &Value) -> Issues {
+    /// Every violation of `validator` by `instance`; `schema` is the validator's source. The
+    /// cold path: it builds the instance as a `Value` to name paths and quote values.
+    pub(crate) fn of(
+        validator: &Validator<TapeJson>,
+        schema: &Value,
+        instance: TapeNode<'_>,
+    ) -> Issues {
+        let root = instance.to_json_value();
         let mut list = Vec::new();
         for error in validator.iter_errors(instance) {
-            push_error(&error, schema, instance, &mut list);
+            push_error(&error, schema, &root, &mut list);
         }
         list.dedup();
         if list.is_empty() {
@@ -324,11 +332,14 @@ mod tests {
     use serde_json::json;
 
     fn issues(schema: Value, instance: Value) -> String {
-        let validator = jsonschema::options()
+        let validator = jsonschema::options_for::<TapeJson>()
             .should_validate_formats(true)
             .build(&schema)
             .unwrap();
-        Issues::of(&validator, &schema, &instance).to_string()
+        super::super::tape::with_tape(|tape| {
+            super::super::tape::fill_from_value(tape, &instance);
+            Issues::of(&validator, &schema, tape.root()).to_string()
+        })
     }
 
     #[test]

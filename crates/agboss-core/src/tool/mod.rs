@@ -22,6 +22,7 @@ mod issues;
 mod outcome;
 mod race;
 mod schema;
+mod tape;
 
 pub use bound::{BoundedText, bound_text};
 pub use definition::{ProviderFlavor, ToolDefinition, tool_definition_of};

@@ -1,40 +1,44 @@
-//! [`CallOutcome`]: a call's result and what the model reads of it.
+//! [`CallOutcome`]: what the model reads of a call, and whether it failed.
 
-use super::{ToolResult, bound_text};
+use super::{ToolFailure, bound_text};
 use crate::units::ByteSize;
 
-/// The outcome of one tool call.
+/// The outcome of one tool call, as the agent loop feeds it back to the model.
 #[derive(Debug)]
 pub struct CallOutcome {
-    /// The output's JSON value, or why the call failed.
-    pub result: ToolResult,
     /// What the model reads: the output's JSON text or `Tool error: <message>`, bounded.
     pub content: String,
     /// Whether `content` was cut to the bound.
     pub is_result_truncated: bool,
     /// The length of the full rendered result in bytes, before bounding.
     pub result_bytes: usize,
+    /// Why the call failed, if it did.
+    pub failure: Option<ToolFailure>,
 }
 
 impl CallOutcome {
-    /// Renders `result` for the model and bounds it to `bound`.
-    pub fn render(result: ToolResult, bound: ByteSize) -> CallOutcome {
-        let text = match &result {
-            // Writing a `Value` cannot fail: its map keys are strings.
-            Ok(value) => serde_json::to_string(value).unwrap_or_default(),
-            Err(failure) => failure.for_model(),
-        };
+    /// A call that answered with the JSON text `output`, bounded to `bound`.
+    pub fn succeeded(output: String, bound: ByteSize) -> CallOutcome {
+        CallOutcome::bounded(output, bound, None)
+    }
+
+    /// A call that failed: the model reads `Tool error: <message>`, bounded to `bound`.
+    pub fn failed(failure: ToolFailure, bound: ByteSize) -> CallOutcome {
+        CallOutcome::bounded(failure.for_model(), bound, Some(failure))
+    }
+
+    fn bounded(text: String, bound: ByteSize, failure: Option<ToolFailure>) -> CallOutcome {
         let bounded = bound_text(text, bound);
         CallOutcome {
-            result,
             content: bounded.text,
             is_result_truncated: bounded.truncated,
             result_bytes: bounded.original_bytes,
+            failure,
         }
     }
 
     /// Whether the call succeeded.
     pub fn is_ok(&self) -> bool {
-        self.result.is_ok()
+        self.failure.is_none()
     }
 }

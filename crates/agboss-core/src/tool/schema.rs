@@ -1,6 +1,8 @@
 //! JSON Schemas of a tool's DTOs and their validators, compiled once.
 
 use jsonschema::Validator;
+
+use super::tape::TapeJson;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::Value;
@@ -54,8 +56,8 @@ pub struct SchemaError {
 pub struct CompiledSchemas {
     pub(crate) input: Value,
     pub(crate) output: Value,
-    pub(crate) input_validator: Validator,
-    pub(crate) output_validator: Validator,
+    pub(crate) input_validator: Validator<TapeJson>,
+    pub(crate) output_validator: Validator<TapeJson>,
 }
 
 impl CompiledSchemas {
@@ -74,7 +76,7 @@ impl CompiledSchemas {
             ));
         }
         let compile = |schema: &Value| {
-            jsonschema::options()
+            jsonschema::options_for::<TapeJson>()
                 .should_validate_formats(true)
                 .build(schema)
         };
