@@ -1,1 +1,113 @@
-fn main() {}
+//! `cargo xtask <task>`: the one entry point for people and CI.
+//!
+//! - `test`: starts what the tests need, then runs the whole test suite (unit, behaviour,
+//!   compile-fail, doc tests). The README's test command; `.ci/run` runs it too.
+//! - `ci`: formatting, clippy with warnings denied, rustdoc with warnings denied, then `test`.
+//! - `bless`: rewrites the trybuild `.stderr` and insta snapshots; review the diff after.
+//! - `bench`: runs the criterion benches whose figures docs/performance.md records.
+
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+fn main() -> ExitCode {
+    let task = env::args().nth(1).unwrap_or_default();
+    let result = match task.as_str() {
+        "test" => test(),
+        "ci" => ci(),
+        "bless" => bless(),
+        "bench" => bench(),
+        _ => {
+            eprintln!("usage: cargo xtask <test | ci | bless | bench>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask {task}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn test() -> Result<(), String> {
+    services::prepare(&root())?;
+    cargo(
+        &["test", "--workspace", "--all-features", "--no-fail-fast"],
+        &[],
+    )
+}
+
+fn ci() -> Result<(), String> {
+    cargo(&["fmt", "--all", "--check"], &[])?;
+    cargo(
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--all-features",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    )?;
+    cargo(
+        &["doc", "--workspace", "--no-deps", "--all-features"],
+        &[("RUSTDOCFLAGS", "-D warnings")],
+    )?;
+    test()
+}
+
+fn bless() -> Result<(), String> {
+    cargo(
+        &[
+            "test",
+            "-p",
+            "agboss-tests",
+            "--test",
+            "ui",
+            "--test",
+            "definition",
+        ],
+        &[("TRYBUILD", "overwrite"), ("INSTA_UPDATE", "always")],
+    )
+}
+
+fn bench() -> Result<(), String> {
+    cargo(&["bench", "-p", "agboss"], &[])
+}
+
+/// What the tests need beside cargo, installed and started by `test`. Nothing yet: the MCP
+/// servers (npm) and PostgreSQL join here with the issues that need them.
+mod services {
+    use std::path::Path;
+
+    pub fn prepare(_root: &Path) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+fn cargo(args: &[&str], envs: &[(&str, &str)]) -> Result<(), String> {
+    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    eprintln!("$ cargo {}", args.join(" "));
+    let status = Command::new(cargo)
+        .args(args)
+        .envs(envs.iter().copied())
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("could not run cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`cargo {}` failed ({status})", args.join(" ")))
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}

@@ -22,6 +22,7 @@ use agboss::prelude::*;
 use agboss::tool::{CallFrame, DynTool, Invoker, ToolEnv};
 use criterion::{Criterion, criterion_group, criterion_main};
 
+/// The benchmark's input.
 #[dto]
 pub struct Query {
     /// Words to search for.
@@ -31,12 +32,14 @@ pub struct Query {
     pub limit: u32,
 }
 
+/// The benchmark's output.
 #[dto]
 pub struct Items {
     /// What was found.
     pub items: Vec<String>,
 }
 
+/// A search whose work is the same as the floor's.
 #[tool(name = "search-tool", description = "Searches")]
 pub struct Search;
 

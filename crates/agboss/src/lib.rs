@@ -53,8 +53,8 @@
 //! );
 //! ```
 //!
-//! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`] (framework
-//! DTOs), [`tool`] (the call contract), [`context`] (executions, signals, steps), [`deps`],
+//! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`](mod@dto) (framework
+//! DTOs), [`tool`](mod@tool) (the call contract), [`context`] (executions, signals, steps), [`deps`],
 //! [`time`], [`spend`], and `testing` with the `testing` feature.
 
 // The macros generate `::agboss::__private` paths; this makes them resolve inside this crate's

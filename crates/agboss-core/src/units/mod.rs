@@ -17,7 +17,7 @@ pub(crate) fn group_thousands(n: u64, out: &mut String) {
     let digits = n.to_string();
     let first = digits.len() % 3;
     for (i, d) in digits.chars().enumerate() {
-        if i != 0 && (i + 3 - first) % 3 == 0 {
+        if i != 0 && (i + 3 - first).is_multiple_of(3) {
             out.push(',');
         }
         out.push(d);

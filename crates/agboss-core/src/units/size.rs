@@ -73,7 +73,7 @@ impl fmt::Display for ByteSize {
     /// Whole kilobytes print as `256 KB`, anything else in bytes: `1,500 bytes`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::new();
-        if self.0 != 0 && self.0 % 1024 == 0 {
+        if self.0 != 0 && self.0.is_multiple_of(1024) {
             super::group_thousands(self.0 / 1024, &mut s);
             s.push_str(" KB");
         } else {

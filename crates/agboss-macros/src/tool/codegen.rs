@@ -17,12 +17,17 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let dependencies = gen_dependencies(tool, &private);
     let build = gen_build(tool, item, &private);
     let ident = &item.ident;
+    // A struct without a doc comment is documented with what the model reads of it.
+    let documented = item.attrs.iter().any(|a| a.path().is_ident("doc"));
+    let description = &tool.description;
+    let doc = (!documented).then(|| quote!(#[doc = #description]));
     // Spanned on the struct's name: a missing `ToolHandler` impl is reported there, once.
     let impl_header = quote_spanned! {ident.span()=>
         #[automatically_derived]
         impl #private::Tool for #ident
     };
     quote! {
+        #doc
         #item
 
         #[allow(non_upper_case_globals, clippy::all)]
