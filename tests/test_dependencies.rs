@@ -111,7 +111,7 @@ async fn missing_providers_are_named_before_any_call() {
         ]
     );
     let failure = tool.run(Nothing {}).await.unwrap_err();
-    assert!(matches!(failure, ToolFailure::MissingDependency(_)));
+    assert!(matches!(failure, ToolFailure::Dependency(_)));
     // The model reads the same text if such a call ever reached it.
     assert_eq!(
         tool.invoke("{}").await.content,

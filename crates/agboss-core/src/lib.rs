@@ -15,8 +15,12 @@
 //! assert!(read.text.ends_with("[result truncated: 500,000 bytes, the first 131,069 kept]"));
 //! ```
 
+pub mod agent;
+pub mod app;
+pub mod config;
 pub mod context;
 pub mod deps;
+pub mod describe;
 pub mod dto;
 pub mod spend;
 pub mod time;
@@ -26,10 +30,14 @@ pub mod units;
 /// Items generated code needs. Not public API: reach them through `agboss::__private`.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::deps::{Dependency, DependencySpec, MissingDependency, Scope};
+    pub use crate::agent::{
+        Agent, AgentDescriptor, AgentRegistration, AnswerSpec, History, PromptFile, Thinking,
+    };
+    pub use crate::deps::{Dependency, DependencyError, DependencySpec, Scope};
     pub use crate::tool::{
         SourceLocation, Tool, ToolDescriptor, ToolHandler, ToolRegistration, tool_input_schema,
         tool_output_schema,
     };
     pub use crate::units::{ByteSize, TimeSpan, TimeUnit, bytes};
+    pub use inventory;
 }

@@ -1,6 +1,7 @@
 //! Attribute macros of [agboss](https://docs.rs/agboss). Depend on the `agboss` facade, which
 //! re-exports them; generated code reaches the runtime only through `::agboss::__private`.
 
+mod agent;
 mod attrs;
 mod dto;
 mod names;
@@ -22,6 +23,7 @@ use proc_macro::TokenStream;
 /// | `description` | what the tool does; the model reads it | required |
 /// | `timeout` | `millis(n)`, `seconds(n)` or `minutes(n)`; a bare number does not compile | `seconds(30)` |
 /// | `max_result_size` | `bytes(n)`, `kilobytes(n)` or `megabytes(n)`, at least 1 whole byte | the workflow's, else the application's, else 128 KB |
+/// | `read_only` | `true` if the tool changes nothing (`describe` prints `read`) | `false`: it may write |
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 ///
 /// Field types: `ExecutionContext`, `SpendRecorder`, `Clock`, or `Arc<T>` / `Arc<dyn Trait>`
@@ -48,4 +50,23 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
     dto::expand(args.into(), item.into()).into()
+}
+
+/// Makes a unit struct an agent: a model with a prompt and the tools it may call.
+///
+/// | key | value | default |
+/// |---|---|---|
+/// | `name` | kebab-case, at most 64 characters (`scout`) | required |
+/// | `description` | what the agent does | required |
+/// | `prompt` / `prompts` | a file, or files, next to this source file, read like `include_str!`: a missing file does not compile | required |
+/// | `model` | `vendor/model`, such as `"moonshotai/kimi-k2.6"` | required |
+/// | `tools` | a list of `#[tool]` types; a type that is not a tool does not compile | none |
+/// | `max_tool_calls` | calls per run, at least 1 | the workflow's, else the application's, else 20 |
+/// | `thinking` | `"default"`, `"off"`, `"low"`, `"medium"`, `"high"` | `"default"` |
+/// | `history_turns`, `history_summaries` | what the agent remembers of its thread | 5 and 10 |
+/// | `output` | a DTO the agent answers with, through the tool `answer-<dto>` | plain text |
+/// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
+#[proc_macro_attribute]
+pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
+    agent::expand(args.into(), item.into()).into()
 }

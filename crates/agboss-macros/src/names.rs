@@ -33,6 +33,46 @@ pub fn check(name: &str, kind: &str) -> Vec<String> {
     problems
 }
 
+/// Every rule an agent's name breaks: agents are named in kebab-case, without a kind suffix
+/// (`scout`, `notes`), at most 64 characters.
+pub fn check_agent(name: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    if !is_kebab(name) {
+        problems.push(format!(
+            "[name.kebab-case] agent name {name:?} must be kebab-case: name it {:?}",
+            kebab(name)
+        ));
+    }
+    let len = name.chars().count();
+    if len > MAX_NAME_LEN {
+        problems.push(format!(
+            "[agent.name-too-long] agent name {name:?} is {len} characters long: at most {MAX_NAME_LEN}"
+        ));
+    }
+    problems
+}
+
+/// `lower-case-words`.
+pub fn is_kebab(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('-').all(|word| {
+            !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
+/// `name` in kebab-case: `JobList` -> `job-list`, `search_issues` -> `search-issues`.
+pub fn kebab(name: &str) -> String {
+    let words = split_words(name);
+    if words.is_empty() {
+        "my-agent".into()
+    } else {
+        words.join("-")
+    }
+}
+
 /// `lower-case-words-{kind}`.
 pub fn is_kebab_with_suffix(name: &str, kind: &str) -> bool {
     let Some(stem) = name.strip_suffix(kind).and_then(|s| s.strip_suffix('-')) else {
@@ -62,27 +102,29 @@ pub fn suggest(name: &str, kind: &str) -> String {
 }
 
 /// The words of `name`: split at anything not alphanumeric and where camelCase turns upper.
+/// Letters outside ASCII are kept (lowercased), so that a name the providers refuse is reported
+/// as such instead of being quietly changed.
 fn split_words(name: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut word = String::new();
     let chars: Vec<char> = name.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
-        if !c.is_ascii_alphanumeric() {
+        if !c.is_alphanumeric() {
             if !word.is_empty() {
                 words.push(std::mem::take(&mut word));
             }
             continue;
         }
-        let boundary = c.is_ascii_uppercase()
+        let boundary = c.is_uppercase()
             && i > 0
-            && (chars[i - 1].is_ascii_lowercase()
-                || chars[i - 1].is_ascii_digit()
-                || (chars[i - 1].is_ascii_uppercase()
-                    && chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase())));
+            && (chars[i - 1].is_lowercase()
+                || chars[i - 1].is_numeric()
+                || (chars[i - 1].is_uppercase()
+                    && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
         if boundary && !word.is_empty() {
             words.push(std::mem::take(&mut word));
         }
-        word.push(c.to_ascii_lowercase());
+        word.extend(c.to_lowercase());
     }
     if !word.is_empty() {
         words.push(word);
@@ -135,6 +177,18 @@ mod tests {
         assert!(problems[0].starts_with("[tool.name-invalid]"));
         assert!(problems[0].contains("' ', '.'"));
         assert!(problems[1].contains("name it \"search-issues-tool\""));
+    }
+
+    #[test]
+    fn agents_are_kebab_case_without_a_suffix() {
+        assert!(check_agent("scout").is_empty());
+        assert!(check_agent("job-scout-2").is_empty());
+        assert_eq!(
+            check_agent("JobScout"),
+            ["[name.kebab-case] agent name \"JobScout\" must be kebab-case: name it \"job-scout\""]
+        );
+        assert_eq!(kebab("JobList"), "job-list");
+        assert_eq!(kebab("Résumé"), "résumé", "letters are kept, not dropped");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use agboss_core::context::{Execution, Step};
-use agboss_core::deps::{MissingDependency, Providers, missing_dependencies};
+use agboss_core::deps::{DependencyError, MissingDependency, Providers, missing_dependencies};
 use agboss_core::spend::SpendEntry;
 use agboss_core::time::{Clock, ManualClock};
 use agboss_core::tool::{CallFrame, CallOutcome, Invoker, Tool, ToolEnv, ToolFailure};
@@ -88,7 +88,7 @@ impl<T: Tool> TestTool<T> {
     /// output, or the failure as the tool raised it.
     pub async fn run(&self, input: T::Input) -> Result<TestRun<T::Output>, ToolFailure> {
         if let Some(missing) = self.missing_dependencies().into_iter().next() {
-            return Err(ToolFailure::MissingDependency(missing));
+            return Err(ToolFailure::Dependency(DependencyError::Missing(missing)));
         }
         let frame = self.next_frame();
         let output = self.invoker().call(input, &frame).await?;
@@ -106,7 +106,10 @@ impl<T: Tool> TestTool<T> {
         let frame = self.next_frame();
         if let Some(missing) = self.missing_dependencies().into_iter().next() {
             let bound = self.invoker().bound();
-            return CallOutcome::failed(ToolFailure::MissingDependency(missing), bound);
+            return CallOutcome::failed(
+                ToolFailure::Dependency(DependencyError::Missing(missing)),
+                bound,
+            );
         }
         self.invoker().invoke(arguments, &frame).await
     }

@@ -53,9 +53,11 @@
 //! );
 //! ```
 //!
-//! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`](mod@dto) (framework
-//! DTOs), [`tool`](mod@tool) (the call contract), [`context`] (executions, signals, steps), [`deps`],
-//! [`time`], [`spend`], and `testing` with the `testing` feature.
+//! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`](mod@dto)
+//! (framework DTOs), [`tool`](mod@tool) (the call contract), [`agent`](mod@agent), [`app`]
+//! (workflows, applications, assembly), [`config`] (TOML), [`describe`], [`context`]
+//! (executions, signals, steps), [`deps`], [`time`], [`spend`], `cli` (feature `cli`, on by
+//! default) and `testing` (feature `testing`).
 
 // The macros generate `::agboss::__private` paths; this makes them resolve inside this crate's
 // own tests too (nothing outside `cfg(test)` uses them yet).
@@ -63,12 +65,26 @@
 extern crate self as agboss;
 
 #[doc(inline)]
-pub use agboss_macros::{dto, tool};
+pub use agboss_macros::{agent, dto, tool};
 
+pub use agboss_core::agent::Agent;
+pub use agboss_core::app::{Application, AssemblyError, ToolDefaults, Workflow};
 pub use agboss_core::context::ExecutionContext;
 pub use agboss_core::tool::{Tool, ToolError, ToolHandler};
 
-pub use agboss_core::{context, deps, spend, time, tool, units};
+pub use agboss_core::{agent, app, config, context, deps, describe, spend, time, tool, units};
+
+/// Marks a type as infrastructure: only the application may provide it, never a workflow
+/// (`[di.infrastructure-in-workflow]`).
+///
+/// ```
+/// pub trait MessageQueue: Send + Sync {}
+/// agboss::infrastructure!(dyn MessageQueue, "a message queue");
+/// ```
+pub use agboss_core::infrastructure;
+
+#[cfg(feature = "cli")]
+pub mod cli;
 
 /// DTOs the framework defines.
 pub mod dto {
@@ -77,7 +93,9 @@ pub mod dto {
 
 /// What a file of tools needs: `use agboss::prelude::*;`.
 pub mod prelude {
-    pub use crate::{dto, tool};
+    pub use crate::{agent, dto, tool};
+    pub use agboss_core::agent::Agent;
+    pub use agboss_core::app::{Application, ToolDefaults, Workflow};
     pub use agboss_core::context::ExecutionContext;
     pub use agboss_core::spend::SpendRecorder;
     pub use agboss_core::time::Clock;

@@ -32,8 +32,17 @@ pub trait Dependency: Sized + Send + Sync + 'static {
     /// What the application must supply for it.
     fn requirement() -> Requirement;
 
-    /// The value for the call `scope` describes, or `None` if nothing provides it.
-    fn resolve(scope: &Scope<'_>) -> Option<Self>;
+    /// The value for the call `scope` describes.
+    fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved>;
+}
+
+/// Why a dependency has no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// Nothing provides its type.
+    NotProvided,
+    /// Its provider could not make it, for this reason (`NOTES_FILE is not set`).
+    Failed(String),
 }
 
 impl Dependency for ExecutionContext {
@@ -41,8 +50,8 @@ impl Dependency for ExecutionContext {
         Requirement::Builtin
     }
 
-    fn resolve(scope: &Scope<'_>) -> Option<Self> {
-        Some(ExecutionContext::new(
+    fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved> {
+        Ok(ExecutionContext::new(
             scope.execution().clone(),
             scope.step().clone(),
             scope.call_signal(),
@@ -55,8 +64,8 @@ impl Dependency for SpendRecorder {
         Requirement::Builtin
     }
 
-    fn resolve(scope: &Scope<'_>) -> Option<Self> {
-        Some(SpendRecorder::new(
+    fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved> {
+        Ok(SpendRecorder::new(
             scope.execution().spend().clone(),
             Some(scope.tool_name()),
             Some(scope.step().call_id().to_owned()),
@@ -69,8 +78,8 @@ impl Dependency for Clock {
         Requirement::Builtin
     }
 
-    fn resolve(scope: &Scope<'_>) -> Option<Self> {
-        Some(scope.clock().clone())
+    fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved> {
+        Ok(scope.clock().clone())
     }
 }
 
@@ -82,7 +91,7 @@ impl<T: ?Sized + Send + Sync + 'static> Dependency for Arc<T> {
         }
     }
 
-    fn resolve(scope: &Scope<'_>) -> Option<Self> {
+    fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved> {
         scope.providers().get::<T>()
     }
 }

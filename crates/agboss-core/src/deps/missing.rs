@@ -39,6 +39,27 @@ impl fmt::Display for MissingDependency {
 
 impl std::error::Error for MissingDependency {}
 
+/// Why a tool could not be built for a call: a field nothing provides, or a provider that
+/// could not make its value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DependencyError {
+    /// Nothing provides the field's type.
+    #[error("{0}")]
+    Missing(MissingDependency),
+    /// The provider failed.
+    #[error("tool `{tool}` field `{field}`: `{provided_type}` is unavailable: {reason}")]
+    Unavailable {
+        /// The tool.
+        tool: &'static str,
+        /// The field.
+        field: &'static str,
+        /// The type that is provided.
+        provided_type: &'static str,
+        /// What its provider said.
+        reason: String,
+    },
+}
+
 /// The fields of `tool` that `providers` cannot fill, in field order.
 pub fn missing_dependencies(
     tool: &'static ToolDescriptor,

@@ -11,7 +11,7 @@ mod missing;
 mod providers;
 mod scope;
 
-pub use dependency::{Dependency, DependencySpec, Requirement};
-pub use missing::{MissingDependency, missing_dependencies};
-pub use providers::Providers;
+pub use dependency::{Dependency, DependencySpec, Requirement, Unresolved};
+pub use missing::{DependencyError, MissingDependency, missing_dependencies};
+pub use providers::{ErasedValue, MakeValue, Providers};
 pub use scope::Scope;

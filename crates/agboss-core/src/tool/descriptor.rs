@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::schema::{CompiledSchemas, SchemaError};
 use super::{DynTool, ToolEnv};
-use crate::deps::{DependencySpec, MissingDependency};
+use crate::deps::{DependencyError, DependencySpec, MissingDependency, Unresolved};
 use crate::units::{ByteSize, TimeSpan, seconds};
 
 /// Where a tool is declared.
@@ -37,6 +37,7 @@ pub struct ToolDescriptor {
     location: SourceLocation,
     timeout: TimeSpan,
     max_result_size: Option<ByteSize>,
+    read_only: bool,
     dependencies: &'static [DependencySpec],
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
@@ -63,6 +64,7 @@ impl ToolDescriptor {
             location,
             timeout: Self::DEFAULT_TIMEOUT,
             max_result_size: None,
+            read_only: false,
             dependencies: &[],
             input_schema,
             output_schema,
@@ -79,6 +81,12 @@ impl ToolDescriptor {
     /// With its own bound on what the model reads of a result.
     pub const fn with_max_result_size(mut self, bound: ByteSize) -> ToolDescriptor {
         self.max_result_size = Some(bound);
+        self
+    }
+
+    /// Declares that the tool changes nothing.
+    pub const fn read_only(mut self) -> ToolDescriptor {
+        self.read_only = true;
         self
     }
 
@@ -121,6 +129,11 @@ impl ToolDescriptor {
         self.max_result_size
     }
 
+    /// Whether it declared that it changes nothing. Undeclared tools are taken to write.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
     /// Its fields, in declaration order.
     pub fn dependencies(&self) -> &'static [DependencySpec] {
         self.dependencies
@@ -144,19 +157,27 @@ impl ToolDescriptor {
             .as_ref()
     }
 
-    /// The error for the field at `index` having no provider.
+    /// The error for the field at `index` having no value.
     #[doc(hidden)]
-    pub fn missing(&'static self, index: usize) -> MissingDependency {
+    pub fn unresolved(&'static self, index: usize, why: Unresolved) -> DependencyError {
         let dep = &self.dependencies[index];
         let provided_type = match dep.requirement() {
             crate::deps::Requirement::Provided { type_name, .. } => type_name,
             crate::deps::Requirement::Builtin => dep.type_written(),
         };
-        MissingDependency {
-            tool: self.name,
-            field: dep.field(),
-            type_written: dep.type_written(),
-            provided_type,
+        match why {
+            Unresolved::NotProvided => DependencyError::Missing(MissingDependency {
+                tool: self.name,
+                field: dep.field(),
+                type_written: dep.type_written(),
+                provided_type,
+            }),
+            Unresolved::Failed(reason) => DependencyError::Unavailable {
+                tool: self.name,
+                field: dep.field(),
+                provided_type,
+                reason,
+            },
         }
     }
 }
@@ -174,10 +195,12 @@ impl fmt::Debug for ToolDescriptor {
     }
 }
 
-/// A tool's entry in the program-wide registry, submitted by `#[tool]` through `inventory`.
+/// A tool's entry in the program-wide registry, submitted by `#[tool]` through `inventory`;
+/// also how agents and workflows list their tools.
+#[derive(Clone, Copy)]
 pub struct ToolRegistration {
     descriptor: &'static ToolDescriptor,
-    erase: fn(ToolEnv) -> Arc<dyn DynTool>,
+    erase: fn(&'static ToolDescriptor, ToolEnv, ByteSize) -> Arc<dyn DynTool>,
 }
 
 impl ToolRegistration {
@@ -194,9 +217,16 @@ impl ToolRegistration {
         self.descriptor
     }
 
-    /// The tool, ready to be called in `env`.
-    pub fn instantiate(&self, env: ToolEnv) -> Arc<dyn DynTool> {
-        (self.erase)(env)
+    /// The same tool code under another descriptor (a generated name, say). The descriptor's
+    /// schemas must be those of the tool's DTOs.
+    #[doc(hidden)]
+    pub fn with_descriptor(self, descriptor: &'static ToolDescriptor) -> ToolRegistration {
+        ToolRegistration { descriptor, ..self }
+    }
+
+    /// The tool, ready to be called in `env`, what the model reads bounded to `bound`.
+    pub fn instantiate(&self, env: ToolEnv, bound: ByteSize) -> Arc<dyn DynTool> {
+        (self.erase)(self.descriptor, env, bound)
     }
 }
 

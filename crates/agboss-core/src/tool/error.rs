@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{Issues, SchemaError};
 use crate::context::AbortReason;
-use crate::deps::MissingDependency;
+use crate::deps::DependencyError;
 use crate::units::TimeSpan;
 
 /// The result of a call: the output's JSON value, or why the call failed.
@@ -106,9 +106,9 @@ pub enum ToolFailure {
     /// The output does not match the output schema: a bug of the tool.
     #[error("invalid output: {0}")]
     InvalidOutput(Issues),
-    /// A field of the tool has no provider.
+    /// A field of the tool has no value: nothing provides it, or its provider failed.
     #[error("{0}")]
-    MissingDependency(MissingDependency),
+    Dependency(DependencyError),
     /// The tool's schemas could not be compiled.
     #[error("{0}")]
     Schema(SchemaError),

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::{ToolDescriptor, ToolError};
-use crate::deps::{MissingDependency, Scope};
+use crate::deps::{DependencyError, Scope};
 
 /// The code of a tool: its input and output DTOs and what it does with them.
 ///
@@ -61,5 +61,5 @@ pub trait Tool: ToolHandler + Sized {
 
     /// Builds the tool for one call from `scope`, resolving each field.
     #[doc(hidden)]
-    fn build(scope: &Scope<'_>) -> Result<Self, MissingDependency>;
+    fn build(scope: &Scope<'_>) -> Result<Self, DependencyError>;
 }

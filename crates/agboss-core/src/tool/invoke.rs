@@ -72,6 +72,7 @@ impl CallFrame {
 /// model reads; [`call`](Self::call) takes a typed input and returns the typed output, with
 /// the same validation, timeout, cancellation and panic handling.
 pub struct Invoker<T> {
+    descriptor: &'static ToolDescriptor,
     env: ToolEnv,
     timeout: TimeSpan,
     bound: ByteSize,
@@ -81,6 +82,7 @@ pub struct Invoker<T> {
 impl<T> Clone for Invoker<T> {
     fn clone(&self) -> Self {
         Invoker {
+            descriptor: self.descriptor,
             env: self.env.clone(),
             timeout: self.timeout,
             bound: self.bound,
@@ -94,6 +96,7 @@ impl<T: Tool> Invoker<T> {
     pub fn new(env: ToolEnv) -> Invoker<T> {
         let descriptor = T::DESCRIPTOR;
         Invoker {
+            descriptor,
             env,
             timeout: descriptor.timeout(),
             bound: descriptor
@@ -142,7 +145,7 @@ impl<T: Tool> Invoker<T> {
     /// Runs one call with a typed `input`, validated like the model's arguments, and returns
     /// the typed output (validated too), unbounded.
     pub async fn call(&self, input: T::Input, frame: &CallFrame) -> Result<T::Output, ToolFailure> {
-        let schemas = schemas_of(T::DESCRIPTOR)?;
+        let schemas = schemas_of(self.descriptor)?;
         check(
             &schemas.input_validator,
             &schemas.input,
@@ -165,7 +168,7 @@ impl<T: Tool> Invoker<T> {
         arguments: &str,
         frame: &CallFrame,
     ) -> Result<T::Output, ToolFailure> {
-        let schemas = schemas_of(T::DESCRIPTOR)?;
+        let schemas = schemas_of(self.descriptor)?;
         let input = decode_input::<T::Input>(schemas, arguments)?;
         let output = self.execute(input, frame).await?;
         check(
@@ -189,9 +192,9 @@ impl<T: Tool> Invoker<T> {
             &self.env.clock,
             &frame.execution,
             &frame.step,
-            T::DESCRIPTOR.name(),
+            self.descriptor.name(),
         );
-        let tool = T::build(&scope).map_err(ToolFailure::MissingDependency)?;
+        let tool = T::build(&scope).map_err(ToolFailure::Dependency)?;
         let call_signal = scope.into_call_signal();
         let finish = Race::new(
             tool.run(input),
@@ -317,7 +320,7 @@ pub trait DynTool: Send + Sync {
 
 impl<T: Tool> DynTool for Invoker<T> {
     fn descriptor(&self) -> &'static ToolDescriptor {
-        T::DESCRIPTOR
+        self.descriptor
     }
 
     fn bound(&self) -> ByteSize {
@@ -333,6 +336,13 @@ impl<T: Tool> DynTool for Invoker<T> {
     }
 }
 
-pub(super) fn erase<T: Tool>(env: ToolEnv) -> Arc<dyn DynTool> {
-    Arc::new(Invoker::<T>::new(env))
+pub(super) fn erase<T: Tool>(
+    descriptor: &'static ToolDescriptor,
+    env: ToolEnv,
+    bound: ByteSize,
+) -> Arc<dyn DynTool> {
+    let mut invoker = Invoker::<T>::new(env).with_bound(bound);
+    invoker.descriptor = descriptor;
+    invoker.timeout = descriptor.timeout();
+    Arc::new(invoker)
 }

@@ -6,7 +6,14 @@ use darling::util::SpannedValue;
 use proc_macro2::TokenStream;
 
 /// The keys `#[tool]` accepts.
-pub const KEYS: &[&str] = &["name", "description", "timeout", "max_result_size", "crate"];
+pub const KEYS: &[&str] = &[
+    "name",
+    "description",
+    "timeout",
+    "max_result_size",
+    "read_only",
+    "crate",
+];
 
 /// `#[tool(..)]` as written; checked in `validate`.
 #[derive(Debug, FromMeta)]
@@ -15,6 +22,8 @@ pub struct ToolArgs {
     pub description: Option<SpannedValue<String>>,
     pub timeout: Option<syn::Expr>,
     pub max_result_size: Option<syn::Expr>,
+    #[darling(default)]
+    pub read_only: bool,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
     /// Keys an unknown key was reported as a typo of.

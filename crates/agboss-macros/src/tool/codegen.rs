@@ -78,6 +78,9 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
         let bound = bound.to_tokens(private);
         descriptor = quote!(#descriptor.with_max_result_size(#bound));
     }
+    if tool.read_only {
+        descriptor = quote!(#descriptor.read_only());
+    }
     if !tool.fields.is_empty() {
         descriptor = quote!(#descriptor.with_dependencies(&__AGBOSS_DEPENDENCIES));
     }
@@ -111,10 +114,10 @@ fn gen_build(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream) -> T
         let ty = &field.ty;
         quote_spanned! {ty.span()=>
             match <#ty as #private::Dependency>::resolve(__agboss_scope) {
-                ::core::option::Option::Some(value) => value,
-                ::core::option::Option::None => {
+                ::core::result::Result::Ok(value) => value,
+                ::core::result::Result::Err(why) => {
                     return ::core::result::Result::Err(
-                        <Self as #private::Tool>::DESCRIPTOR.missing(#index),
+                        <Self as #private::Tool>::DESCRIPTOR.unresolved(#index, why),
                     );
                 }
             }
@@ -136,7 +139,7 @@ fn gen_build(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream) -> T
     quote! {
         fn build(
             #scope_name: &#private::Scope<'_>,
-        ) -> ::core::result::Result<Self, #private::MissingDependency> {
+        ) -> ::core::result::Result<Self, #private::DependencyError> {
             ::core::result::Result::Ok(#construct)
         }
     }

@@ -39,7 +39,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// The part of an item that names it (`fn search_issues`), for an error about the item.
-fn item_name(item: &TokenStream) -> TokenStream {
+pub(crate) fn item_name(item: &TokenStream) -> TokenStream {
     match syn::parse2::<syn::Item>(item.clone()) {
         Ok(syn::Item::Fn(f)) => {
             let (token, ident) = (f.sig.fn_token, f.sig.ident);

@@ -15,6 +15,7 @@ pub struct ResolvedTool {
     pub description: String,
     pub timeout: Option<TimeSpanValue>,
     pub max_result_size: Option<ByteSizeValue>,
+    pub read_only: bool,
     pub krate: Option<Path>,
     pub fields: Vec<Field>,
 }
@@ -114,6 +115,7 @@ pub fn resolve(
         description: description?.0,
         timeout,
         max_result_size,
+        read_only: args.read_only,
         krate: args.krate,
         fields,
     })

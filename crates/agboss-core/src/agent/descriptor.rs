@@ -1,0 +1,309 @@
+//! [`AgentDescriptor`]: everything `#[agent]` declares, registered for assembly and `describe`.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use schemars::JsonSchema;
+use serde_json::Value;
+
+use crate::tool::{SourceLocation, ToolRegistration, input_schema_of};
+
+/// One prompt file, read at compile time.
+#[derive(Clone, Copy, Debug)]
+pub struct PromptFile {
+    path: &'static str,
+    text: &'static str,
+}
+
+impl PromptFile {
+    /// The file at `path` (as written in the attribute) with its `text`.
+    pub const fn new(path: &'static str, text: &'static str) -> PromptFile {
+        PromptFile { path, text }
+    }
+
+    /// The path as written, relative to the agent's source file.
+    pub fn path(&self) -> &'static str {
+        self.path
+    }
+
+    /// The file's text.
+    pub fn text(&self) -> &'static str {
+        self.text
+    }
+}
+
+/// How hard the agent asks its model to think, where the model supports it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Thinking {
+    /// The model's own default.
+    #[default]
+    Default,
+    /// No thinking.
+    Off,
+    /// A little.
+    Low,
+    /// More.
+    Medium,
+    /// As much as the model offers.
+    High,
+}
+
+impl fmt::Display for Thinking {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Thinking::Default => "default",
+            Thinking::Off => "off",
+            Thinking::Low => "low",
+            Thinking::Medium => "medium",
+            Thinking::High => "high",
+        })
+    }
+}
+
+/// What an agent remembers of its thread: the last turns as they were, older ones summarized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct History {
+    turns: u32,
+    summaries: u32,
+}
+
+impl History {
+    /// The last `turns` turns verbatim and `summaries` summaries of older ones.
+    pub const fn new(turns: u32, summaries: u32) -> History {
+        History { turns, summaries }
+    }
+
+    /// Turns kept verbatim.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// Summaries kept of older turns.
+    pub fn summaries(&self) -> u32 {
+        self.summaries
+    }
+}
+
+impl Default for History {
+    fn default() -> History {
+        History::new(5, 10)
+    }
+}
+
+impl fmt::Display for History {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} turns + {} summaries", self.turns, self.summaries)
+    }
+}
+
+/// An agent's structured answer: the framework tool `answer-<dto>` whose input is the DTO.
+#[derive(Clone, Copy)]
+pub struct AnswerSpec {
+    tool_name: &'static str,
+    schema: fn() -> Value,
+}
+
+impl AnswerSpec {
+    /// The answer tool `tool_name` taking a `T`.
+    pub const fn of<T: JsonSchema>(tool_name: &'static str) -> AnswerSpec {
+        AnswerSpec {
+            tool_name,
+            schema: input_schema_of::<T>,
+        }
+    }
+
+    /// `answer-<dto>`.
+    pub fn tool_name(&self) -> &'static str {
+        self.tool_name
+    }
+
+    /// The JSON Schema of the answer.
+    pub fn schema(&self) -> Value {
+        (self.schema)()
+    }
+}
+
+impl fmt::Debug for AnswerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("AnswerSpec").field(&self.tool_name).finish()
+    }
+}
+
+/// An agent as `#[agent]` declares it.
+#[derive(Debug)]
+pub struct AgentDescriptor {
+    name: &'static str,
+    description: &'static str,
+    rust_type: &'static str,
+    location: SourceLocation,
+    model: &'static str,
+    prompts: &'static [PromptFile],
+    tools: &'static [ToolRegistration],
+    max_tool_calls: Option<u32>,
+    thinking: Thinking,
+    history: History,
+    answer: Option<AnswerSpec>,
+    prompt: OnceLock<String>,
+}
+
+impl AgentDescriptor {
+    /// An agent with the default thinking and history, no limit of its own and no answer DTO.
+    #[allow(clippy::too_many_arguments)]
+    pub const fn new(
+        name: &'static str,
+        description: &'static str,
+        rust_type: &'static str,
+        location: SourceLocation,
+        model: &'static str,
+        prompts: &'static [PromptFile],
+        tools: &'static [ToolRegistration],
+    ) -> AgentDescriptor {
+        AgentDescriptor {
+            name,
+            description,
+            rust_type,
+            location,
+            model,
+            prompts,
+            tools,
+            max_tool_calls: None,
+            thinking: Thinking::Default,
+            history: History::new(5, 10),
+            answer: None,
+            prompt: OnceLock::new(),
+        }
+    }
+
+    /// With its own limit of tool calls per run.
+    pub const fn with_max_tool_calls(mut self, n: u32) -> AgentDescriptor {
+        self.max_tool_calls = Some(n);
+        self
+    }
+
+    /// With a thinking level.
+    pub const fn with_thinking(mut self, thinking: Thinking) -> AgentDescriptor {
+        self.thinking = thinking;
+        self
+    }
+
+    /// With a history setting.
+    pub const fn with_history(mut self, history: History) -> AgentDescriptor {
+        self.history = history;
+        self
+    }
+
+    /// With a structured answer.
+    pub const fn with_answer(mut self, answer: AnswerSpec) -> AgentDescriptor {
+        self.answer = Some(answer);
+        self
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// What it does.
+    pub fn description(&self) -> &'static str {
+        self.description
+    }
+
+    /// The Rust type that declares it.
+    pub fn rust_type(&self) -> &'static str {
+        self.rust_type
+    }
+
+    /// Where it is declared.
+    pub fn location(&self) -> SourceLocation {
+        self.location
+    }
+
+    /// The model id, `vendor/model`.
+    pub fn model(&self) -> &'static str {
+        self.model
+    }
+
+    /// Its prompt files, in order.
+    pub fn prompt_files(&self) -> &'static [PromptFile] {
+        self.prompts
+    }
+
+    /// Its system prompt: the prompt files' texts joined by a blank line.
+    pub fn prompt(&self) -> &str {
+        self.prompt.get_or_init(|| {
+            self.prompts
+                .iter()
+                .map(|p| p.text.trim_end())
+                .collect::<Vec<_>>()
+                .join("\n\n")
+        })
+    }
+
+    /// The tools it lists.
+    pub fn tools(&self) -> &'static [ToolRegistration] {
+        self.tools
+    }
+
+    /// Its own limit of tool calls per run, if it sets one.
+    pub fn max_tool_calls(&self) -> Option<u32> {
+        self.max_tool_calls
+    }
+
+    /// Its thinking level.
+    pub fn thinking(&self) -> Thinking {
+        self.thinking
+    }
+
+    /// Its history setting.
+    pub fn history(&self) -> History {
+        self.history
+    }
+
+    /// Its structured answer, if it has one.
+    pub fn answer(&self) -> Option<&AnswerSpec> {
+        self.answer.as_ref()
+    }
+}
+
+/// An agent: a unit struct under `#[agent]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an agboss agent",
+    label = "not an `#[agent]`",
+    note = "put `#[agent(name = \"...\", description = \"...\", prompt = \"...\", model = \"vendor/model\")]` on a unit struct"
+)]
+pub trait Agent {
+    /// What `#[agent]` declared.
+    const DESCRIPTOR: &'static AgentDescriptor;
+}
+
+/// An agent's entry in the program-wide registry.
+#[derive(Debug)]
+pub struct AgentRegistration {
+    descriptor: &'static AgentDescriptor,
+}
+
+impl AgentRegistration {
+    /// The registration of agent `A`.
+    pub const fn of<A: Agent>() -> AgentRegistration {
+        AgentRegistration {
+            descriptor: A::DESCRIPTOR,
+        }
+    }
+
+    /// The agent's descriptor.
+    pub fn descriptor(&self) -> &'static AgentDescriptor {
+        self.descriptor
+    }
+}
+
+inventory::collect!(AgentRegistration);
+
+/// Every `#[agent]` linked into the program, sorted by name, then by Rust type.
+pub fn registered_agents() -> &'static [&'static AgentRegistration] {
+    static SORTED: OnceLock<Vec<&'static AgentRegistration>> = OnceLock::new();
+    SORTED.get_or_init(|| {
+        let mut all: Vec<_> = inventory::iter::<AgentRegistration>().collect();
+        all.sort_by_key(|r| (r.descriptor.name, r.descriptor.rust_type));
+        all
+    })
+}

@@ -1,0 +1,157 @@
+//! Tool defaults of workflows and applications, and where an effective setting came from.
+
+use std::fmt;
+
+use crate::units::ByteSize;
+
+/// `defaults.tools` of a workflow or an application.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolDefaults {
+    pub(crate) max_result_size: Option<SizeSetting>,
+    pub(crate) max_tool_calls: Option<u32>,
+}
+
+/// A configured size: the value, or why what was written is not one.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct SizeSetting {
+    pub(crate) written: String,
+    pub(crate) value: Result<ByteSize, String>,
+}
+
+impl ToolDefaults {
+    /// No defaults: everything falls through to the next level.
+    pub fn new() -> ToolDefaults {
+        ToolDefaults::default()
+    }
+
+    /// The bound on what a model reads of one result, for tools without their own.
+    pub fn max_result_size(mut self, bound: ByteSize) -> ToolDefaults {
+        self.max_result_size = Some(SizeSetting {
+            written: bound.to_string(),
+            value: Ok(bound),
+        });
+        self
+    }
+
+    /// The limit of tool calls per agent run, for agents without their own.
+    pub fn max_tool_calls(mut self, n: u32) -> ToolDefaults {
+        self.max_tool_calls = Some(n);
+        self
+    }
+
+    pub(crate) fn set_size_from_text(&mut self, written: &str) {
+        self.max_result_size = Some(SizeSetting {
+            written: written.to_owned(),
+            value: parse_size(written),
+        });
+    }
+}
+
+/// `"64 KB"`, `"0.5 KB"`, `"1000 bytes"`, `"1 MB"`: a number and its unit, a whole number of
+/// bytes from 1.
+pub(crate) fn parse_size(text: &str) -> Result<ByteSize, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().map_err(|_| {
+        format!("\"{text}\" is not a size: write a number and its unit, such as \"64 KB\"")
+    })?;
+    let per_unit = match unit.trim() {
+        "B" | "byte" | "bytes" => 1.0,
+        "KB" | "kB" | "KiB" => 1024.0,
+        "MB" | "MiB" => 1024.0 * 1024.0,
+        "" => {
+            return Err(format!(
+                "\"{text}\" has no unit: write \"{text} KB\" or \"{text} bytes\""
+            ));
+        }
+        other => {
+            return Err(format!(
+                "\"{other}\" is not a unit of size: use bytes, KB or MB"
+            ));
+        }
+    };
+    ByteSize::from_kilobytes_f64(number * per_unit / 1024.0).map_err(|e| match e {
+        crate::units::ByteSizeError::Fractional { bytes, .. } => {
+            format!("\"{text}\" is {bytes} bytes, not a whole number of bytes")
+        }
+        crate::units::ByteSizeError::NotPositive(_) => {
+            format!("\"{text}\" keeps nothing: a bound keeps at least 1 byte")
+        }
+        crate::units::ByteSizeError::OutOfRange(_) => format!("\"{text}\" is out of range"),
+    })
+}
+
+/// Where an effective setting came from: the thing itself, its workflow, its application, or
+/// the framework.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// Set on the tool or agent itself.
+    Own,
+    /// The workflow's `defaults.tools` (its name).
+    Workflow(String),
+    /// The application's `defaults.tools` (its name).
+    Application(String),
+    /// Nothing set: the framework's default.
+    BuiltIn,
+}
+
+impl fmt::Display for Source {
+    /// `own`, the workflow's or application's name, or `built-in`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Own => f.write_str("own"),
+            Source::Workflow(name) | Source::Application(name) => f.write_str(name),
+            Source::BuiltIn => f.write_str("built-in"),
+        }
+    }
+}
+
+/// An effective setting and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting<T> {
+    /// The value in effect.
+    pub value: T,
+    /// Where it came from.
+    pub source: Source,
+}
+
+impl<T: fmt::Display> fmt::Display for Setting<T> {
+    /// `64 KB (desk-application)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.value, self.source)
+    }
+}
+
+/// The default limit of tool calls per agent run.
+pub const DEFAULT_MAX_TOOL_CALLS: u32 = 20;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::{bytes, kilobytes, megabytes};
+
+    #[test]
+    fn sizes_need_their_unit() {
+        assert_eq!(parse_size("64 KB"), Ok(kilobytes(64)));
+        assert_eq!(parse_size("0.5KB"), Ok(bytes(512)));
+        assert_eq!(parse_size("1000 bytes"), Ok(bytes(1000)));
+        assert_eq!(parse_size("2 MB"), Ok(megabytes(2)));
+        assert_eq!(
+            parse_size("64").unwrap_err(),
+            "\"64\" has no unit: write \"64 KB\" or \"64 bytes\""
+        );
+        assert_eq!(
+            parse_size("0.1 KB").unwrap_err(),
+            "\"0.1 KB\" is 102.4 bytes, not a whole number of bytes"
+        );
+        assert_eq!(
+            parse_size("0 KB").unwrap_err(),
+            "\"0 KB\" keeps nothing: a bound keeps at least 1 byte"
+        );
+        assert!(parse_size("many KB").is_err());
+        assert!(parse_size("3 GB").is_err());
+    }
+}

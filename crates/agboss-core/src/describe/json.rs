@@ -1,0 +1,115 @@
+//! The JSON form of `describe` (schema in docs/describe.md).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json as object};
+
+use super::{access, origin};
+use crate::app::{AppAgent, AppTool, Application};
+use crate::tool::ToolDescriptor;
+use crate::units::ByteSize;
+
+/// The version of the document's schema; it changes only when a field changes meaning or goes
+/// away (new fields may appear without it).
+pub const DESCRIBE_VERSION: u32 = 1;
+
+/// The application as a JSON document: `workflows[].agents[]` with their effective settings,
+/// and `schemas.tools[name]` with each tool's own declaration (`maxResultSize` in bytes, or
+/// `null` for a tool without its own bound: its agent's `maxResultSize` applies).
+pub fn json(app: &Application) -> Value {
+    let mut tools: BTreeMap<&str, Value> = BTreeMap::new();
+    let workflows: Vec<Value> = app
+        .workflows()
+        .iter()
+        .map(|workflow| {
+            let agents: Vec<Value> = workflow
+                .agents()
+                .iter()
+                .map(|agent| {
+                    for tool in agent.tools() {
+                        tools
+                            .entry(tool.descriptor().name())
+                            .or_insert_with(|| tool_schema(tool.descriptor()));
+                    }
+                    agent_entry(agent)
+                })
+                .collect();
+            for tool in workflow.unassigned_tools() {
+                tools.entry(tool.name()).or_insert_with(|| tool_schema(tool));
+            }
+            object!({
+                "name": workflow.name(),
+                "maxResultSize": workflow.max_result_size().value.get(),
+                "maxResultSizeSource": workflow.max_result_size().source.to_string(),
+                "agents": agents,
+                "unassignedTools": workflow.unassigned_tools().iter().map(|t| t.name()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    object!({
+        "describeVersion": DESCRIBE_VERSION,
+        "application": {
+            "name": app.name(),
+            "maxResultSize": app.max_result_size().value.get(),
+            "maxResultSizeSource": app.max_result_size().source.to_string(),
+        },
+        "workflows": workflows,
+        "schemas": { "tools": tools },
+    })
+}
+
+fn agent_entry(agent: &AppAgent) -> Value {
+    let descriptor = agent.descriptor();
+    object!({
+        "name": agent.name(),
+        "description": descriptor.description(),
+        "model": agent.model(),
+        "thinking": descriptor.thinking().to_string(),
+        "history": {
+            "turns": descriptor.history().turns(),
+            "summaries": descriptor.history().summaries(),
+        },
+        "prompts": descriptor.prompt_files().iter().map(|p| p.path()).collect::<Vec<_>>(),
+        "maxToolCalls": agent.max_tool_calls().value,
+        "maxToolCallsSource": agent.max_tool_calls().source.to_string(),
+        "maxResultSize": agent.max_result_size().value.get(),
+        "maxResultSizeSource": agent.max_result_size().source.to_string(),
+        "answerTool": descriptor.answer().map(|a| a.tool_name()),
+        "tools": agent.tools().iter().map(agent_tool).collect::<Vec<_>>(),
+    })
+}
+
+fn agent_tool(tool: &AppTool) -> Value {
+    object!({
+        "name": tool.descriptor().name(),
+        "maxResultSize": tool.bound().value.get(),
+        "maxResultSizeSource": tool.bound().source.to_string(),
+        "env": tool.env_vars(),
+    })
+}
+
+fn tool_schema(tool: &ToolDescriptor) -> Value {
+    let (input, output) = match tool.schemas() {
+        Ok(schemas) => (schemas.input().clone(), schemas.output().clone()),
+        Err(error) => (object!({ "error": error.to_string() }), Value::Null),
+    };
+    object!({
+        "description": tool.description(),
+        "access": access(tool),
+        "source": origin(tool),
+        "waitsForApproval": false,
+        "timeoutMs": tool.timeout().as_duration().as_millis() as u64,
+        "timeout": tool.timeout().to_string(),
+        "maxResultSize": tool.max_result_size().map(ByteSize::get),
+        "dependencies": tool.dependencies().iter().map(|d| object!({
+            "field": d.field(),
+            "type": d.type_written(),
+        })).collect::<Vec<_>>(),
+        "rustType": tool.rust_type(),
+        "module": tool.location().module_path,
+        "file": tool.location().file,
+        "line": tool.location().line,
+        "input": input,
+        "output": output,
+    })
+}

@@ -1,0 +1,25 @@
+//! `describe`: who can use which tool, with what limits, read from an assembled application
+//! without running anything (no API key, no network).
+//!
+//! [`text`] prints a tree for people; [`json`] a stable, versioned document for programs
+//! (docs/describe.md). Both come from the application as assembly left it: the model in
+//! effect, each limit with where it came from, each tool's dependencies with the environment
+//! variables they are made from.
+
+mod json;
+mod text;
+
+pub use json::{DESCRIBE_VERSION, json};
+pub use text::text;
+
+use crate::tool::ToolDescriptor;
+
+/// `read` or `write`.
+fn access(tool: &ToolDescriptor) -> &'static str {
+    if tool.is_read_only() { "read" } else { "write" }
+}
+
+/// `local` for tools of this program; MCP tools say their server.
+fn origin(_tool: &ToolDescriptor) -> &'static str {
+    "local"
+}

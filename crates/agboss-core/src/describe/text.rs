@@ -1,0 +1,120 @@
+//! The text form of `describe`.
+
+use std::fmt::Write;
+
+use super::{access, origin};
+use crate::app::{AppAgent, AppTool, Application};
+
+/// The application as a tree:
+///
+/// ```text
+/// desk-application · maxResultSize 64 KB (desk-application)
+/// workflow desk
+///   notes  moonshotai/kimi-k2.6 · thinking default · history 5 turns + 10 summaries · max tool calls 20 (built-in) · maxResultSize 64 KB (desk-application)
+///     · note-search-tool (read, local) ← NOTES_FILE — Find the user's saved notes … · maxResultSize 64 KB (own)
+/// unassigned tools: none
+/// ```
+pub fn text(app: &Application) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} · maxResultSize {}",
+        app.name(),
+        app.max_result_size()
+    );
+    let mut unassigned = Vec::new();
+    for workflow in app.workflows() {
+        let _ = writeln!(out, "workflow {}", workflow.name());
+        for agent in workflow.agents() {
+            agent_line(&mut out, agent);
+            for tool in agent.tools() {
+                tool_line(&mut out, tool);
+            }
+            if let Some(answer) = agent.descriptor().answer() {
+                let _ = writeln!(
+                    out,
+                    "    · {} (answer) — the agent's structured answer",
+                    answer.tool_name()
+                );
+            }
+        }
+        for tool in workflow.unassigned_tools() {
+            unassigned.push(format!("{} ({})", tool.name(), workflow.name()));
+        }
+    }
+    let unassigned = if unassigned.is_empty() {
+        "none".to_owned()
+    } else {
+        unassigned.join(", ")
+    };
+    let _ = writeln!(out, "unassigned tools: {unassigned}");
+    out
+}
+
+fn agent_line(out: &mut String, agent: &AppAgent) {
+    let descriptor = agent.descriptor();
+    let _ = writeln!(
+        out,
+        "  {}  {} · thinking {} · history {} · max tool calls {} · maxResultSize {}",
+        agent.name(),
+        agent.model(),
+        descriptor.thinking(),
+        descriptor.history(),
+        agent.max_tool_calls(),
+        agent.max_result_size(),
+    );
+}
+
+fn tool_line(out: &mut String, tool: &AppTool) {
+    let descriptor = tool.descriptor();
+    let env = if tool.env_vars().is_empty() {
+        String::new()
+    } else {
+        format!(" ← {}", tool.env_vars().join(", "))
+    };
+    let _ = writeln!(
+        out,
+        "    · {} ({}, {}){env} — {} · maxResultSize {}",
+        descriptor.name(),
+        access(descriptor),
+        origin(descriptor),
+        short(descriptor.description()),
+        tool.bound(),
+    );
+}
+
+/// A description cut to about 60 characters at a word, ending with `…` when cut.
+fn short(description: &str) -> String {
+    const LIMIT: usize = 60;
+    let first_line = description.lines().next().unwrap_or("");
+    if first_line.chars().count() <= LIMIT && first_line.len() == description.trim_end().len() {
+        return first_line.to_owned();
+    }
+    let mut cut: String = first_line.chars().take(LIMIT).collect();
+    if first_line.chars().count() > LIMIT
+        && let Some(space) = cut.rfind(' ')
+    {
+        cut.truncate(space);
+    }
+    format!("{} …", cut.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short;
+
+    #[test]
+    fn long_descriptions_are_cut_at_a_word() {
+        assert_eq!(
+            short("Save a note for the user"),
+            "Save a note for the user"
+        );
+        assert_eq!(
+            short(
+                "Find the user's saved notes that contain some words, oldest first, at most fifty"
+            ),
+            "Find the user's saved notes that contain some words, oldest …"
+        );
+        assert_eq!(short("First line\nsecond line"), "First line …");
+    }
+}
