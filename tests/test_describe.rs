@@ -45,7 +45,10 @@ fn json() {
 fn json_with_application_defaults() {
     let json = agboss::describe::json(&configured());
     // The documented paths, in bytes.
-    assert_eq!(json["schemas"]["tools"]["lookup-customer-tool"]["maxResultSize"], 262_144);
+    assert_eq!(
+        json["schemas"]["tools"]["lookup-customer-tool"]["maxResultSize"],
+        262_144
+    );
     assert!(json["schemas"]["tools"]["read-notes-tool"]["maxResultSize"].is_null());
     assert_eq!(json["workflows"][1]["agents"][0]["maxResultSize"], 65_536);
     insta::assert_json_snapshot!(json, { ".**.line" => "[line]" });
@@ -57,7 +60,9 @@ fn the_cli_prints_the_same() {
     let describe = command_from(["desk", "describe"]).unwrap().unwrap();
     assert_eq!(describe, Command::Describe { json: false });
     assert_eq!(describe.output(&app), agboss::describe::text(&app));
-    let json = command_from(["desk", "describe", "--json"]).unwrap().unwrap();
+    let json = command_from(["desk", "describe", "--json"])
+        .unwrap()
+        .unwrap();
     let printed: serde_json::Value = serde_json::from_str(&json.output(&app)).unwrap();
     assert_eq!(printed, agboss::describe::json(&app));
     assert_eq!(command_from(["desk"]).unwrap(), None);

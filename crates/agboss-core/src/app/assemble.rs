@@ -334,7 +334,8 @@ fn duplicate(workflow: &str, agent: &str, name: &str, first: &str, second: &str)
 fn check_model_facing_name(name: &str, what: &str, problems: &mut Vec<Problem>) {
     let mut bad: Vec<char> = Vec::new();
     for c in name.chars() {
-        if !(c.is_ascii_alphanumeric() || c == '_' || c == '-') && !bad.contains(&c) {
+        let allowed = c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        if !allowed && !bad.contains(&c) {
             bad.push(c);
         }
     }

@@ -1,20 +1,10 @@
-//! The desk: a notes assistant's tools on a local notes file.
-//!
-//! ```text
-//! cargo run --example desk
-//! ```
-//!
-//! The notes file is named by the environment variable `NOTES_FILE` (default:
-//! `target/desk-notes.jsonl`). This example calls the tools the way the agent loop does and
-//! prints what a model would read; the agents that call them come with the application.
+//! The notes agent and its tools, on a local notes file (one JSON object per line).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use agboss::context::{Execution, Step};
-use agboss::deps::Providers;
+use agboss::app::{Env, FromEnv};
 use agboss::prelude::*;
-use agboss::tool::{CallFrame, Invoker, ToolEnv};
 use agboss::units::{kilobytes, seconds};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::Mutex;
@@ -22,7 +12,7 @@ use tokio::sync::Mutex;
 /// A saved note.
 #[dto]
 pub struct Note {
-    /// The note's text.
+    /// The note's text, in the user's words.
     pub text: String,
 }
 
@@ -47,20 +37,31 @@ pub struct Saved {
     pub total: usize,
 }
 
-/// The notes file: one JSON object per line. Writes are serialized so that concurrent calls
-/// never interleave lines.
+/// The notes file, named by `NOTES_FILE` (default `target/desk-notes.jsonl`). Writes are
+/// serialized so that concurrent calls never interleave lines.
 pub struct NotesFile {
     path: PathBuf,
     write: Mutex<()>,
 }
 
-impl NotesFile {
-    /// The file the environment variable `variable` names, or `default`.
-    pub fn from_env(variable: &str, default: &str) -> NotesFile {
-        NotesFile {
-            path: std::env::var_os(variable).map_or_else(|| PathBuf::from(default), PathBuf::from),
+impl FromEnv for NotesFile {
+    const VARIABLES: &'static [&'static str] = &["NOTES_FILE"];
+
+    fn from_env(env: &Env) -> Result<Self, String> {
+        let path = env
+            .get("NOTES_FILE")
+            .unwrap_or_else(|| "target/desk-notes.jsonl".into());
+        Ok(NotesFile {
+            path: PathBuf::from(path),
             write: Mutex::new(()),
-        }
+        })
+    }
+}
+
+impl NotesFile {
+    /// Where the notes are.
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
     }
 
     async fn all(&self) -> Result<Vec<String>, ToolError> {
@@ -71,17 +72,20 @@ impl NotesFile {
         };
         text.lines()
             .filter(|line| !line.trim().is_empty())
-            .map(|line| {
+            .enumerate()
+            .map(|(i, line)| {
                 serde_json::from_str::<Note>(line)
                     .map(|note| note.text)
-                    .map_err(|e| ToolError::new(format!("the notes file has a damaged line: {e}")))
+                    .map_err(|e| {
+                        ToolError::new(format!("line {} of the notes file is damaged: {e}", i + 1))
+                    })
             })
             .collect()
     }
 
     async fn append(&self, text: &str) -> Result<usize, ToolError> {
         let _guard = self.write.lock().await;
-        if let Some(dir) = self.path.parent() {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             tokio::fs::create_dir_all(dir).await?;
         }
         let mut line = serde_json::to_string(&Note { text: text.into() })?;
@@ -102,6 +106,7 @@ impl NotesFile {
     description = "Find the user's saved notes that contain some words",
     timeout = seconds(5),
     max_result_size = kilobytes(64),
+    read_only = true,
 )]
 pub struct NoteSearch {
     notes: Arc<NotesFile>,
@@ -127,11 +132,7 @@ impl ToolHandler for NoteSearch {
     }
 }
 
-#[tool(
-    name = "note-save-tool",
-    description = "Save a note for the user",
-    timeout = seconds(5),
-)]
+#[tool(name = "note-save-tool", description = "Save a note for the user", timeout = seconds(5))]
 pub struct NoteSave {
     notes: Arc<NotesFile>,
 }
@@ -150,38 +151,13 @@ impl ToolHandler for NoteSave {
     }
 }
 
-#[tokio::main]
-async fn main() {
-    let notes = NotesFile::from_env("NOTES_FILE", "target/desk-notes.jsonl");
-    println!("notes file: {}", notes.path.display());
-    let mut providers = Providers::new();
-    providers.provide(Arc::new(notes));
-    let env = ToolEnv::new(Arc::new(providers), Clock::system());
-    let save = Invoker::<NoteSave>::new(env.clone());
-    let search = Invoker::<NoteSearch>::new(env);
-
-    let execution = Execution::builder("desk-1")
-        .thread("t-1")
-        .owner("u-1")
-        .build();
-    let frame = |n: u32| {
-        CallFrame::new(
-            execution.clone(),
-            Step::new("notes", 1, format!("call_{n}")),
-        )
-    };
-    let calls = [
-        ("note-save-tool", r#"{"text": "Dentist on Tuesday at 9"}"#),
-        ("note-save-tool", r#"{"text": "Buy oat milk"}"#),
-        ("note-save-tool", r#"{"text": "   "}"#),
-        ("note-search-tool", r#"{"words": "dentist"}"#),
-        ("note-search-tool", r#"{"word": "milk"}"#),
-    ];
-    for (n, (tool, arguments)) in (1..).zip(calls) {
-        let outcome = match tool {
-            "note-save-tool" => save.invoke(arguments, &frame(n)).await,
-            _ => search.invoke(arguments, &frame(n)).await,
-        };
-        println!("{tool} {arguments}\n  -> {}", outcome.content);
-    }
-}
+#[agent(
+    name = "notes",
+    description = "Keeps the user's notes",
+    prompt = "notes.prompt.md",
+    model = "moonshotai/kimi-k2.6",
+    tools = [NoteSearch, NoteSave],
+    history_turns = 5,
+    history_summaries = 10,
+)]
+pub struct NotesAgent;
