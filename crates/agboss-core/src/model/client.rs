@@ -1,0 +1,57 @@
+//! [`ModelClient`]: a tool's own access to the models, its spend recorded as the tool's.
+
+use std::sync::Arc;
+
+use super::{ChatRequest, ChatResponse, ModelError, ModelRouter};
+use crate::context::Signal;
+use crate::deps::{Dependency, Requirement, Scope, Unresolved};
+use crate::spend::SpendRecorder;
+
+/// Calls models from inside a tool (declare it as a field): the call runs under the tool call's
+/// signal, and what it costs is recorded as the tool's spend, counted in the execution's money
+/// budget.
+#[derive(Clone)]
+pub struct ModelClient {
+    router: Arc<ModelRouter>,
+    spend: SpendRecorder,
+    signal: Signal,
+}
+
+impl ModelClient {
+    /// Asks model `model_id` (`vendor/model`); `request.model` is set from it.
+    pub async fn chat(
+        &self,
+        model_id: &str,
+        mut request: ChatRequest,
+    ) -> Result<ChatResponse, ModelError> {
+        let (model, wire) = self.router.resolve(model_id)?;
+        request.model = wire;
+        let response = model.chat(&request, &self.signal).await?;
+        self.spend
+            .record(model_id, self.router.cost(model_id, response.usage));
+        Ok(response)
+    }
+}
+
+impl std::fmt::Debug for ModelClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelClient")
+            .field("router", &self.router)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Dependency for ModelClient {
+    fn requirement() -> Requirement {
+        Requirement::Builtin
+    }
+
+    fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved> {
+        let router = scope.providers().get::<ModelRouter>()?;
+        Ok(ModelClient {
+            router,
+            spend: SpendRecorder::resolve(scope)?,
+            signal: scope.call_signal(),
+        })
+    }
+}

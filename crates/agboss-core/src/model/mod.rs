@@ -1,0 +1,35 @@
+//! Chat models: the messages an agent exchanges with a model, the [`ChatModel`] trait the
+//! providers implement, and the router that picks a provider for a model id.
+//!
+//! A model id is `vendor/model`: `openai/...`, `anthropic/...` and `google/...` go to those
+//! vendors' own APIs; any other vendor (`moonshotai/kimi-k2.6`) goes to an OpenAI-compatible
+//! endpoint such as OpenRouter, or to a local server configured under `[models.<name>]`.
+
+mod client;
+mod error;
+mod message;
+pub mod providers;
+mod request;
+mod router;
+
+pub use client::ModelClient;
+pub use error::ModelError;
+pub use message::{Message, ToolCall};
+pub use request::{ChatRequest, ChatResponse, FinishReason, ToolChoice, Usage};
+pub use router::{ModelRouter, Prices};
+
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::context::Signal;
+
+/// A boxed future of a model's answer.
+pub type ChatFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<ChatResponse, ModelError>> + Send + 'a>>;
+
+/// A chat model behind some API. Implementations stop when `signal` fires and never panic on
+/// what the API sends.
+pub trait ChatModel: Send + Sync {
+    /// Sends `request` and returns the model's answer.
+    fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a>;
+}

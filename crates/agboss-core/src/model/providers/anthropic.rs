@@ -1,0 +1,320 @@
+//! Anthropic Messages (`POST {base}/messages`).
+
+use serde_json::{Map, Value, json};
+
+use super::http::{Client, KeyHeader, Post};
+use super::wire::{CallIds, arguments_object, count, finish_with_calls, joined, malformed, sketch};
+use crate::agent::Thinking;
+use crate::context::Signal;
+use crate::model::{
+    ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall,
+    ToolChoice, Usage,
+};
+
+/// The answer's cap when the request sets none: the API requires one.
+const DEFAULT_MAX_TOKENS: u32 = 4096;
+
+/// A chat model behind the Messages API.
+#[derive(Debug)]
+pub(crate) struct AnthropicChat {
+    client: Client,
+}
+
+impl AnthropicChat {
+    pub(crate) fn new(client: Client) -> AnthropicChat {
+        AnthropicChat { client }
+    }
+}
+
+impl ChatModel for AnthropicChat {
+    fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a> {
+        Box::pin(async move {
+            let body = request_body(request);
+            let post = Post {
+                path: "/messages",
+                model: &request.model,
+                body: &body,
+                key_header: KeyHeader::Named("x-api-key"),
+                headers: &[("anthropic-version", "2023-06-01")],
+            };
+            let answer = self.client.post_json(post, signal).await?;
+            parse_response(self.client.provider(), &answer)
+        })
+    }
+}
+
+/// The request body.
+fn request_body(request: &ChatRequest) -> Value {
+    let answer_cap = request
+        .max_output_tokens
+        .unwrap_or(DEFAULT_MAX_TOKENS)
+        .max(1);
+    let budget = thinking_budget(request);
+    let mut body = Map::new();
+    body.insert("model".into(), json!(request.model));
+    // The thinking budget counts against max_tokens, which must exceed it.
+    body.insert(
+        "max_tokens".into(),
+        json!(answer_cap.saturating_add(budget.unwrap_or(0))),
+    );
+    if !request.system.is_empty() {
+        body.insert("system".into(), json!(request.system));
+    }
+    body.insert("messages".into(), Value::Array(messages(&request.messages)));
+    if !request.tools.is_empty() {
+        let tools = request
+            .tools
+            .iter()
+            .map(|tool| tool.to_anthropic())
+            .collect();
+        body.insert("tools".into(), Value::Array(tools));
+        body.insert("tool_choice".into(), tool_choice(&request.tool_choice));
+    }
+    if let Some(budget) = budget {
+        body.insert(
+            "thinking".into(),
+            json!({"type": "enabled", "budget_tokens": budget}),
+        );
+    }
+    Value::Object(body)
+}
+
+/// The thinking budget, when the request asks for thinking and the API can take it.
+///
+/// Two cases go without, because the API refuses them with thinking on: a forced tool choice,
+/// and a tool loop in progress (the latest assistant turn called tools and nothing the user
+/// said came after it), where the API wants that turn's thinking blocks back and the
+/// provider-neutral history does not keep them.
+fn thinking_budget(request: &ChatRequest) -> Option<u32> {
+    let budget = match request.thinking {
+        Thinking::Low => 1024,
+        Thinking::Medium => 4096,
+        Thinking::High => 16_000,
+        Thinking::Default | Thinking::Off => return None,
+    };
+    let forced = !request.tools.is_empty()
+        && matches!(
+            request.tool_choice,
+            ToolChoice::Required | ToolChoice::Tool(_)
+        );
+    let in_tool_loop = request
+        .messages
+        .iter()
+        .rev()
+        .find(|m| !matches!(m, Message::Tool { .. }))
+        .is_some_and(
+            |m| matches!(m, Message::Assistant { tool_calls, .. } if !tool_calls.is_empty()),
+        );
+    if forced || in_tool_loop {
+        tracing::debug!(
+            forced,
+            in_tool_loop,
+            "thinking left out of this Anthropic request"
+        );
+        return None;
+    }
+    Some(budget)
+}
+
+/// The conversation as Messages turns: consecutive messages of one role go into one turn, so
+/// that every tool result of a turn is in one user message.
+fn messages(messages: &[Message]) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    let mut ids = CallIds::default();
+    for message in messages {
+        let (role, blocks) = match message {
+            Message::User { text } => ("user", text_block(text).into_iter().collect()),
+            Message::Assistant { text, tool_calls } => {
+                let ids = ids.for_turn(tool_calls);
+                let text = text.as_deref().and_then(text_block);
+                let calls = tool_calls.iter().zip(ids).map(|(call, id)| {
+                    json!({"type": "tool_use", "id": id, "name": call.name, "input": arguments_object(&call.arguments)})
+                });
+                (
+                    "assistant",
+                    text.into_iter().chain(calls).collect::<Vec<_>>(),
+                )
+            }
+            Message::Tool {
+                provider_id,
+                name,
+                content,
+                is_error,
+            } => (
+                "user",
+                vec![json!({
+                    "type": "tool_result",
+                    "tool_use_id": ids.for_result(provider_id.as_deref(), name),
+                    "content": content,
+                    "is_error": is_error,
+                })],
+            ),
+        };
+        if blocks.is_empty() {
+            continue;
+        }
+        if let Some(last) = out.last_mut()
+            && last["role"] == role
+            && let Some(content) = last["content"].as_array_mut()
+        {
+            content.extend(blocks);
+            continue;
+        }
+        out.push(json!({"role": role, "content": blocks}));
+    }
+    out
+}
+
+/// A text block; none for empty text, which the API refuses.
+fn text_block(text: &str) -> Option<Value> {
+    (!text.is_empty()).then(|| json!({"type": "text", "text": text}))
+}
+
+fn tool_choice(choice: &ToolChoice) -> Value {
+    match choice {
+        ToolChoice::Auto => json!({"type": "auto"}),
+        ToolChoice::Required => json!({"type": "any"}),
+        ToolChoice::None => json!({"type": "none"}),
+        ToolChoice::Tool(name) => json!({"type": "tool", "name": name}),
+    }
+}
+
+/// The answer: its text and tool-use blocks in order (thinking blocks are left out), the usage
+/// and the stop reason.
+fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelError> {
+    let Some(content) = body.get("content").and_then(Value::as_array) else {
+        return Err(malformed(
+            provider,
+            format!("no `content` list in {}", sketch(body)),
+        ));
+    };
+    let mut texts = Vec::new();
+    let mut tool_calls = Vec::new();
+    for block in content {
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") => texts.extend(block.get("text").and_then(Value::as_str)),
+            Some("tool_use") => tool_calls.push(tool_use(provider, block)?),
+            _ => {}
+        }
+    }
+    let finish = match body.get("stop_reason").and_then(Value::as_str) {
+        None | Some("end_turn" | "stop_sequence") => FinishReason::Stop,
+        Some("tool_use") => FinishReason::ToolCalls,
+        Some("max_tokens") => FinishReason::Length,
+        Some("refusal") => FinishReason::ContentFilter,
+        Some(other) => FinishReason::Other(other.to_owned()),
+    };
+    let usage = body.get("usage");
+    Ok(ChatResponse {
+        text: joined(texts),
+        finish: finish_with_calls(finish, !tool_calls.is_empty()),
+        tool_calls,
+        usage: Usage {
+            // Tokens read from or written to the prompt cache are read too.
+            input_tokens: count(usage, "input_tokens")
+                + count(usage, "cache_creation_input_tokens")
+                + count(usage, "cache_read_input_tokens"),
+            output_tokens: count(usage, "output_tokens"),
+        },
+    })
+}
+
+/// A `tool_use` block as a call: its input written out as JSON text.
+fn tool_use(provider: &str, block: &Value) -> Result<ToolCall, ModelError> {
+    let Some(name) = block.get("name").and_then(Value::as_str) else {
+        return Err(malformed(
+            provider,
+            format!("a tool_use block has no name: {}", sketch(block)),
+        ));
+    };
+    let arguments = match block.get("input") {
+        None | Some(Value::Null) => "{}".to_owned(),
+        Some(input) => input.to_string(),
+    };
+    Ok(ToolCall {
+        provider_id: block.get("id").and_then(Value::as_str).map(str::to_owned),
+        name: name.to_owned(),
+        arguments,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::ToolDefinition;
+
+    fn request(messages: Vec<Message>) -> ChatRequest {
+        ChatRequest {
+            model: "claude-x".into(),
+            system: String::new(),
+            messages,
+            tools: vec![ToolDefinition {
+                name: "t".into(),
+                description: "d".into(),
+                input_schema: json!({"type": "object"}),
+            }],
+            tool_choice: ToolChoice::Auto,
+            thinking: Thinking::Low,
+            max_output_tokens: None,
+        }
+    }
+
+    #[test]
+    fn thinking_stays_out_of_a_tool_loop_and_of_forced_choices() {
+        let call = ToolCall {
+            provider_id: Some("toolu_1".into()),
+            name: "t".into(),
+            arguments: "{}".into(),
+        };
+        let asked = request(vec![Message::user("hi")]);
+        assert_eq!(request_body(&asked)["thinking"]["budget_tokens"], 1024);
+        assert_eq!(request_body(&asked)["max_tokens"], 4096 + 1024);
+
+        let mut forced = asked.clone();
+        forced.tool_choice = ToolChoice::Required;
+        assert_eq!(request_body(&forced).get("thinking"), None);
+
+        let looping = request(vec![
+            Message::user("hi"),
+            Message::Assistant {
+                text: None,
+                tool_calls: vec![call],
+            },
+            Message::Tool {
+                provider_id: Some("toolu_1".into()),
+                name: "t".into(),
+                content: "ok".into(),
+                is_error: false,
+            },
+        ]);
+        assert_eq!(request_body(&looping).get("thinking"), None);
+        let mut next_question = looping.clone();
+        next_question.messages.push(Message::user("and now?"));
+        assert_eq!(
+            request_body(&next_question)["thinking"]["budget_tokens"],
+            1024
+        );
+    }
+
+    #[test]
+    fn skips_thinking_blocks_and_counts_cached_input() {
+        let body = json!({
+            "content": [{"type": "thinking", "thinking": "hm", "signature": "s"}, {"type": "text", "text": "hi"}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": 10, "cache_read_input_tokens": 5, "cache_creation_input_tokens": 2, "output_tokens": 3}
+        });
+        let response = parse_response("anthropic", &body).unwrap();
+        assert_eq!(response.text.as_deref(), Some("hi"));
+        assert_eq!(
+            response.usage,
+            Usage {
+                input_tokens: 17,
+                output_tokens: 3
+            }
+        );
+        assert!(matches!(
+            parse_response("anthropic", &json!({})),
+            Err(ModelError::MalformedResponse { .. })
+        ));
+    }
+}

@@ -1,0 +1,313 @@
+//! Gemini `generateContent` (`POST {base}/models/{model}:generateContent`).
+
+use serde_json::{Map, Value, json};
+
+use super::http::{Client, KeyHeader, Post};
+use super::wire::{arguments_object, count, finish_with_calls, joined, malformed, sketch};
+use crate::agent::Thinking;
+use crate::context::Signal;
+use crate::model::{
+    ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall,
+    ToolChoice, Usage,
+};
+
+/// A chat model behind the Gemini API.
+#[derive(Debug)]
+pub(crate) struct GeminiChat {
+    client: Client,
+}
+
+impl GeminiChat {
+    pub(crate) fn new(client: Client) -> GeminiChat {
+        GeminiChat { client }
+    }
+}
+
+impl ChatModel for GeminiChat {
+    fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a> {
+        Box::pin(async move {
+            let body = request_body(request);
+            let path = format!("/models/{}:generateContent", model_segment(&request.model));
+            let post = Post {
+                path: &path,
+                model: &request.model,
+                body: &body,
+                key_header: KeyHeader::Named("x-goog-api-key"),
+                headers: &[],
+            };
+            let answer = self.client.post_json(post, signal).await?;
+            parse_response(self.client.provider(), &answer)
+        })
+    }
+}
+
+/// The model's name as one path segment: without a `models/` prefix, every character outside
+/// letters, digits and `-._` percent-encoded.
+fn model_segment(model: &str) -> String {
+    let model = model.strip_prefix("models/").unwrap_or(model);
+    let mut out = String::with_capacity(model.len());
+    for byte in model.bytes() {
+        match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' => {
+                out.push(char::from(byte))
+            }
+            other => out.push_str(&format!("%{other:02X}")),
+        }
+    }
+    out
+}
+
+/// The request body.
+fn request_body(request: &ChatRequest) -> Value {
+    let mut body = Map::new();
+    if !request.system.is_empty() {
+        body.insert(
+            "systemInstruction".into(),
+            json!({"parts": [{"text": request.system}]}),
+        );
+    }
+    body.insert("contents".into(), Value::Array(contents(&request.messages)));
+    if !request.tools.is_empty() {
+        let declarations: Vec<Value> = request.tools.iter().map(|tool| tool.to_gemini()).collect();
+        body.insert(
+            "tools".into(),
+            json!([{"functionDeclarations": declarations}]),
+        );
+        body.insert(
+            "toolConfig".into(),
+            json!({"functionCallingConfig": tool_choice(&request.tool_choice)}),
+        );
+    }
+    let mut generation = Map::new();
+    if let Some(max) = request.max_output_tokens {
+        generation.insert("maxOutputTokens".into(), json!(max));
+    }
+    let budget = match request.thinking {
+        Thinking::Default => None,
+        Thinking::Off => Some(0),
+        Thinking::Low => Some(1024),
+        Thinking::Medium => Some(4096),
+        Thinking::High => Some(16_000),
+    };
+    if let Some(budget) = budget {
+        generation.insert("thinkingConfig".into(), json!({"thinkingBudget": budget}));
+    }
+    if !generation.is_empty() {
+        body.insert("generationConfig".into(), Value::Object(generation));
+    }
+    Value::Object(body)
+}
+
+/// The conversation as contents: consecutive messages of one role go into one content, so that
+/// every tool result of a turn is in one user content.
+fn contents(messages: &[Message]) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    for message in messages {
+        let (role, parts) = match message {
+            Message::User { text } => ("user", text_part(text).into_iter().collect()),
+            Message::Assistant { text, tool_calls } => {
+                let text = text.as_deref().and_then(text_part);
+                let calls = tool_calls.iter().map(|call| {
+                    json!({"functionCall": {"name": call.name, "args": arguments_object(&call.arguments)}})
+                });
+                ("model", text.into_iter().chain(calls).collect::<Vec<_>>())
+            }
+            Message::Tool {
+                name,
+                content,
+                is_error,
+                ..
+            } => {
+                let response = if *is_error {
+                    json!({"error": content})
+                } else {
+                    match serde_json::from_str::<Value>(content) {
+                        Ok(object @ Value::Object(_)) => object,
+                        _ => json!({"content": content}),
+                    }
+                };
+                (
+                    "user",
+                    vec![json!({"functionResponse": {"name": name, "response": response}})],
+                )
+            }
+        };
+        if parts.is_empty() {
+            continue;
+        }
+        if let Some(last) = out.last_mut()
+            && last["role"] == role
+            && let Some(existing) = last["parts"].as_array_mut()
+        {
+            existing.extend(parts);
+            continue;
+        }
+        out.push(json!({"role": role, "parts": parts}));
+    }
+    out
+}
+
+/// A text part; none for empty text, which the API refuses.
+fn text_part(text: &str) -> Option<Value> {
+    (!text.is_empty()).then(|| json!({"text": text}))
+}
+
+fn tool_choice(choice: &ToolChoice) -> Value {
+    match choice {
+        ToolChoice::Auto => json!({"mode": "AUTO"}),
+        ToolChoice::Required => json!({"mode": "ANY"}),
+        ToolChoice::None => json!({"mode": "NONE"}),
+        ToolChoice::Tool(name) => json!({"mode": "ANY", "allowedFunctionNames": [name]}),
+    }
+}
+
+/// The answer: the first candidate's text and function calls (thought parts left out), the
+/// usage (thinking counted as output) and the finish reason. A prompt the API blocked is a
+/// refused request that says why.
+fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelError> {
+    let Some(candidate) = body
+        .get("candidates")
+        .and_then(Value::as_array)
+        .and_then(|c| c.first())
+    else {
+        return Err(no_candidate(provider, body));
+    };
+    let parts = candidate
+        .pointer("/content/parts")
+        .and_then(Value::as_array);
+    let mut texts = Vec::new();
+    let mut tool_calls = Vec::new();
+    for part in parts.into_iter().flatten() {
+        if let Some(call) = part.get("functionCall") {
+            tool_calls.push(function_call(provider, call)?);
+        } else if part.get("thought").and_then(Value::as_bool) != Some(true) {
+            texts.extend(part.get("text").and_then(Value::as_str));
+        }
+    }
+    let finish = match candidate.get("finishReason").and_then(Value::as_str) {
+        None | Some("STOP") => FinishReason::Stop,
+        Some("MAX_TOKENS") => FinishReason::Length,
+        Some(
+            "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY",
+        ) => FinishReason::ContentFilter,
+        Some(other) => FinishReason::Other(other.to_owned()),
+    };
+    let usage = body.get("usageMetadata");
+    Ok(ChatResponse {
+        text: joined(texts),
+        finish: finish_with_calls(finish, !tool_calls.is_empty()),
+        tool_calls,
+        usage: Usage {
+            input_tokens: count(usage, "promptTokenCount")
+                + count(usage, "toolUsePromptTokenCount"),
+            output_tokens: count(usage, "candidatesTokenCount")
+                + count(usage, "thoughtsTokenCount"),
+        },
+    })
+}
+
+/// Why there is no candidate: the prompt was blocked (a refused request), or the body is not
+/// Gemini's format.
+fn no_candidate(provider: &str, body: &Value) -> ModelError {
+    let feedback = body.get("promptFeedback");
+    match feedback
+        .and_then(|f| f.get("blockReason"))
+        .and_then(Value::as_str)
+    {
+        Some(reason) => {
+            let detail = feedback
+                .and_then(|f| f.get("blockReasonMessage"))
+                .and_then(Value::as_str)
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default();
+            ModelError::BadRequest {
+                provider: provider.to_owned(),
+                status: 200,
+                message: format!(
+                    "the prompt was blocked ({reason}){detail}; change the prompt or the conversation"
+                ),
+            }
+        }
+        None => malformed(provider, format!("no `candidates` in {}", sketch(body))),
+    }
+}
+
+/// A `functionCall` part as a call with no id (Gemini gives none): its args written out as
+/// JSON text.
+fn function_call(provider: &str, call: &Value) -> Result<ToolCall, ModelError> {
+    let Some(name) = call.get("name").and_then(Value::as_str) else {
+        return Err(malformed(
+            provider,
+            format!("a functionCall has no name: {}", sketch(call)),
+        ));
+    };
+    let arguments = match call.get("args") {
+        None | Some(Value::Null) => "{}".to_owned(),
+        Some(args) => args.to_string(),
+    };
+    Ok(ToolCall {
+        provider_id: None,
+        name: name.to_owned(),
+        arguments,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_is_one_path_segment() {
+        assert_eq!(model_segment("gemini-2.5-flash"), "gemini-2.5-flash");
+        assert_eq!(model_segment("models/gemini-2.5-pro"), "gemini-2.5-pro");
+        assert_eq!(model_segment("a/b?c"), "a%2Fb%3Fc");
+    }
+
+    #[test]
+    fn a_result_that_is_not_an_object_is_wrapped() {
+        let result = |content: &str, is_error| Message::Tool {
+            provider_id: None,
+            name: "t".into(),
+            content: content.into(),
+            is_error,
+        };
+        let contents = contents(&[
+            result("3 orders", false),
+            result("[1,2]", false),
+            result(r#"{"n":3}"#, true),
+        ]);
+        let responses: Vec<&Value> = contents[0]["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|part| &part["functionResponse"]["response"])
+            .collect();
+        assert_eq!(
+            responses,
+            [
+                &json!({"content": "3 orders"}),
+                &json!({"content": "[1,2]"}),
+                &json!({"error": r#"{"n":3}"#})
+            ]
+        );
+    }
+
+    #[test]
+    fn a_safety_stop_without_content_is_filtered_and_thoughts_are_not_text() {
+        let body = json!({"candidates": [{"finishReason": "SAFETY"}]});
+        let response = parse_response("google", &body).unwrap();
+        assert_eq!(response.finish, FinishReason::ContentFilter);
+        assert_eq!(response.text, None);
+
+        let body = json!({"candidates": [{"content": {"role": "model", "parts": [
+            {"text": "pondering", "thought": true}, {"text": "answer"}]}, "finishReason": "STOP"}]});
+        assert_eq!(
+            parse_response("google", &body).unwrap().text.as_deref(),
+            Some("answer")
+        );
+        assert!(matches!(
+            parse_response("google", &json!({})),
+            Err(ModelError::MalformedResponse { .. })
+        ));
+    }
+}

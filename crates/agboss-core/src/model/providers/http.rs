@@ -1,0 +1,404 @@
+//! The HTTP client every provider shares: one POST of a JSON body, with the key from the
+//! environment, the call's timeout and the waits between retries on the application's
+//! [`Clock`], cancellation by the call's [`Signal`], and each failure mapped to the
+//! [`ModelError`] that says what to do about it.
+//!
+//! The timeout bounds the whole call: every attempt and every wait between attempts. A retry
+//! whose wait would end after it is not made; the call fails with the status that asked for it.
+//! The key never reaches an error, a log line or a `Debug` output: it is sent in a header
+//! marked sensitive, and any echo of it in a body the API sends back is redacted.
+
+mod failure;
+mod retry;
+mod tls;
+
+use std::fmt;
+
+use reqwest::StatusCode;
+use reqwest::header::{
+    ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, LOCATION, RETRY_AFTER,
+};
+use serde_json::Value;
+
+use super::{ProviderSettings, real_requests_forbidden};
+use crate::context::{AbortReason, Signal};
+use crate::model::ModelError;
+use crate::time::Clock;
+use tls::{error_chain, tls_config};
+
+/// The largest answer read; a longer one is reported, not buffered.
+const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+
+/// Where an API expects its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum KeyHeader {
+    /// `Authorization: Bearer <key>`.
+    Bearer,
+    /// The key alone in a header of its own, such as `x-api-key`.
+    Named(&'static str),
+}
+
+/// One POST of a JSON body to a provider.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Post<'a> {
+    /// Appended to the settings' base URL: `/chat/completions`.
+    pub(crate) path: &'a str,
+    /// The model asked for, which a forbidden request names.
+    pub(crate) model: &'a str,
+    /// The body.
+    pub(crate) body: &'a Value,
+    /// Where the key goes.
+    pub(crate) key_header: KeyHeader,
+    /// Headers every request of this API carries (`anthropic-version`).
+    pub(crate) headers: &'a [(&'static str, &'static str)],
+}
+
+/// A provider's connection: its settings, its key, the clock its timeouts run on and one HTTP
+/// client (with its connection pool) for all its calls.
+pub(crate) struct Client {
+    settings: ProviderSettings,
+    key: Option<String>,
+    clock: Clock,
+    http: Result<reqwest::Client, String>,
+    /// Why the system's CA certificates could not be loaded, if they could not: `https` fails
+    /// then, and its errors say why.
+    tls_problem: Option<String>,
+}
+
+impl fmt::Debug for Client {
+    /// Never prints the key, only whether there is one.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let key = if self.key.is_some() {
+            "<set>"
+        } else {
+            "<none>"
+        };
+        f.debug_struct("Client")
+            .field("settings", &self.settings)
+            .field("key", &key)
+            .field("clock", &self.clock)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A client for `settings`, sending `key` (trimmed; blank counts as missing). Building the
+    /// HTTP client cannot fail the caller: a failure is the error of every call.
+    pub(crate) fn new(settings: ProviderSettings, key: Option<String>, clock: Clock) -> Client {
+        let key = key.map(|k| k.trim().to_owned()).filter(|k| !k.is_empty());
+        let mut tls_problem = None;
+        let http = tls_config().and_then(|(tls, problem)| {
+            tls_problem = problem;
+            reqwest::Client::builder()
+                .tls_backend_preconfigured(tls)
+                .http1_only()
+                .redirect(reqwest::redirect::Policy::none())
+                .user_agent(concat!("agboss/", env!("CARGO_PKG_VERSION")))
+                .build()
+                .map_err(|e| format!("could not build the HTTP client: {}", error_chain(&e)))
+        });
+        Client {
+            settings,
+            key,
+            clock,
+            http,
+            tls_problem,
+        }
+    }
+
+    /// The provider's settings.
+    pub(crate) fn settings(&self) -> &ProviderSettings {
+        &self.settings
+    }
+
+    /// The provider's name, as errors give it.
+    pub(crate) fn provider(&self) -> &str {
+        &self.settings.name
+    }
+
+    /// Sends `post` and returns the JSON the API answered, retrying 429 and 5xx, stopping when
+    /// `signal` fires or the call's timeout passes.
+    pub(crate) async fn post_json(
+        &self,
+        post: Post<'_>,
+        signal: &Signal,
+    ) -> Result<Value, ModelError> {
+        if real_requests_forbidden() {
+            return Err(ModelError::Forbidden {
+                model: post.model.to_owned(),
+            });
+        }
+        let headers = self.headers(&post)?;
+        let http = self
+            .http
+            .as_ref()
+            .map_err(|detail| self.transport(detail.clone()))?;
+        let body = serde_json::to_vec(post.body)
+            .map_err(|e| self.transport(format!("could not encode the request: {e}")))?;
+        let url = format!("{}{}", self.settings.base_url, post.path);
+        let timeout = self.settings.request_timeout;
+        let started = self.clock.now();
+        tokio::select! {
+            biased;
+            () = signal.cancelled() => Err(ModelError::Aborted(
+                signal.reason().unwrap_or_else(|| AbortReason::cancelled("execution cancelled")),
+            )),
+            () = self.clock.sleep(timeout.as_duration()) => Err(ModelError::Timeout {
+                provider: self.provider().to_owned(),
+                after: timeout,
+            }),
+            result = self.attempts(http, &url, &headers, &body, started) => result,
+        }
+    }
+
+    /// Every attempt of one call, with the waits between them.
+    async fn attempts(
+        &self,
+        http: &reqwest::Client,
+        url: &str,
+        headers: &HeaderMap,
+        body: &[u8],
+        started: crate::time::ClockTime,
+    ) -> Result<Value, ModelError> {
+        let policy = self.settings.retry;
+        let max_attempts = policy.max_attempts.max(1);
+        let max_backoff = policy.max_backoff.as_duration();
+        let mut backoff = policy.first_backoff.as_duration().min(max_backoff);
+        let mut attempt = 1;
+        loop {
+            tracing::debug!(provider = self.provider(), url, attempt, "model request");
+            let answer = self.send(http, url, headers, body).await?;
+            if answer.status.is_success() {
+                return self.parse(&answer.body);
+            }
+            let error = failure::map(self, url, &answer, attempt);
+            let retryable =
+                answer.status == StatusCode::TOO_MANY_REQUESTS || answer.status.is_server_error();
+            if !retryable || attempt >= max_attempts {
+                return Err(error);
+            }
+            let wait = retry::wait(
+                answer.retry_after.as_deref(),
+                backoff,
+                max_backoff,
+                self.clock.wall_time(),
+            );
+            let elapsed = self.clock.now().saturating_since(started);
+            if elapsed.saturating_add(wait) >= self.settings.request_timeout.as_duration() {
+                tracing::debug!(
+                    provider = self.provider(),
+                    status = answer.status.as_u16(),
+                    attempt,
+                    "no time left to retry"
+                );
+                return Err(error);
+            }
+            tracing::debug!(
+                provider = self.provider(),
+                status = answer.status.as_u16(),
+                attempt,
+                wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+                "retrying model request"
+            );
+            self.clock.sleep(wait).await;
+            backoff = backoff.saturating_mul(2).min(max_backoff);
+            attempt += 1;
+        }
+    }
+
+    /// One attempt: the status, what `failure` and `retry` need of the headers, and the body.
+    async fn send(
+        &self,
+        http: &reqwest::Client,
+        url: &str,
+        headers: &HeaderMap,
+        body: &[u8],
+    ) -> Result<Answer, ModelError> {
+        let mut response = http
+            .post(url)
+            .headers(headers.clone())
+            .body(body.to_vec())
+            .send()
+            .await
+            .map_err(|e| self.request_failed(url, &e))?;
+        let status = response.status();
+        let header = |name: HeaderName| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        let retry_after = header(RETRY_AFTER);
+        let location = header(LOCATION);
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| self.request_failed(url, &e))?
+        {
+            if bytes.len() + chunk.len() > MAX_BODY_BYTES {
+                return Err(ModelError::MalformedResponse {
+                    provider: self.provider().to_owned(),
+                    detail: format!(
+                        "the answer is longer than {} MB; check that base_url points at a model API",
+                        MAX_BODY_BYTES >> 20
+                    ),
+                });
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(Answer {
+            status,
+            retry_after,
+            location,
+            body: bytes,
+        })
+    }
+
+    /// The JSON of a successful answer.
+    fn parse(&self, body: &[u8]) -> Result<Value, ModelError> {
+        serde_json::from_slice(body).map_err(|e| ModelError::MalformedResponse {
+            provider: self.provider().to_owned(),
+            detail: format!(
+                "the body is not complete JSON ({e}); it begins `{}`. Check that base_url ({}) points at an API of this kind",
+                self.redact(&failure::snippet(&String::from_utf8_lossy(body), 120)),
+                self.settings.base_url,
+            ),
+        })
+    }
+
+    /// The headers of every attempt, the key among them.
+    fn headers(&self, post: &Post<'_>) -> Result<HeaderMap, ModelError> {
+        let mut headers = HeaderMap::new();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+        for (name, value) in post.headers {
+            headers.insert(
+                HeaderName::from_static(name),
+                HeaderValue::from_static(value),
+            );
+        }
+        let Some(key_env) = &self.settings.key_env else {
+            return Ok(headers);
+        };
+        let Some(key) = &self.key else {
+            return Err(ModelError::MissingKey {
+                provider: self.provider().to_owned(),
+                key_env: key_env.clone(),
+            });
+        };
+        let (name, value) = match post.key_header {
+            KeyHeader::Bearer => (
+                AUTHORIZATION,
+                HeaderValue::from_str(&format!("Bearer {key}")),
+            ),
+            KeyHeader::Named(name) => (HeaderName::from_static(name), HeaderValue::from_str(key)),
+        };
+        let mut value = value.map_err(|_| {
+            self.transport(format!(
+                "the key in {key_env} cannot be sent in an HTTP header (it holds a line break or another control character): set {key_env} to the key alone"
+            ))
+        })?;
+        value.set_sensitive(true);
+        headers.insert(name, value);
+        Ok(headers)
+    }
+
+    /// A request that never got an answer: refused connection, broken body, bad URL.
+    fn request_failed(&self, url: &str, error: &reqwest::Error) -> ModelError {
+        let mut detail = format!("{}; check base_url and the network", error_chain(error));
+        if url.starts_with("https:")
+            && let Some(problem) = &self.tls_problem
+        {
+            detail.push_str(&format!(
+                " (TLS: {problem}; install the system's CA certificates)"
+            ));
+        }
+        self.transport(detail)
+    }
+
+    fn transport(&self, detail: String) -> ModelError {
+        ModelError::Transport {
+            provider: self.provider().to_owned(),
+            detail: self.redact(&detail),
+        }
+    }
+
+    /// `text` without the key, should the API have echoed it.
+    fn redact(&self, text: &str) -> String {
+        match &self.key {
+            Some(key) if key.len() >= 4 && text.contains(key.as_str()) => {
+                text.replace(key.as_str(), "[redacted]")
+            }
+            _ => text.to_owned(),
+        }
+    }
+}
+
+/// What one attempt got back.
+struct Answer {
+    status: StatusCode,
+    retry_after: Option<String>,
+    location: Option<String>,
+    body: Vec<u8>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::providers::ProviderKind;
+
+    #[test]
+    fn debug_output_never_shows_the_key() {
+        let settings = ProviderSettings::new(
+            "openai",
+            ProviderKind::OpenAi,
+            "http://127.0.0.1:9",
+            Some("OPENAI_API_KEY"),
+        );
+        let client = Client::new(
+            settings,
+            Some(" sk-secret-1234\n".into()),
+            Clock::from(crate::time::ManualClock::new()),
+        );
+        let debug = format!("{client:?}");
+        assert!(debug.contains(r#"key: "<set>""#), "{debug}");
+        assert!(!debug.contains("sk-secret-1234"), "{debug}");
+        assert_eq!(
+            client.key.as_deref(),
+            Some("sk-secret-1234"),
+            "the key is trimmed"
+        );
+        assert_eq!(client.redact("echo sk-secret-1234!"), "echo [redacted]!");
+    }
+
+    #[test]
+    fn a_blank_key_is_a_missing_one() {
+        let settings = ProviderSettings::new(
+            "anthropic",
+            ProviderKind::Anthropic,
+            "http://127.0.0.1:9",
+            Some("ANTHROPIC_API_KEY"),
+        );
+        let client = Client::new(
+            settings,
+            Some("  ".into()),
+            Clock::from(crate::time::ManualClock::new()),
+        );
+        let post = Post {
+            path: "/messages",
+            model: "m",
+            body: &Value::Null,
+            key_header: KeyHeader::Named("x-api-key"),
+            headers: &[],
+        };
+        assert_eq!(
+            client.headers(&post).unwrap_err(),
+            ModelError::MissingKey {
+                provider: "anthropic".into(),
+                key_env: "ANTHROPIC_API_KEY".into()
+            }
+        );
+    }
+}

@@ -1,0 +1,260 @@
+//! OpenAI Chat Completions (`POST {base}/chat/completions`), which OpenRouter, vLLM, Ollama and
+//! llama.cpp's server speak too.
+
+use serde_json::{Map, Value, json};
+
+use super::http::{Client, KeyHeader, Post};
+use super::wire::{CallIds, count, finish_with_calls, joined, malformed, sketch};
+use crate::agent::Thinking;
+use crate::context::Signal;
+use crate::model::{
+    ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall,
+    ToolChoice, Usage,
+};
+
+/// A chat model behind a Chat Completions API.
+#[derive(Debug)]
+pub(crate) struct OpenAiChat {
+    client: Client,
+}
+
+impl OpenAiChat {
+    pub(crate) fn new(client: Client) -> OpenAiChat {
+        OpenAiChat { client }
+    }
+}
+
+impl ChatModel for OpenAiChat {
+    fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a> {
+        Box::pin(async move {
+            let body = request_body(request);
+            let post = Post {
+                path: "/chat/completions",
+                model: &request.model,
+                body: &body,
+                key_header: KeyHeader::Bearer,
+                headers: &[],
+            };
+            let answer = self.client.post_json(post, signal).await?;
+            parse_response(self.client.provider(), &answer)
+        })
+    }
+}
+
+/// The request body.
+fn request_body(request: &ChatRequest) -> Value {
+    let mut body = Map::new();
+    body.insert("model".into(), json!(request.model));
+    body.insert("messages".into(), Value::Array(messages(request)));
+    if !request.tools.is_empty() {
+        let tools = request.tools.iter().map(|tool| tool.to_openai()).collect();
+        body.insert("tools".into(), Value::Array(tools));
+        body.insert("tool_choice".into(), tool_choice(&request.tool_choice));
+    }
+    if let Some(max) = request.max_output_tokens {
+        body.insert("max_completion_tokens".into(), json!(max));
+    }
+    let effort = match request.thinking {
+        Thinking::Low => Some("low"),
+        Thinking::Medium => Some("medium"),
+        Thinking::High => Some("high"),
+        Thinking::Default | Thinking::Off => None,
+    };
+    if let Some(effort) = effort {
+        body.insert("reasoning_effort".into(), json!(effort));
+    }
+    Value::Object(body)
+}
+
+/// The system prompt, then the conversation, one wire message per message.
+fn messages(request: &ChatRequest) -> Vec<Value> {
+    let mut out = Vec::with_capacity(request.messages.len() + 1);
+    if !request.system.is_empty() {
+        out.push(json!({"role": "system", "content": request.system}));
+    }
+    let mut ids = CallIds::default();
+    for message in &request.messages {
+        out.push(match message {
+            Message::User { text } => json!({"role": "user", "content": text}),
+            Message::Assistant { text, tool_calls } => {
+                let ids = ids.for_turn(tool_calls);
+                let content = match text {
+                    Some(text) => json!(text),
+                    // Content may be null only next to tool calls.
+                    None if tool_calls.is_empty() => json!(""),
+                    None => Value::Null,
+                };
+                let mut wire = Map::new();
+                wire.insert("role".into(), json!("assistant"));
+                wire.insert("content".into(), content);
+                if !tool_calls.is_empty() {
+                    let calls = tool_calls
+                        .iter()
+                        .zip(ids)
+                        .map(|(call, id)| {
+                            json!({
+                                "id": id,
+                                "type": "function",
+                                "function": {"name": call.name, "arguments": call.arguments},
+                            })
+                        })
+                        .collect();
+                    wire.insert("tool_calls".into(), Value::Array(calls));
+                }
+                Value::Object(wire)
+            }
+            Message::Tool {
+                provider_id,
+                name,
+                content,
+                is_error: _,
+            } => json!({
+                "role": "tool",
+                "tool_call_id": ids.for_result(provider_id.as_deref(), name),
+                "content": content,
+            }),
+        });
+    }
+    out
+}
+
+fn tool_choice(choice: &ToolChoice) -> Value {
+    match choice {
+        ToolChoice::Auto => json!("auto"),
+        ToolChoice::Required => json!("required"),
+        ToolChoice::None => json!("none"),
+        ToolChoice::Tool(name) => json!({"type": "function", "function": {"name": name}}),
+    }
+}
+
+/// The answer: the first choice's message, the usage and the finish reason.
+fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelError> {
+    let Some(choice) = body
+        .get("choices")
+        .and_then(Value::as_array)
+        .and_then(|c| c.first())
+    else {
+        let detail = match body.pointer("/error/message").and_then(Value::as_str) {
+            Some(message) => format!("no `choices`; the API says: {message}"),
+            None => format!("no `choices` in {}", sketch(body)),
+        };
+        return Err(malformed(provider, detail));
+    };
+    let Some(message) = choice.get("message").filter(|m| m.is_object()) else {
+        return Err(malformed(
+            provider,
+            format!("the choice has no `message`: {}", sketch(choice)),
+        ));
+    };
+    let tool_calls = match message.get("tool_calls") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(calls)) => calls
+            .iter()
+            .map(|call| tool_call(provider, call))
+            .collect::<Result<_, _>>()?,
+        Some(other) => {
+            return Err(malformed(
+                provider,
+                format!("`tool_calls` is not a list: {}", sketch(other)),
+            ));
+        }
+    };
+    let text = text(message.get("content")).or_else(|| text(message.get("refusal")));
+    let finish = match choice.get("finish_reason").and_then(Value::as_str) {
+        None | Some("stop") => FinishReason::Stop,
+        Some("tool_calls" | "function_call") => FinishReason::ToolCalls,
+        Some("length") => FinishReason::Length,
+        Some("content_filter") => FinishReason::ContentFilter,
+        Some(other) => FinishReason::Other(other.to_owned()),
+    };
+    let usage = body.get("usage");
+    Ok(ChatResponse {
+        text,
+        finish: finish_with_calls(finish, !tool_calls.is_empty()),
+        tool_calls,
+        usage: Usage {
+            input_tokens: count(usage, "prompt_tokens"),
+            output_tokens: count(usage, "completion_tokens"),
+        },
+    })
+}
+
+/// `content` as text: a string, or (some compatible servers) a list of text parts.
+fn text(content: Option<&Value>) -> Option<String> {
+    match content? {
+        Value::String(text) => joined(vec![text]),
+        Value::Array(parts) => joined(
+            parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// One `tool_calls[]` entry. The arguments stay the text the model wrote; a server that sends
+/// them as an object gets them written out as JSON.
+fn tool_call(provider: &str, call: &Value) -> Result<ToolCall, ModelError> {
+    let function = call.get("function");
+    let Some(name) = function.and_then(|f| f.get("name")).and_then(Value::as_str) else {
+        return Err(malformed(
+            provider,
+            format!("a tool call has no function name: {}", sketch(call)),
+        ));
+    };
+    let arguments = match function.and_then(|f| f.get("arguments")) {
+        Some(Value::String(text)) => text.clone(),
+        None | Some(Value::Null) => "{}".to_owned(),
+        Some(other) => other.to_string(),
+    };
+    Ok(ToolCall {
+        provider_id: call.get("id").and_then(Value::as_str).map(str::to_owned),
+        name: name.to_owned(),
+        arguments,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_without_choices_is_malformed_and_quotes_the_api() {
+        let error = parse_response(
+            "openrouter",
+            &json!({"error": {"message": "upstream failed"}}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "openrouter answered with a body that is not its format: no `choices`; the API says: upstream failed"
+        );
+        assert!(matches!(
+            parse_response("x", &json!({"choices": []})),
+            Err(ModelError::MalformedResponse { .. })
+        ));
+        assert!(matches!(
+            parse_response(
+                "x",
+                &json!({"choices": [{"message": {"tool_calls": [{"function": {}}]}}]})
+            ),
+            Err(ModelError::MalformedResponse { .. })
+        ));
+    }
+
+    #[test]
+    fn lenient_where_compatible_servers_differ() {
+        let body = json!({"choices": [{
+            "message": {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
+                        "tool_calls": [{"function": {"name": "t", "arguments": {"q": 1}}}]},
+            "finish_reason": "stop"
+        }]});
+        let response = parse_response("ollama", &body).unwrap();
+        assert_eq!(response.text.as_deref(), Some("ab"));
+        assert_eq!(response.tool_calls[0].arguments, r#"{"q":1}"#);
+        assert_eq!(response.tool_calls[0].provider_id, None);
+        assert_eq!(response.finish, FinishReason::ToolCalls);
+        assert_eq!(response.usage, Usage::default());
+    }
+}

@@ -1,0 +1,134 @@
+//! What the three wire formats share: ids for tool calls that came without one, tool arguments
+//! as an object, token counts and finish reasons read leniently.
+
+use serde_json::{Map, Value};
+
+use crate::model::{FinishReason, ModelError, ToolCall};
+
+/// Ids for tool calls that have none (Gemini gives none), so that a call and its result carry
+/// the same id on APIs that need one. The ids depend only on the conversation: the same
+/// history always goes out the same way.
+#[derive(Debug, Default)]
+pub(super) struct CallIds {
+    /// Tool calls seen so far, which numbers the next made-up id.
+    seen: usize,
+    /// The made-up ids of the latest assistant turn's calls not yet answered: `(name, id)`.
+    pending: Vec<(String, String)>,
+}
+
+impl CallIds {
+    /// The ids of an assistant turn's calls, in order.
+    pub(super) fn for_turn(&mut self, calls: &[ToolCall]) -> Vec<String> {
+        self.pending.clear();
+        calls
+            .iter()
+            .map(|call| {
+                let id = match &call.provider_id {
+                    Some(id) => id.clone(),
+                    None => {
+                        let id = format!("call_{}", self.seen);
+                        self.pending.push((call.name.clone(), id.clone()));
+                        id
+                    }
+                };
+                self.seen += 1;
+                id
+            })
+            .collect()
+    }
+
+    /// The id of a tool result: its own, else the made-up id of the first unanswered call of
+    /// that tool, else a new one.
+    pub(super) fn for_result(&mut self, provider_id: Option<&str>, name: &str) -> String {
+        if let Some(id) = provider_id {
+            return id.to_owned();
+        }
+        if let Some(at) = self.pending.iter().position(|(pending, _)| pending == name) {
+            return self.pending.remove(at).1;
+        }
+        let id = format!("call_{}", self.seen);
+        self.seen += 1;
+        id
+    }
+}
+
+/// A call's arguments as the JSON object APIs that take parsed arguments need: `{}` when the
+/// model wrote something that is not an object (the tool call itself reported that).
+pub(super) fn arguments_object(arguments: &str) -> Value {
+    match serde_json::from_str::<Value>(arguments) {
+        Ok(Value::Object(object)) => Value::Object(object),
+        _ => Value::Object(Map::new()),
+    }
+}
+
+/// The number at `key` in `object`, or 0 when it is absent or not a count.
+pub(super) fn count(object: Option<&Value>, key: &str) -> u64 {
+    object
+        .and_then(|o| o.get(key))
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+}
+
+/// The text pieces joined, `None` when there is no text at all.
+pub(super) fn joined(pieces: Vec<&str>) -> Option<String> {
+    let text = pieces.concat();
+    (!text.is_empty()).then_some(text)
+}
+
+/// `finish`, except that an answer with tool calls is a [`FinishReason::ToolCalls`] even when
+/// the API says it stopped normally (Gemini always does; some compatible servers too).
+pub(super) fn finish_with_calls(finish: FinishReason, has_calls: bool) -> FinishReason {
+    match finish {
+        FinishReason::Stop if has_calls => FinishReason::ToolCalls,
+        other => other,
+    }
+}
+
+/// The error for an answer that is JSON but not the API's format.
+pub(super) fn malformed(provider: &str, detail: impl Into<String>) -> ModelError {
+    ModelError::MalformedResponse {
+        provider: provider.to_owned(),
+        detail: detail.into(),
+    }
+}
+
+/// A short, one-line rendering of `value` for error messages.
+pub(super) fn sketch(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(id: Option<&str>, name: &str) -> ToolCall {
+        ToolCall {
+            provider_id: id.map(Into::into),
+            name: name.into(),
+            arguments: "{}".into(),
+        }
+    }
+
+    #[test]
+    fn made_up_ids_pair_calls_with_their_results() {
+        let mut ids = CallIds::default();
+        let turn = ids.for_turn(&[call(None, "a"), call(Some("toolu_1"), "b"), call(None, "a")]);
+        assert_eq!(turn, ["call_0", "toolu_1", "call_2"]);
+        assert_eq!(ids.for_result(None, "a"), "call_0");
+        assert_eq!(ids.for_result(Some("toolu_1"), "b"), "toolu_1");
+        assert_eq!(ids.for_result(None, "a"), "call_2");
+        assert_eq!(ids.for_result(None, "a"), "call_3");
+        assert_eq!(ids.for_turn(&[call(None, "c")]), ["call_4"]);
+    }
+
+    #[test]
+    fn arguments_that_are_not_an_object_become_empty() {
+        assert_eq!(arguments_object(r#"{"q":1}"#), serde_json::json!({"q": 1}));
+        assert_eq!(arguments_object(r#"{"q":"#), serde_json::json!({}));
+        assert_eq!(arguments_object("[1]"), serde_json::json!({}));
+    }
+}

@@ -1,0 +1,95 @@
+//! What goes to a model and what comes back.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Message, ToolCall};
+use crate::agent::Thinking;
+use crate::tool::ToolDefinition;
+
+/// Which tools the model may or must call on a turn.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "name")]
+pub enum ToolChoice {
+    /// The model decides.
+    #[default]
+    Auto,
+    /// It must call some tool.
+    Required,
+    /// It may not call tools.
+    None,
+    /// It must call this tool (small local models often need this to call one at all).
+    Tool(String),
+}
+
+/// One request to a model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChatRequest {
+    /// The model's name as its provider knows it (`gpt-5-mini`, `moonshotai/kimi-k2.6` for
+    /// OpenRouter).
+    pub model: String,
+    /// The system prompt.
+    pub system: String,
+    /// The conversation so far.
+    pub messages: Vec<Message>,
+    /// The tools it may call.
+    pub tools: Vec<ToolDefinition>,
+    /// Which of them it may or must call.
+    pub tool_choice: ToolChoice,
+    /// How hard it should think, where the API has a setting for it.
+    pub thinking: Thinking,
+    /// A cap on the answer's tokens.
+    pub max_output_tokens: Option<u32>,
+}
+
+/// Tokens a model call used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Usage {
+    /// Tokens read (prompt, history, tool results).
+    pub input_tokens: u64,
+    /// Tokens written (text, tool calls, thinking).
+    pub output_tokens: u64,
+}
+
+impl Usage {
+    /// Both together.
+    pub fn total(&self) -> u64 {
+        self.input_tokens + self.output_tokens
+    }
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+    }
+}
+
+/// Why the model stopped.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishReason {
+    /// It finished its answer.
+    #[default]
+    Stop,
+    /// It asked for tool calls.
+    ToolCalls,
+    /// It hit the output limit.
+    Length,
+    /// The provider filtered the answer.
+    ContentFilter,
+    /// Something the provider says that has no name here.
+    Other(String),
+}
+
+/// A model's answer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChatResponse {
+    /// Its text, if any.
+    pub text: Option<String>,
+    /// The tool calls it asked for, in its order.
+    pub tool_calls: Vec<ToolCall>,
+    /// Tokens used.
+    pub usage: Usage,
+    /// Why it stopped.
+    pub finish: FinishReason,
+}

@@ -1,0 +1,295 @@
+//! [`ModelRouter`]: which provider answers a model id, and what its tokens cost.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::sync::Arc;
+
+use super::providers::{ProviderKind, ProviderSettings, connect};
+use super::{ChatModel, ModelError, Usage};
+use crate::app::Env;
+use crate::config::ModelSettings;
+use crate::time::Clock;
+use crate::units::Usd;
+
+/// Dollars per million tokens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Prices {
+    /// Per million input tokens.
+    pub input_per_million: Usd,
+    /// Per million output tokens.
+    pub output_per_million: Usd,
+}
+
+impl Prices {
+    /// What `usage` costs, rounded to the nearest nano-dollar.
+    pub fn cost(&self, usage: Usage) -> Usd {
+        let part = |per_million: Usd, tokens: u64| {
+            let nanos = (per_million.nanos() as u128 * tokens as u128 + 500_000) / 1_000_000;
+            Usd::from_nanos(nanos.min(u64::MAX as u128) as u64)
+        };
+        part(self.input_per_million, usage.input_tokens)
+            + part(self.output_per_million, usage.output_tokens)
+    }
+}
+
+struct Route {
+    /// The vendor routed here, or `*` for every other.
+    vendor: String,
+    provider: String,
+    model: Arc<dyn ChatModel>,
+    strip_vendor: bool,
+}
+
+/// Picks a provider for a model id (`vendor/model`) by configuration, and prices its tokens.
+///
+/// Without configuration: `openai/…` goes to OpenAI (`OPENAI_API_KEY`), `anthropic/…` to
+/// Anthropic (`ANTHROPIC_API_KEY`), `google/…` to Gemini (`GEMINI_API_KEY`), and any other
+/// vendor to OpenRouter (`OPENROUTER_API_KEY`) with the id whole. `[models.<name>]` sections
+/// change those or add others (a local llama.cpp or Ollama server).
+#[derive(Default)]
+pub struct ModelRouter {
+    routes: Vec<Route>,
+    prices: HashMap<String, Prices>,
+}
+
+impl ModelRouter {
+    /// A router with no route.
+    pub fn new() -> ModelRouter {
+        ModelRouter::default()
+    }
+
+    /// The default routes, changed and extended by `models` (the configuration's
+    /// `[models.*]` sections), with keys read from `env` and timers on `clock`.
+    pub fn from_settings(
+        models: &BTreeMap<String, ModelSettings>,
+        env: &Env,
+        clock: &Clock,
+    ) -> ModelRouter {
+        let mut router = ModelRouter::new();
+        let defaults = [
+            ("openai", ProviderSettings::openai()),
+            ("anthropic", ProviderSettings::anthropic()),
+            ("google", ProviderSettings::gemini()),
+        ];
+        let mut sections = models.clone();
+        for (name, mut settings) in defaults {
+            let section = sections.remove(name).unwrap_or_default();
+            apply(&mut settings, &section);
+            let vendors = vendors_of(name, &section);
+            router.add(
+                settings,
+                vendors,
+                section.strip_vendor.unwrap_or(true),
+                env,
+                clock,
+                &section,
+            );
+        }
+        let openrouter = sections.remove("openrouter").unwrap_or_default();
+        for (name, section) in &sections {
+            let kind = kind_of(section.kind.as_deref()).unwrap_or(ProviderKind::OpenAi);
+            let mut settings =
+                ProviderSettings::new(name, kind, section.base_url.as_deref().unwrap_or(""), None);
+            apply(&mut settings, section);
+            let vendors = vendors_of(name, section);
+            router.add(
+                settings,
+                vendors,
+                section.strip_vendor.unwrap_or(true),
+                env,
+                clock,
+                section,
+            );
+        }
+        let mut settings = ProviderSettings::openrouter();
+        apply(&mut settings, &openrouter);
+        let vendors = if openrouter.vendors.is_empty() {
+            vec!["*".into()]
+        } else {
+            openrouter.vendors.clone()
+        };
+        router.add(
+            settings,
+            vendors,
+            openrouter.strip_vendor.unwrap_or(false),
+            env,
+            clock,
+            &openrouter,
+        );
+        router
+    }
+
+    /// Sends vendor `vendor`'s ids (`*`: every vendor without a route) to `model`, named
+    /// `provider` in errors; `strip_vendor` sends `gpt-5-mini` for `openai/gpt-5-mini`.
+    pub fn route(
+        mut self,
+        vendor: &str,
+        provider: &str,
+        model: Arc<dyn ChatModel>,
+        strip_vendor: bool,
+    ) -> ModelRouter {
+        self.routes.push(Route {
+            vendor: vendor.into(),
+            provider: provider.into(),
+            model,
+            strip_vendor,
+        });
+        self
+    }
+
+    /// Prices model `model_id`'s tokens.
+    pub fn price(mut self, model_id: &str, prices: Prices) -> ModelRouter {
+        self.prices.insert(model_id.into(), prices);
+        self
+    }
+
+    /// The provider for `model_id` and the name it knows the model by.
+    pub fn resolve(&self, model_id: &str) -> Result<(&Arc<dyn ChatModel>, String), ModelError> {
+        let Some((vendor, name)) = model_id.split_once('/') else {
+            return Err(ModelError::NoRoute {
+                model: model_id.into(),
+                reason: "a model id is `vendor/model`".into(),
+            });
+        };
+        let route = self
+            .routes
+            .iter()
+            .find(|r| r.vendor == vendor)
+            .or_else(|| self.routes.iter().find(|r| r.vendor == "*"))
+            .ok_or_else(|| ModelError::NoRoute {
+                model: model_id.into(),
+                reason: format!("no provider is configured for the vendor `{vendor}`"),
+            })?;
+        let wire = if route.strip_vendor {
+            name.to_owned()
+        } else {
+            model_id.to_owned()
+        };
+        Ok((&route.model, wire))
+    }
+
+    /// What `usage` of `model_id` costs; zero for a model without prices.
+    pub fn cost(&self, model_id: &str, usage: Usage) -> Usd {
+        self.prices
+            .get(model_id)
+            .map_or(Usd::ZERO, |p| p.cost(usage))
+    }
+
+    fn add(
+        &mut self,
+        settings: ProviderSettings,
+        vendors: Vec<String>,
+        strip_vendor: bool,
+        env: &Env,
+        clock: &Clock,
+        section: &ModelSettings,
+    ) {
+        let provider = settings.name.clone();
+        for (model, price) in &section.prices {
+            let (Ok(input), Ok(output)) = (Usd::parse(&price.input), Usd::parse(&price.output))
+            else {
+                continue;
+            };
+            let id = match vendors.first() {
+                Some(vendor) if vendor != "*" && !model.contains('/') => {
+                    format!("{vendor}/{model}")
+                }
+                _ => model.clone(),
+            };
+            self.prices.insert(
+                id,
+                Prices {
+                    input_per_million: input,
+                    output_per_million: output,
+                },
+            );
+        }
+        let model = connect(settings, env, clock.clone());
+        for vendor in vendors {
+            self.routes.push(Route {
+                vendor,
+                provider: provider.clone(),
+                model: model.clone(),
+                strip_vendor,
+            });
+        }
+    }
+}
+
+impl fmt::Debug for ModelRouter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(self.routes.iter().map(|r| (&r.vendor, &r.provider)))
+            .finish()
+    }
+}
+
+fn apply(settings: &mut ProviderSettings, section: &ModelSettings) {
+    if let Some(url) = &section.base_url {
+        settings.base_url = url.trim_end_matches('/').into();
+    }
+    if let Some(key_env) = &section.api_key_env {
+        settings.key_env = Some(key_env.clone());
+    }
+    if let Some(kind) = kind_of(section.kind.as_deref()) {
+        settings.kind = kind;
+    }
+}
+
+fn kind_of(kind: Option<&str>) -> Option<ProviderKind> {
+    match kind? {
+        "anthropic" => Some(ProviderKind::Anthropic),
+        "gemini" | "google" => Some(ProviderKind::Gemini),
+        _ => Some(ProviderKind::OpenAi),
+    }
+}
+
+fn vendors_of(name: &str, section: &ModelSettings) -> Vec<String> {
+    if section.vendors.is_empty() {
+        vec![name.to_owned()]
+    } else {
+        section.vendors.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::usd;
+
+    #[test]
+    fn prices_are_per_million_tokens() {
+        let prices = Prices {
+            input_per_million: usd("0.15"),
+            output_per_million: usd("0.60"),
+        };
+        let cost = prices.cost(Usage {
+            input_tokens: 2_000,
+            output_tokens: 500,
+        });
+        // 2,000 × 0.15 / 1e6 + 500 × 0.60 / 1e6 = 0.0003 + 0.0003
+        assert_eq!(cost, usd("0.0006"));
+    }
+
+    #[test]
+    fn ids_route_by_vendor() {
+        let router = ModelRouter::from_settings(
+            &BTreeMap::new(),
+            &Env::from_pairs::<&str, &str>([]),
+            &Clock::system(),
+        );
+        assert_eq!(router.resolve("openai/gpt-5-mini").unwrap().1, "gpt-5-mini");
+        assert_eq!(
+            router.resolve("anthropic/claude-sonnet-4-5").unwrap().1,
+            "claude-sonnet-4-5"
+        );
+        assert_eq!(
+            router.resolve("moonshotai/kimi-k2.6").unwrap().1,
+            "moonshotai/kimi-k2.6"
+        );
+        assert!(matches!(
+            router.resolve("gpt4"),
+            Err(ModelError::NoRoute { .. })
+        ));
+    }
+}

@@ -1,0 +1,279 @@
+//! A local HTTP/1 server that stands in for a model provider's API in tests.
+//!
+//! It listens on `127.0.0.1` on a port of its own, answers each request with the next of a
+//! queue of [`Canned`] responses (status, headers and body bytes, taken as they are: a body cut
+//! off in the middle of its JSON goes out cut off), and records every request it gets as a
+//! [`Recorded`] (method, path, headers, body) for the test to check what the client sent.
+//!
+//! ```no_run
+//! # async fn example() {
+//! use wire_server::{Canned, WireServer};
+//!
+//! let server = WireServer::start([
+//!     Canned::json(429, r#"{"error":{"message":"slow down"}}"#).header("retry-after", "7"),
+//!     Canned::json(200, r#"{"choices":[]}"#),
+//! ])
+//! .await;
+//! let base_url = server.base_url(); // http://127.0.0.1:<port>
+//! // ... point a client at base_url ...
+//! server.wait_for_requests(2).await;
+//! assert_eq!(server.requests()[1].path, "/chat/completions");
+//! # }
+//! ```
+//!
+//! When the queue runs out, the server answers `418` with a JSON error saying so, so that a
+//! test that sends more requests than it planned fails with a clear message. It stops when the
+//! [`WireServer`] is dropped. It must run inside a tokio runtime with I/O enabled.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+use tokio::task::{JoinHandle, JoinSet};
+
+/// A response the server gives, in its turn.
+#[derive(Clone, Debug)]
+pub struct Canned {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    hang: bool,
+}
+
+impl Canned {
+    /// `status` with `body` as `application/json`. The body is sent as given, valid JSON or not.
+    pub fn json(status: u16, body: impl Into<String>) -> Canned {
+        Canned::bytes(status, body.into().into_bytes()).header("content-type", "application/json")
+    }
+
+    /// `status` with the first `keep` bytes of `body` (fewer if `keep` falls inside a
+    /// character), labelled `application/json`: an answer cut off mid-JSON. The
+    /// `content-length` is the cut body's, so the HTTP exchange itself is complete.
+    pub fn truncated(status: u16, body: &str, keep: usize) -> Canned {
+        let mut cut = keep.min(body.len());
+        while !body.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        Canned::json(status, &body[..cut])
+    }
+
+    /// `status` with `body` as it is, and no headers yet.
+    pub fn bytes(status: u16, body: impl Into<Vec<u8>>) -> Canned {
+        Canned {
+            status,
+            headers: Vec::new(),
+            body: body.into(),
+            hang: false,
+        }
+    }
+
+    /// A request that never gets an answer, for timeouts and cancellation. The connection stays
+    /// open until the client gives up or the server is dropped.
+    pub fn hang() -> Canned {
+        Canned {
+            hang: true,
+            ..Canned::bytes(200, Vec::new())
+        }
+    }
+
+    /// The same response with one more header.
+    pub fn header(mut self, name: &str, value: &str) -> Canned {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+}
+
+/// A request the server got.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    /// `POST`, `GET`...
+    pub method: String,
+    /// The path and query: `/chat/completions`.
+    pub path: String,
+    /// The headers in the order they came, names lower-cased.
+    pub headers: Vec<(String, String)>,
+    /// The body parsed as JSON; `Null` when it was empty or not JSON.
+    pub body: Value,
+}
+
+impl Recorded {
+    /// The value of header `name` (any case), if it came.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The server. Dropping it stops it and closes its connections.
+#[derive(Debug)]
+pub struct WireServer {
+    address: SocketAddr,
+    shared: Arc<Shared>,
+    accept: JoinHandle<()>,
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    responses: Mutex<VecDeque<Canned>>,
+    requests: Mutex<Vec<Recorded>>,
+    arrived: Notify,
+}
+
+impl WireServer {
+    /// Starts a server on `127.0.0.1` that gives `responses` in order.
+    ///
+    /// # Panics
+    ///
+    /// If no port on `127.0.0.1` can be bound: a test cannot run without one.
+    pub async fn start(responses: impl IntoIterator<Item = Canned>) -> WireServer {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("wire-server: cannot bind a port on 127.0.0.1");
+        let address = listener
+            .local_addr()
+            .expect("wire-server: the bound socket has no address");
+        let shared = Arc::new(Shared {
+            responses: Mutex::new(responses.into_iter().collect()),
+            ..Shared::default()
+        });
+        let accept = tokio::spawn(accept(listener, shared.clone()));
+        WireServer {
+            address,
+            shared,
+            accept,
+        }
+    }
+
+    /// `http://127.0.0.1:<port>`, without a trailing slash.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// The requests received so far, in order.
+    pub fn requests(&self) -> Vec<Recorded> {
+        lock(&self.shared.requests).clone()
+    }
+
+    /// Waits until at least `count` requests have been received.
+    pub async fn wait_for_requests(&self, count: usize) {
+        loop {
+            let arrived = self.shared.arrived.notified();
+            tokio::pin!(arrived);
+            arrived.as_mut().enable();
+            if lock(&self.shared.requests).len() >= count {
+                return;
+            }
+            arrived.await;
+        }
+    }
+
+    /// How many canned responses are left.
+    pub fn responses_left(&self) -> usize {
+        lock(&self.shared.responses).len()
+    }
+}
+
+impl Drop for WireServer {
+    fn drop(&mut self) {
+        // Dropping the accept task drops its JoinSet, which aborts every connection.
+        self.accept.abort();
+    }
+}
+
+/// Accepts connections until aborted, each served on a task of `connections`.
+async fn accept(listener: TcpListener, shared: Arc<Shared>) {
+    let mut connections = JoinSet::new();
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        while connections.try_join_next().is_some() {}
+        let shared = shared.clone();
+        connections.spawn(async move {
+            let service = service_fn(move |request| respond(shared.clone(), request));
+            // A client that goes away mid-exchange is no concern of the server's.
+            let _ = http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// Records `request` and gives the next canned response.
+async fn respond(
+    shared: Arc<Shared>,
+    request: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    let (parts, body) = request.into_parts();
+    let bytes = body
+        .collect()
+        .await
+        .map(|collected| collected.to_bytes())
+        .unwrap_or_default();
+    let recorded = Recorded {
+        method: parts.method.to_string(),
+        path: parts
+            .uri
+            .path_and_query()
+            .map_or_else(|| parts.uri.path().to_owned(), |p| p.to_string()),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(name, value)| {
+                (
+                    name.as_str().to_owned(),
+                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
+        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    };
+    let next = lock(&shared.responses).pop_front();
+    let canned = next.unwrap_or_else(|| {
+        let message = format!(
+            "wire-server: no canned response left for {} {}",
+            recorded.method, recorded.path
+        );
+        Canned::json(
+            418,
+            serde_json::json!({"error": {"message": message}}).to_string(),
+        )
+    });
+    lock(&shared.requests).push(recorded);
+    shared.arrived.notify_waiters();
+    if canned.hang {
+        std::future::pending::<()>().await;
+    }
+    let mut response = Response::new(Full::new(Bytes::from(canned.body)));
+    *response.status_mut() =
+        hyper::StatusCode::from_u16(canned.status).unwrap_or(hyper::StatusCode::IM_A_TEAPOT);
+    for (name, value) in &canned.headers {
+        if let (Ok(name), Ok(value)) = (
+            hyper::header::HeaderName::from_bytes(name.as_bytes()),
+            hyper::header::HeaderValue::from_str(value),
+        ) {
+            response.headers_mut().append(name, value);
+        }
+    }
+    Ok(response)
+}
+
+/// The data behind `mutex`: nothing holding these locks can leave them half-written.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}

@@ -1,0 +1,291 @@
+//! The HTTP model providers (OpenAI Chat Completions, Anthropic Messages, Gemini
+//! `generateContent`) against a local server on 127.0.0.1 that answers with each API's
+//! documented wire format (`tests/fixtures/<provider>/`) and records what it was sent.
+//!
+//! The behaviours every provider shares run once per provider (`providers/each_provider.rs`,
+//! whose macro makes an `openai`, an `anthropic` and a `gemini` module of them); what each one
+//! sends is checked body by body in `providers/wire_format.rs`; thinking, the forms of
+//! `Retry-After` and the rest in `providers/details.rs`. Time runs on a `ManualClock`: a
+//! provider's call holds one timer for its timeout from its start, and one more while it waits
+//! before a retry, so `wait_for_timers(2)` means "it is waiting to retry", and
+//! `pending_timers()` right after an `advance` says whether that wait ended.
+//!
+//! Real requests can be forbidden process-wide (`forbid_real_requests`), and a test of that
+//! switch would fail every other provider test running at the same time. So every test holds
+//! a read lock on `SWITCH` while it runs, and the one test of the switch holds the write lock,
+//! turning the switch on and back off (on drop, even if it fails) while no other test runs.
+//! The variable `AGBOSS_FORBID_REAL_MODELS` must not be set for this binary.
+
+use std::future::Future;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Duration;
+
+use agboss::agent::Thinking;
+use agboss::app::Env;
+use agboss::context::Signal;
+use agboss::model::providers::{
+    ProviderKind, ProviderSettings, RetryPolicy, connect, forbid_real_requests,
+};
+use agboss::model::{
+    ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice,
+    Usage,
+};
+use agboss::time::{Clock, ManualClock};
+use agboss::tool::ToolDefinition;
+use agboss::units::seconds;
+use serde_json::{Value, json};
+use wire_server::{Canned, Recorded, WireServer};
+
+/// The key every provider gets; no error may show it.
+const KEY: &str = "sk-test-0123456789-secret";
+
+/// Shared by every test, exclusive for the test of the forbidden switch.
+static SWITCH: RwLock<()> = RwLock::new(());
+
+/// What differs between the providers in the shared tests.
+#[derive(Clone, Copy, Debug)]
+struct Spec {
+    name: &'static str,
+    kind: ProviderKind,
+    key_env: &'static str,
+    fixtures: &'static str,
+    model: &'static str,
+    path: &'static str,
+    /// The ids the parallel-calls fixture gives its two calls.
+    ids: [Option<&'static str>; 2],
+    /// The message of the 400 fixture, as the error should carry it.
+    bad_request: &'static str,
+    /// The message of the 500 fixture.
+    server_error: &'static str,
+}
+
+const OPENAI: Spec = Spec {
+    name: "openai",
+    kind: ProviderKind::OpenAi,
+    key_env: "OPENAI_API_KEY",
+    fixtures: "openai",
+    model: "gpt-5-mini",
+    path: "/chat/completions",
+    ids: [Some("call_Xk3fA1pQ"), Some("call_Yz8bQ2rS")],
+    bad_request: "Invalid value: 'tool_choice'. Supported values are: 'none', 'auto' and 'required'.",
+    server_error: "The server had an error while processing your request. Sorry about that!",
+};
+
+const ANTHROPIC: Spec = Spec {
+    name: "anthropic",
+    kind: ProviderKind::Anthropic,
+    key_env: "ANTHROPIC_API_KEY",
+    fixtures: "anthropic",
+    model: "claude-sonnet-4-5",
+    path: "/messages",
+    ids: [
+        Some("toolu_01A09q90qw90lq917835lq9"),
+        Some("toolu_01B7xYz3Lm4Np5Qr6St8Uv9W"),
+    ],
+    bad_request: "messages.1.content.0.tool_use.input: Input should be a valid dictionary",
+    server_error: "Internal server error",
+};
+
+const GEMINI: Spec = Spec {
+    name: "google",
+    kind: ProviderKind::Gemini,
+    key_env: "GEMINI_API_KEY",
+    fixtures: "gemini",
+    model: "gemini-2.5-flash",
+    path: "/models/gemini-2.5-flash:generateContent",
+    ids: [None, None],
+    bad_request: "* GenerateContentRequest.contents[1].parts[0].function_call.name: Name cannot be empty.",
+    server_error: "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+};
+
+impl Spec {
+    /// The fixture `tests/fixtures/<provider>/<name>.json`.
+    fn fixture(&self, name: &str) -> String {
+        let path = format!(
+            "{}/fixtures/{}/{name}.json",
+            env!("CARGO_MANIFEST_DIR"),
+            self.fixtures
+        );
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+    }
+
+    fn canned(&self, status: u16, fixture: &str) -> Canned {
+        Canned::json(status, self.fixture(fixture))
+    }
+
+    /// Settings for `base_url`: a long timeout, three attempts, waits from 1 s to 60 s.
+    fn settings(&self, base_url: &str) -> ProviderSettings {
+        let mut settings =
+            ProviderSettings::new(self.name, self.kind, base_url, Some(self.key_env));
+        settings.request_timeout = seconds(3600);
+        settings.retry = RetryPolicy {
+            max_attempts: 3,
+            first_backoff: seconds(1),
+            max_backoff: seconds(60),
+        };
+        settings
+    }
+
+    fn env(&self) -> Env {
+        Env::from_pairs([(self.key_env, KEY)])
+    }
+
+    fn connect(&self, server: &WireServer, manual: &ManualClock) -> Arc<dyn ChatModel> {
+        connect(
+            self.settings(&server.base_url()),
+            &self.env(),
+            Clock::from(manual),
+        )
+    }
+
+    /// The key as `request` carried it, in this API's header.
+    fn key_sent<'r>(&self, request: &'r Recorded) -> Option<&'r str> {
+        match self.kind {
+            ProviderKind::OpenAi => request
+                .header("authorization")
+                .and_then(|v| v.strip_prefix("Bearer ")),
+            ProviderKind::Anthropic => request.header("x-api-key"),
+            ProviderKind::Gemini => request.header("x-goog-api-key"),
+        }
+    }
+
+    /// A one-question request without tools.
+    fn question(&self) -> ChatRequest {
+        ChatRequest {
+            model: self.model.into(),
+            system: "You answer questions about orders.".into(),
+            messages: vec![Message::user("When did order C-17 ship?")],
+            tools: Vec::new(),
+            tool_choice: ToolChoice::Auto,
+            thinking: Thinking::Default,
+            max_output_tokens: None,
+        }
+    }
+}
+
+/// Runs `test` on a runtime of its own, sharing the forbidden switch with the other tests.
+fn run<F: Future>(test: F) -> F::Output {
+    let _shared = SWITCH.read().unwrap_or_else(PoisonError::into_inner);
+    runtime().block_on(test)
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
+/// One question to a server giving `responses`; the answer and what the server got. The call
+/// may not wait before a retry: nothing advances its clock.
+async fn ask(
+    spec: Spec,
+    responses: Vec<Canned>,
+) -> (Result<ChatResponse, ModelError>, Vec<Recorded>) {
+    let server = WireServer::start(responses).await;
+    let manual = ManualClock::new();
+    let model = spec.connect(&server, &manual);
+    let result = without_waiting(&manual, model.chat(&spec.question(), &Signal::new())).await;
+    (result, server.requests())
+}
+
+/// Runs `call` to its end, failing (instead of hanging) if it starts waiting before a retry:
+/// a second timer on the clock besides the call's timeout.
+async fn without_waiting<T>(manual: &ManualClock, call: impl Future<Output = T>) -> T {
+    tokio::select! {
+        biased;
+        result = call => result,
+        () = manual.wait_for_timers(2) => panic!("the call waits before a retry, on a clock nobody advances"),
+    }
+}
+
+/// Sends `request` in the background, to be driven by the test's clock.
+fn spawn_chat(
+    model: Arc<dyn ChatModel>,
+    request: ChatRequest,
+    signal: Signal,
+) -> tokio::task::JoinHandle<Result<ChatResponse, ModelError>> {
+    tokio::spawn(async move { model.chat(&request, &signal).await })
+}
+
+/// Checks that the call waits exactly `wait` before its next attempt.
+async fn expect_wait(manual: &ManualClock, wait: Duration, spec: Spec) {
+    let tick = Duration::from_millis(1);
+    manual.wait_for_timers(2).await;
+    manual.advance(wait - tick);
+    assert_eq!(
+        manual.pending_timers(),
+        2,
+        "{}: still waiting just before {wait:?}",
+        spec.name
+    );
+    manual.advance(tick);
+    assert_eq!(
+        manual.pending_timers(),
+        1,
+        "{}: done waiting at {wait:?}",
+        spec.name
+    );
+}
+
+fn call(id: Option<&str>, name: &str, arguments: &str) -> ToolCall {
+    ToolCall {
+        provider_id: id.map(Into::into),
+        name: name.into(),
+        arguments: arguments.into(),
+    }
+}
+
+/// Sends each of `requests` to a server answering with the text fixture; what it got.
+async fn sent(spec: Spec, requests: &[ChatRequest]) -> Vec<Recorded> {
+    let server = WireServer::start(vec![spec.canned(200, "text"); requests.len()]).await;
+    let model = spec.connect(&server, &ManualClock::new());
+    for request in requests {
+        model.chat(request, &Signal::new()).await.unwrap();
+    }
+    server.requests()
+}
+
+#[test]
+fn the_forbidden_switch_stops_every_provider_before_the_network() {
+    /// Allows real requests again when the test ends, passed or failed.
+    struct Allow;
+    impl Drop for Allow {
+        fn drop(&mut self) {
+            forbid_real_requests(false);
+        }
+    }
+
+    let _exclusive = SWITCH.write().unwrap_or_else(PoisonError::into_inner);
+    forbid_real_requests(true);
+    let _allow = Allow;
+    runtime().block_on(async {
+        for spec in [OPENAI, ANTHROPIC, GEMINI] {
+            let server = WireServer::start([spec.canned(200, "text")]).await;
+            // No key either: the switch is checked first.
+            let model = connect(
+                spec.settings(&server.base_url()),
+                &Env::from_pairs::<&str, &str>([]),
+                Clock::from(ManualClock::new()),
+            );
+            let error = model
+                .chat(&spec.question(), &Signal::new())
+                .await
+                .unwrap_err();
+            assert_eq!(
+                error,
+                ModelError::Forbidden {
+                    model: spec.model.into()
+                }
+            );
+            assert!(server.requests().is_empty());
+        }
+    });
+}
+
+#[path = "providers/details.rs"]
+mod details;
+#[path = "providers/each_provider.rs"]
+mod each_provider;
+#[path = "providers/wire_format.rs"]
+mod wire_format;
