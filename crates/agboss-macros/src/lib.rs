@@ -65,6 +65,7 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `thinking` | `"default"`, `"off"`, `"low"`, `"medium"`, `"high"` | `"default"` |
 /// | `history_turns`, `history_summaries` | what the agent remembers of its thread | 5 and 10 |
 /// | `output` | a DTO the agent answers with, through the tool `answer-<dto>` | plain text |
+/// | `tool_choice` | `"auto"`, `"required"`, `"none"`, or the name of one of its tools | `"required"` with `output`, else `"auto"` |
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 #[proc_macro_attribute]
 pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {

@@ -59,7 +59,10 @@
 //! # }
 //! ```
 
+mod scripted;
 mod test_tool;
 
+pub use agboss_core::model::providers::forbid_real_requests;
 pub use agboss_core::time::ManualClock;
+pub use scripted::{ScriptedModel, Turn};
 pub use test_tool::{TestRun, TestTool, test_tool};

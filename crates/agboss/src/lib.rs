@@ -72,7 +72,9 @@ pub use agboss_core::app::{Application, AssemblyError, ToolDefaults, Workflow};
 pub use agboss_core::context::ExecutionContext;
 pub use agboss_core::tool::{Tool, ToolError, ToolHandler};
 
-pub use agboss_core::{agent, app, config, context, deps, describe, spend, time, tool, units};
+pub use agboss_core::{
+    agent, app, config, context, deps, describe, model, run, spend, store, time, tool, units,
+};
 
 /// Marks a type as infrastructure: only the application may provide it, never a workflow
 /// (`[di.infrastructure-in-workflow]`).

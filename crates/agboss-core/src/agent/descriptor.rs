@@ -143,6 +143,7 @@ pub struct AgentDescriptor {
     thinking: Thinking,
     history: History,
     answer: Option<AnswerSpec>,
+    tool_choice: Option<&'static str>,
     prompt: OnceLock<String>,
 }
 
@@ -170,6 +171,7 @@ impl AgentDescriptor {
             thinking: Thinking::Default,
             history: History::new(5, 10),
             answer: None,
+            tool_choice: None,
             prompt: OnceLock::new(),
         }
     }
@@ -198,9 +200,26 @@ impl AgentDescriptor {
         self
     }
 
+    /// With a tool choice: `"auto"`, `"required"`, `"none"`, or a tool's name.
+    pub const fn with_tool_choice(mut self, choice: &'static str) -> AgentDescriptor {
+        self.tool_choice = Some(choice);
+        self
+    }
+
     /// Its name.
     pub fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// Its own tool choice, if it sets one (else: required with an answer DTO, auto without).
+    pub fn tool_choice(&self) -> Option<crate::model::ToolChoice> {
+        use crate::model::ToolChoice;
+        self.tool_choice.map(|choice| match choice {
+            "auto" => ToolChoice::Auto,
+            "required" => ToolChoice::Required,
+            "none" => ToolChoice::None,
+            tool => ToolChoice::Tool(tool.to_owned()),
+        })
     }
 
     /// What it does.

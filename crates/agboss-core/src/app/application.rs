@@ -7,6 +7,9 @@ use super::{AssemblyError, Env, FromEnv, Problem, Setting, ToolDefaults, Workflo
 use crate::agent::AgentDescriptor;
 use crate::config::Config;
 use crate::deps::Providers;
+use crate::model::{ChatModel, ModelError, ModelRouter};
+use crate::run::Budgets;
+use crate::store::Store;
 use crate::time::Clock;
 use crate::tool::{DynTool, ToolDescriptor, ToolEnv};
 use crate::units::ByteSize;
@@ -32,6 +35,9 @@ pub struct ApplicationBuilder {
     pub(crate) clock: Clock,
     pub(crate) config: Option<Config>,
     pub(crate) env: Env,
+    pub(crate) router: Option<ModelRouter>,
+    pub(crate) store: Option<Arc<dyn Store>>,
+    pub(crate) budgets: Budgets,
 }
 
 impl ApplicationBuilder {
@@ -77,6 +83,29 @@ impl ApplicationBuilder {
         self
     }
 
+    /// The model router, instead of the one made from configuration on first use.
+    pub fn router(mut self, router: ModelRouter) -> Self {
+        self.router = Some(router);
+        self
+    }
+
+    /// Sends every model id to `model` (a `ScriptedModel` in tests, one local server).
+    pub fn chat_model(self, model: Arc<dyn ChatModel>) -> Self {
+        self.router(ModelRouter::new().route("*", "model", model, false))
+    }
+
+    /// Where executions are journaled; a [`MemoryStore`](crate::store::MemoryStore) unless set.
+    pub fn store(mut self, store: Arc<dyn Store>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// Token and money limits of every execution (a run may set its own).
+    pub fn budgets(mut self, budgets: Budgets) -> Self {
+        self.budgets = budgets;
+        self
+    }
+
     /// Checks everything (names, bounds, limits, providers, configuration) and reports every
     /// problem at once. Reads no environment variable and calls no model.
     pub fn build(self) -> Result<Application, AssemblyError> {
@@ -91,6 +120,8 @@ pub struct Application {
     pub(crate) workflows: Vec<AppWorkflow>,
     pub(crate) providers: Providers,
     pub(crate) max_result_size: Setting<ByteSize>,
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) budgets: Budgets,
 }
 
 impl Application {
@@ -104,6 +135,9 @@ impl Application {
             clock: Clock::system(),
             config: None,
             env: Env::process(),
+            router: None,
+            store: None,
+            budgets: Budgets::none(),
         }
     }
 
@@ -125,6 +159,21 @@ impl Application {
     /// The workflow named `name`.
     pub fn workflow(&self, name: &str) -> Option<&AppWorkflow> {
         self.workflows.iter().find(|w| w.name == name)
+    }
+
+    /// The model router (made from configuration and the environment on first use).
+    pub fn router(&self) -> Result<Arc<ModelRouter>, ModelError> {
+        self.providers
+            .get::<ModelRouter>()
+            .map_err(|why| ModelError::NoRoute {
+                model: "*".into(),
+                reason: format!("the model router is not available: {why:?}"),
+            })
+    }
+
+    /// Where executions are journaled.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
     }
 
     /// The application's bound for results, and where it came from.

@@ -21,10 +21,21 @@ const MAX_NAME_LEN: usize = 64;
 
 pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, AssemblyError> {
     let mut problems = Vec::new();
+    let models = builder
+        .config
+        .as_ref()
+        .map(|c| c.models().clone())
+        .unwrap_or_default();
     let overrides = match builder.config.take() {
         Some(config) => config.apply(&mut builder, &mut problems),
         None => HashMap::new(),
     };
+    // The router reaches tools through the providers (`ModelClient`); made on first use, so
+    // assembly reads no key.
+    match builder.router.take() {
+        Some(router) => builder.provided.push_ready(Arc::new(router)),
+        None => builder.provided.push_router(models),
+    }
     let app = builder.name.clone();
     let app_source = Source::Application(app.clone());
     check_defaults(
@@ -33,7 +44,7 @@ pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, A
         &mut problems,
     );
     check_provided(&builder.provided, None, &mut problems);
-    let app_providers = builder.provided.to_providers(&builder.env);
+    let app_providers = builder.provided.to_providers(&builder.env, &builder.clock);
     let app_bound = setting(
         None,
         [(&builder.defaults, app_source.clone())],
@@ -80,6 +91,11 @@ pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, A
         workflows,
         providers: app_providers,
         max_result_size: app_bound,
+        store: builder
+            .store
+            .clone()
+            .unwrap_or_else(|| Arc::new(crate::store::MemoryStore::new())),
+        budgets: builder.budgets,
     })
 }
 
@@ -105,7 +121,9 @@ impl Context<'_> {
         ];
         check_defaults(&workflow.defaults, &format!("workflow `{name}`"), problems);
         check_provided(&workflow.provided, Some(name), problems);
-        let own_providers = workflow.provided.to_providers(&self.builder.env);
+        let own_providers = workflow
+            .provided
+            .to_providers(&self.builder.env, &self.builder.clock);
         let mut providers = self.app_providers.clone();
         providers.extend(&own_providers);
         let env = ToolEnv::new(Arc::new(providers), self.builder.clock.clone());
@@ -261,6 +279,17 @@ impl WorkflowScope<'_> {
                 bound,
                 env_vars,
             });
+        }
+        if let Some(crate::model::ToolChoice::Tool(chosen)) = descriptor.tool_choice()
+            && !names.contains_key(chosen.as_str())
+            && descriptor.answer().is_none_or(|a| a.tool_name() != chosen)
+        {
+            problems.push(Problem::new(
+                "agent.tool-choice-unknown",
+                format!(
+                    "agent `{agent}`: tool_choice names `{chosen}`, which is not one of its tools"
+                ),
+            ));
         }
         if let Some(answer) = descriptor.answer() {
             let name = answer.tool_name();

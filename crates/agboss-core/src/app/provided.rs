@@ -26,6 +26,7 @@ pub(crate) struct Provided {
 enum How {
     Ready(ErasedValue),
     FromEnv(fn(&Env) -> Result<ErasedValue, String>),
+    Router(std::collections::BTreeMap<String, crate::config::ModelSettings>),
 }
 
 impl ProvidedList {
@@ -51,9 +52,22 @@ impl ProvidedList {
         });
     }
 
+    /// The model router from the configuration's `[models.*]`, made on first use.
+    pub(crate) fn push_router(
+        &mut self,
+        models: std::collections::BTreeMap<String, crate::config::ModelSettings>,
+    ) {
+        self.entries.push(Provided {
+            type_id: TypeId::of::<crate::model::ModelRouter>(),
+            type_name: std::any::type_name::<crate::model::ModelRouter>(),
+            env: &[],
+            how: How::Router(models),
+        });
+    }
+
     /// The providers, environment-backed ones made on first use from `env`. For a type given
     /// twice the later one is kept (assembly has reported it already).
-    pub(crate) fn to_providers(&self, env: &Env) -> Providers {
+    pub(crate) fn to_providers(&self, env: &Env, clock: &crate::time::Clock) -> Providers {
         let mut providers = Providers::new();
         for entry in &self.entries {
             match &entry.how {
@@ -71,6 +85,18 @@ impl ProvidedList {
                         entry.type_id,
                         entry.type_name,
                         Arc::new(move || make(&env)),
+                    );
+                }
+                How::Router(models) => {
+                    let (models, env, clock) = (models.clone(), env.clone(), clock.clone());
+                    providers.provide_lazy(
+                        entry.type_id,
+                        entry.type_name,
+                        Arc::new(move || {
+                            let router =
+                                crate::model::ModelRouter::from_settings(&models, &env, &clock);
+                            Ok(Arc::new(Arc::new(router)) as ErasedValue)
+                        }),
                     );
                 }
             }

@@ -58,6 +58,16 @@ pub struct AgentOverride {
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ModelSettings {
+    /// The wire format: `openai` (and every compatible server), `anthropic` or `gemini`.
+    /// Defaults to the section's own name for `openai`, `anthropic`, `google`, `openrouter`.
+    pub kind: Option<String>,
+    /// The vendors (the part of a model id before `/`) routed here; defaults to the section's
+    /// name (`google` for Gemini, every other vendor for `openrouter`).
+    #[serde(default)]
+    pub vendors: Vec<String>,
+    /// Whether the model id goes to the API without its vendor (`local/qwen2.5` → `qwen2.5`).
+    /// Defaults to true, except for OpenRouter, which takes ids whole.
+    pub strip_vendor: Option<bool>,
     /// The API's base URL.
     pub base_url: Option<String>,
     /// The NAME of the environment variable that holds the API key.
@@ -175,6 +185,11 @@ impl Config {
     /// The settings of model provider `provider` (`openai`, `anthropic`, `google`, ...).
     pub fn model_settings(&self, provider: &str) -> Option<&ModelSettings> {
         self.file.models.get(provider)
+    }
+
+    /// Every `[models.<name>]` section.
+    pub fn models(&self) -> &BTreeMap<String, ModelSettings> {
+        &self.file.models
     }
 
     /// Applies the configuration to `builder`; returns the agent overrides for assembly.

@@ -205,7 +205,12 @@ impl<T: Tool> Invoker<T> {
         .await;
         match finish {
             Finish::Done(Ok(Ok(output))) => Ok(output),
-            Finish::Done(Ok(Err(error))) => Err(ToolFailure::Raised(error)),
+            // A tool that gives up because the execution was cancelled reports the cancellation,
+            // which says more than its own "stopped".
+            Finish::Done(Ok(Err(error))) => match signal.reason() {
+                Some(reason) => Err(ToolFailure::Aborted(reason)),
+                None => Err(ToolFailure::Raised(error)),
+            },
             Finish::Done(Err(payload)) => Err(ToolFailure::Panicked(panic_message(&*payload))),
             Finish::TimedOut => {
                 // The run is dropped; whatever it handed the call's signal stops too.

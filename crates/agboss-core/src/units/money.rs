@@ -16,7 +16,21 @@ use std::str::FromStr;
 /// assert_eq!(PRICE.nanos(), 2_500_000);
 /// assert_eq!((PRICE + usd("1")).to_string(), "$1.0025");
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Serialized as its whole number of nano-dollars.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct Usd(u64);
 
 /// A text that is not a dollar amount.

@@ -18,6 +18,7 @@ pub const KEYS: &[&str] = &[
     "history_turns",
     "history_summaries",
     "output",
+    "tool_choice",
     "crate",
 ];
 
@@ -35,6 +36,7 @@ pub struct AgentArgs {
     pub history_turns: Option<syn::LitInt>,
     pub history_summaries: Option<syn::LitInt>,
     pub output: Option<syn::Path>,
+    pub tool_choice: Option<syn::LitStr>,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
     /// Keys an unknown key was reported as a typo of.

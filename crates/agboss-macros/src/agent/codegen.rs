@@ -55,6 +55,9 @@ pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
     if let Some(n) = agent.max_tool_calls {
         descriptor = quote!(#descriptor.with_max_tool_calls(#n));
     }
+    if let Some(choice) = &agent.tool_choice {
+        descriptor = quote!(#descriptor.with_tool_choice(#choice));
+    }
     if let Some(output) = &agent.output {
         let answer = format!(
             "answer-{}",

@@ -22,6 +22,7 @@ pub struct ResolvedAgent {
     pub history_turns: u32,
     pub history_summaries: u32,
     pub output: Option<Path>,
+    pub tool_choice: Option<LitStr>,
     pub krate: Option<Path>,
 }
 
@@ -187,6 +188,7 @@ pub fn resolve(
         history_turns,
         history_summaries,
         output: args.output,
+        tool_choice: args.tool_choice,
         krate: args.krate,
     })
 }

@@ -1,0 +1,128 @@
+//! Budgets and limits of a run, and the errors a run ends with.
+
+use crate::context::AbortReason;
+use crate::model::ModelError;
+use crate::store::StoreError;
+use crate::units::Usd;
+
+/// Token and money limits of one execution, checked before every model call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budgets {
+    /// Tokens (input and output) the loop's model calls may use.
+    pub max_tokens: Option<u64>,
+    /// Money the execution may spend: model calls and what tools record.
+    pub max_usd: Option<Usd>,
+}
+
+impl Budgets {
+    /// No limits.
+    pub fn none() -> Budgets {
+        Budgets::default()
+    }
+
+    /// At most `n` tokens.
+    pub fn tokens(mut self, n: u64) -> Budgets {
+        self.max_tokens = Some(n);
+        self
+    }
+
+    /// At most `amount`.
+    pub fn usd(mut self, amount: Usd) -> Budgets {
+        self.max_usd = Some(amount);
+        self
+    }
+}
+
+/// A budget ran out: the run stops before its next model call.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BudgetExceededError {
+    /// The token budget.
+    #[error("BudgetExceededError: budget `tokens` is spent: {used} tokens used of {limit}")]
+    Tokens {
+        /// The limit.
+        limit: u64,
+        /// Tokens used.
+        used: u64,
+    },
+    /// The money budget.
+    #[error("BudgetExceededError: budget `usd` is spent: {spent} of {limit}")]
+    Usd {
+        /// The limit.
+        limit: Usd,
+        /// What was spent (model calls and tools).
+        spent: Usd,
+    },
+}
+
+impl BudgetExceededError {
+    /// `budgets.tokens` or `budgets.usd`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            BudgetExceededError::Tokens { .. } => "budgets.tokens",
+            BudgetExceededError::Usd { .. } => "budgets.usd",
+        }
+    }
+}
+
+/// An agent asked for more tool calls than its limit allows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "LimitExceededError: agents.{agent}.limits.toolCalls: the model asked for tool call {requested} of a run limited to {limit} (raise max_tool_calls on the agent, or defaults.tools.max_tool_calls)"
+)]
+pub struct LimitExceededError {
+    /// The agent.
+    pub agent: String,
+    /// Its limit.
+    pub limit: u32,
+    /// The number the model's last answer would have reached.
+    pub requested: u32,
+}
+
+impl LimitExceededError {
+    /// `agents.<name>.limits.toolCalls`.
+    pub fn code(&self) -> String {
+        format!("agents.{}.limits.toolCalls", self.agent)
+    }
+}
+
+/// Why a run did not answer.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// Too many tool calls.
+    #[error("{0}")]
+    LimitExceeded(LimitExceededError),
+    /// A budget is spent.
+    #[error("{0}")]
+    BudgetExceeded(BudgetExceededError),
+    /// The model call failed.
+    #[error("model call failed: {0}")]
+    Model(ModelError),
+    /// The execution was cancelled.
+    #[error("cancelled: {0}")]
+    Aborted(AbortReason),
+    /// The model broke the agent's contract (answered in text where a structured answer is due).
+    #[error("{0}")]
+    Contract(String),
+    /// No such workflow, agent or execution.
+    #[error("{0}")]
+    NotFound(String),
+    /// The store failed; the run stopped where its journal ends.
+    #[error("{0}")]
+    Store(StoreError),
+}
+
+impl RunError {
+    /// The code a journal's `failed` event carries.
+    pub fn code(&self) -> String {
+        match self {
+            RunError::LimitExceeded(e) => e.code(),
+            RunError::BudgetExceeded(e) => e.code().into(),
+            RunError::Model(_) => "model".into(),
+            RunError::Aborted(_) => "cancelled".into(),
+            RunError::Contract(_) => "answer.missing".into(),
+            RunError::NotFound(_) => "not-found".into(),
+            RunError::Store(_) => "store".into(),
+        }
+    }
+}
