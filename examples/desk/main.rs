@@ -1,34 +1,44 @@
 //! The desk: an application with two agents, `notes` and `scout`.
 //!
 //! ```text
-//! cargo run --example desk               # calls the desk's tools the way its agents do
+//! cargo run --example desk               # asks the agents three questions
 //! cargo run --example desk -- describe   # who can use which tool, with what limits
 //! cargo run --example desk -- describe --json
 //! ```
 //!
-//! `NOTES_FILE` names the notes file, `JOBS_FILE` the job board; `DESK_CONFIG` may name a TOML
-//! configuration file (see agboss::config).
+//! With a provider's key in the environment (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`,
+//! `GEMINI_API_KEY`, `OPENROUTER_API_KEY`), or `DESK_LOCAL_URL` naming an OpenAI-compatible
+//! server (llama.cpp, Ollama), the agents talk to that model (`DESK_MODEL` picks another);
+//! with none the desk says so and runs on a scripted model. `NOTES_FILE` names the notes file,
+//! `JOBS_FILE` the job board; `DESK_CONFIG` may name a TOML configuration file.
 
+mod models;
 mod notes;
 mod scout;
 
 use std::process::ExitCode;
 
 use agboss::config::Config;
-use agboss::context::{Execution, Step};
 use agboss::prelude::*;
-use agboss::tool::CallFrame;
+use agboss::run::Answer;
 use agboss::units::kilobytes;
 
+use models::Models;
 use notes::{NotesAgent, NotesFile};
 use scout::{JobBoard, Scout};
 
-fn desk() -> Result<Application, agboss::AssemblyError> {
+fn desk(models: &Models) -> Result<Application, agboss::AssemblyError> {
     let mut builder = Application::builder("desk-application")
         .workflow(Workflow::new("desk").agent::<NotesAgent>().agent::<Scout>())
         .provide_from_env::<NotesFile>()
         .provide_from_env::<JobBoard>()
         .defaults(ToolDefaults::new().max_result_size(kilobytes(64)));
+    match models {
+        Models::Scripted(_) => {
+            builder = builder.chat_model(models.scripted().expect("scripted"));
+        }
+        Models::Provider { config, .. } => builder = builder.config(config.clone()),
+    }
     if let Some(path) = std::env::var_os("DESK_CONFIG") {
         builder = builder.config(Config::load(path));
     }
@@ -37,7 +47,8 @@ fn desk() -> Result<Application, agboss::AssemblyError> {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let app = match desk() {
+    let models = models::from_env();
+    let app = match desk(&models) {
         Ok(app) => app,
         Err(problems) => {
             eprintln!("{problems}");
@@ -47,46 +58,47 @@ async fn main() -> ExitCode {
     if let Some(command) = agboss::cli::command() {
         return command.run(&app);
     }
+    match &models {
+        Models::Scripted(_) => println!(
+            "no model provider configured (set OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY or DESK_LOCAL_URL): running on a scripted model"
+        ),
+        Models::Provider { model, .. } => println!("model: {model}"),
+    }
     if let Err(problems) = app.check_environment() {
         eprintln!("{problems}");
         return ExitCode::FAILURE;
     }
-    let desk = app.workflow("desk").expect("the desk workflow");
-    if let Ok(notes) = desk.tool_env().providers().get::<NotesFile>() {
-        println!("notes file: {}", notes.path().display());
-    }
-    let execution = Execution::builder("desk-1")
-        .thread("t-1")
-        .owner("u-1")
-        .workflow("desk")
-        .build();
-    let calls = [
-        (
-            "notes",
-            "note-save-tool",
-            r#"{"text": "Dentist on Tuesday at 9"}"#,
-        ),
-        ("notes", "note-save-tool", r#"{"text": "   "}"#),
-        ("notes", "note-search-tool", r#"{"words": "dentist"}"#),
-        ("notes", "note-search-tool", r#"{"word": "milk"}"#),
-        (
-            "scout",
-            "greenhouse-jobs-tool",
-            r#"{"words": "rust remote"}"#,
-        ),
+    let questions = [
+        ("notes", "Remember: the dentist is on Tuesday at 9."),
+        ("notes", "When is my dentist appointment?"),
+        ("scout", "Find me remote Rust jobs."),
     ];
-    for (n, (agent, tool, arguments)) in (1..).zip(calls) {
-        let tool = desk
+    for (agent, question) in questions {
+        println!("\n{agent} <- {question}");
+        let run = app
+            .run("desk", question)
             .agent(agent)
-            .and_then(|a| a.tool(tool))
-            .expect("a tool of the desk");
-        let frame = CallFrame::new(execution.clone(), Step::new(agent, 1, format!("call_{n}")));
-        let outcome = tool.tool().invoke(arguments, &frame).await;
-        println!(
-            "{agent} · {} {arguments}\n  -> {}",
-            tool.descriptor().name(),
-            outcome.content
-        );
+            .thread("desk-thread")
+            .owner("desk-user")
+            .on_tool_end(|end| println!("  · {} -> {}", end.tool, end.content));
+        match run.await {
+            Ok(outcome) => {
+                let answer = match &outcome.answer {
+                    Answer::Text(text) => text.clone(),
+                    Answer::Structured(value) => value.to_string(),
+                };
+                println!(
+                    "{agent} -> {answer}\n  ({} tool calls, {} tokens, {})",
+                    outcome.tool_calls,
+                    outcome.usage.total(),
+                    outcome.spend
+                );
+            }
+            Err(error) => {
+                eprintln!("{agent} failed: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
     }
     ExitCode::SUCCESS
 }

@@ -59,11 +59,6 @@ impl FromEnv for NotesFile {
 }
 
 impl NotesFile {
-    /// Where the notes are.
-    pub fn path(&self) -> &std::path::Path {
-        &self.path
-    }
-
     async fn all(&self) -> Result<Vec<String>, ToolError> {
         let text = match tokio::fs::read_to_string(&self.path).await {
             Ok(text) => text,

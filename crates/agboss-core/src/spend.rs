@@ -51,11 +51,30 @@ impl SpendLedger {
 
     /// The entries recorded by call `call_id`.
     pub fn of_call(&self, call_id: &str) -> Vec<SpendEntry> {
-        self.lock()
+        self.of_call_since(0, call_id)
+    }
+
+    /// The entries recorded by call `call_id` at or after position `mark` (a [`len`](Self::len)
+    /// taken before the call began), without reading older ones.
+    pub fn of_call_since(&self, mark: usize, call_id: &str) -> Vec<SpendEntry> {
+        let entries = self.lock();
+        entries
+            .get(mark..)
+            .unwrap_or_default()
             .iter()
             .filter(|e| e.call_id.as_deref() == Some(call_id))
             .cloned()
             .collect()
+    }
+
+    /// How many entries it holds.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.lock().is_empty()
     }
 
     fn lock(&self) -> MutexGuard<'_, Vec<SpendEntry>> {

@@ -11,12 +11,14 @@ mod message;
 pub mod providers;
 mod request;
 mod router;
+mod scripted;
 
 pub use client::ModelClient;
 pub use error::ModelError;
 pub use message::{Message, ToolCall};
 pub use request::{ChatRequest, ChatResponse, FinishReason, ToolChoice, Usage};
 pub use router::{ModelRouter, Prices};
+pub use scripted::{ScriptedModel, Turn};
 
 use std::future::Future;
 use std::pin::Pin;

@@ -84,7 +84,7 @@ impl<'a> AgentLoop<'a> {
             .append(self.execution.execution_id(), state.events, &event)
             .await
             .map_err(RunError::Store)?;
-        state.apply(&event);
+        state.apply(event);
         Ok(())
     }
 
@@ -182,8 +182,7 @@ impl<'a> AgentLoop<'a> {
                 )
                 .await;
         }
-        let earlier: Vec<String> = state.messages.iter().flat_map(call_ids_of).collect();
-        let calls = assign_call_ids(response.tool_calls, state.visit, turn, &earlier);
+        let calls = assign_call_ids(response.tool_calls, state.visit, turn, &state.provider_ids);
         let counted = calls
             .iter()
             .filter(|c| !self.is_answer(&c.call.name))
@@ -265,17 +264,5 @@ impl<'a> AgentLoop<'a> {
     /// Fails the run if its signal fired, with the signal's reason.
     pub(super) fn aborted(&self) -> Option<AbortReason> {
         self.execution.signal().reason()
-    }
-}
-
-/// The call ids a message's calls were given, for id reuse across turns. Ids live in the
-/// journal's pending calls; messages carry the provider's ids, which is what reuse is about.
-fn call_ids_of(message: &Message) -> Vec<String> {
-    match message {
-        Message::Assistant { tool_calls, .. } => tool_calls
-            .iter()
-            .filter_map(|c| c.provider_id.clone())
-            .collect(),
-        _ => Vec::new(),
     }
 }

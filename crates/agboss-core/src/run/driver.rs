@@ -26,6 +26,8 @@ pub struct RunOutcome {
     pub usage: Usage,
     /// Everything the execution spent: model calls and what tools recorded.
     pub spend: Usd,
+    /// Each cost, in the order it was recorded: model calls (`tool: None`) and tools' costs.
+    pub spent: Vec<crate::spend::SpendEntry>,
     /// Tool calls made.
     pub tool_calls: u32,
     /// Model answers.
@@ -224,15 +226,9 @@ impl Application {
         if let Some(signal) = signal {
             builder = builder.signal(signal);
         }
-        drive(
-            self,
-            agent,
-            builder.build(),
-            &RunOptions::default(),
-            state,
-            None,
-        )
-        .await
+        let execution = builder.build();
+        restore_spend(&execution, &events, agent);
+        drive(self, agent, execution, &RunOptions::default(), state, None).await
     }
 }
 
@@ -277,6 +273,7 @@ async fn drive(
                 answer,
                 usage: state.usage,
                 spend: execution.spend().total(),
+                spent: execution.spend().entries(),
                 tool_calls: state.tool_calls,
                 turns: state.turn,
             }),
@@ -286,6 +283,40 @@ async fn drive(
     }
     .instrument(span)
     .await
+}
+
+/// Puts what the journal says was spent back in the ledger, so budgets count it after a resume.
+fn restore_spend(execution: &Execution, events: &[LoopEvent], agent: &AppAgent) {
+    let mut tools_of_calls = std::collections::HashMap::new();
+    for event in events {
+        match event {
+            LoopEvent::ModelAnswered {
+                model, cost, calls, ..
+            } => {
+                execution.spend().push(crate::spend::SpendEntry {
+                    service: model.clone(),
+                    cost: *cost,
+                    tool: None,
+                    call_id: None,
+                });
+                for call in calls {
+                    let tool = agent.tool(&call.call.name).map(|t| t.descriptor().name());
+                    tools_of_calls.insert(call.call_id.clone(), tool);
+                }
+            }
+            LoopEvent::ToolFinished { call_id, spend, .. } => {
+                for spent in spend {
+                    execution.spend().push(crate::spend::SpendEntry {
+                        service: spent.service.clone(),
+                        cost: spent.cost,
+                        tool: tools_of_calls.get(call_id).copied().flatten(),
+                        call_id: Some(call_id.clone()),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 fn unreachable_state() -> Result<RunOutcome, RunError> {

@@ -16,7 +16,7 @@ pub fn assign_call_ids(
     calls: Vec<ToolCall>,
     visit: u32,
     turn: u32,
-    earlier: &[String],
+    earlier: &std::collections::HashSet<String>,
 ) -> Vec<PendingCall> {
     let repeated_here = |id: &str| {
         calls
@@ -30,13 +30,7 @@ pub fn assign_call_ids(
         .enumerate()
         .map(|(position, call)| match call.provider_id.as_deref() {
             None | Some("") => format!("gen-{visit}-{turn}-{position}"),
-            Some(id)
-                if earlier
-                    .iter()
-                    .any(|e| e == id || e.starts_with(&format!("{id}:"))) =>
-            {
-                format!("{id}:t{turn}:{position}")
-            }
+            Some(id) if earlier.contains(id) => format!("{id}:t{turn}:{position}"),
             Some(id) if repeated_here(id) => format!("{id}:{position}"),
             Some(id) => id.to_owned(),
         })
@@ -66,8 +60,9 @@ mod tests {
         }
     }
 
-    fn ids(calls: Vec<ToolCall>, earlier: &[String]) -> Vec<String> {
-        assign_call_ids(calls, 1, 2, earlier)
+    fn ids(calls: Vec<ToolCall>, earlier: &[&str]) -> Vec<String> {
+        let earlier = earlier.iter().map(|s| s.to_string()).collect();
+        assign_call_ids(calls, 1, 2, &earlier)
             .into_iter()
             .map(|c| c.call_id)
             .collect()
@@ -100,7 +95,7 @@ mod tests {
     #[test]
     fn an_id_reused_from_an_earlier_turn_is_made_unique() {
         assert_eq!(
-            ids(vec![call(Some("call_0"))], &["call_0".into()]),
+            ids(vec![call(Some("call_0"))], &["call_0"]),
             ["call_0:t2:0"]
         );
     }

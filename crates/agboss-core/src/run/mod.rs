@@ -20,7 +20,9 @@ mod tools_step;
 pub use driver::{RunBuilder, RunOutcome};
 pub use ids::assign_call_ids;
 pub use limits::{BudgetExceededError, Budgets, LimitExceededError, RunError};
-pub use state::{Answer, CallResult, LoopEvent, LoopState, Next, PendingCall, STATE_VERSION};
+pub use state::{
+    Answer, CallResult, LoopEvent, LoopState, Next, PendingCall, STATE_VERSION, Spent,
+};
 
 use std::sync::Arc;
 

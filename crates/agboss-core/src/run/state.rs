@@ -61,6 +61,9 @@ pub enum LoopEvent {
         is_error: bool,
         /// Whether `content` was cut to the bound.
         truncated: bool,
+        /// What the call recorded with its `SpendRecorder` or `ModelClient`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        spend: Vec<Spent>,
     },
     /// The run ended with an answer.
     Answered {
@@ -74,6 +77,15 @@ pub enum LoopEvent {
         /// Its message.
         message: String,
     },
+}
+
+/// One cost a tool call recorded, as journaled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spent {
+    /// The service paid (a model id for a tool's own model calls).
+    pub service: String,
+    /// What it cost.
+    pub cost: Usd,
 }
 
 /// A tool call between the model's answer and its result.
@@ -148,8 +160,12 @@ pub struct LoopState {
     pub usage: Usage,
     /// What the loop's model calls cost.
     pub model_cost: Usd,
+    /// What tool calls recorded.
+    pub tool_spend: Usd,
     /// The calls of the last answer.
     pub pending: Vec<PendingCall>,
+    /// Every id the provider gave a call so far, to make a reused one unique.
+    pub provider_ids: std::collections::HashSet<String>,
     /// What comes next.
     pub next: Next,
     /// Events applied.
@@ -161,13 +177,13 @@ impl LoopState {
     pub fn from_events<'a>(events: impl IntoIterator<Item = &'a LoopEvent>) -> LoopState {
         let mut state = LoopState::default();
         for event in events {
-            state.apply(event);
+            state.apply(event.clone());
         }
         state
     }
 
-    /// Folds `event` into the state.
-    pub fn apply(&mut self, event: &LoopEvent) {
+    /// Folds `event` into the state, moving what it carries in.
+    pub fn apply(&mut self, event: LoopEvent) {
         self.events += 1;
         match event {
             LoopEvent::Started {
@@ -178,11 +194,11 @@ impl LoopState {
                 input,
                 ..
             } => {
-                self.execution_id.clone_from(execution_id);
-                self.workflow.clone_from(workflow);
-                self.agent.clone_from(agent);
-                self.visit = *visit;
-                self.messages.push(Message::user(input.clone()));
+                self.execution_id = execution_id;
+                self.workflow = workflow;
+                self.agent = agent;
+                self.visit = visit;
+                self.messages.push(Message::user(input));
                 self.next = Next::CallModel;
             }
             LoopEvent::ModelAnswered {
@@ -194,29 +210,33 @@ impl LoopState {
                 cost,
                 ..
             } => {
-                self.turn = *turn;
-                self.usage += *usage;
-                self.model_cost += *cost;
-                self.messages.push(message.clone());
+                self.turn = turn;
+                self.usage += usage;
+                self.model_cost += cost;
+                self.messages.push(message);
                 self.tool_calls += counted_calls;
-                self.pending = calls.clone();
+                self.provider_ids
+                    .extend(calls.iter().filter_map(|c| c.call.provider_id.clone()));
                 self.next = if calls.is_empty() {
                     Next::CallModel
                 } else {
                     Next::RunTools
                 };
+                self.pending = calls;
             }
             LoopEvent::ToolFinished {
                 call_id,
                 content,
                 is_error,
                 truncated,
+                spend,
             } => {
-                if let Some(call) = self.pending.iter_mut().find(|c| &c.call_id == call_id) {
+                self.tool_spend += spend.iter().map(|s| s.cost).sum();
+                if let Some(call) = self.pending.iter_mut().find(|c| c.call_id == call_id) {
                     call.result = Some(CallResult {
-                        content: content.clone(),
-                        is_error: *is_error,
-                        truncated: *truncated,
+                        content,
+                        is_error,
+                        truncated,
                     });
                 }
                 if self.pending.iter().all(|c| c.result.is_some()) {

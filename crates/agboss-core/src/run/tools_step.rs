@@ -7,7 +7,7 @@ use tokio::task::JoinSet;
 use tracing::Instrument;
 
 use super::agent_loop::AgentLoop;
-use super::state::{LoopEvent, LoopState};
+use super::state::{LoopEvent, LoopState, Spent};
 use super::{RunError, ToolEnd};
 use crate::context::Step;
 use crate::tool::{CallFrame, CallOutcome, bound_text};
@@ -29,6 +29,8 @@ impl AgentLoop<'_> {
     /// model's order.
     pub(super) async fn run_tools(&mut self, state: &mut LoopState) -> Result<(), RunError> {
         let node: Arc<str> = Arc::from(self.agent.name());
+        // Costs calls record land after this mark; finishing a call reads only those.
+        let spend_mark = self.execution.spend().len();
         let mut tasks: JoinSet<Finished> = JoinSet::new();
         let mut running: HashMap<tokio::task::Id, (String, String)> = HashMap::new();
         let mut immediate = Vec::new();
@@ -58,12 +60,14 @@ impl AgentLoop<'_> {
                 is_result_truncated = tracing::field::Empty,
             );
             let task_call = (call_id.clone(), name.clone());
+            // Recorded on the handle, not on `Span::current()`, which only subscribers that
+            // track a current span answer.
+            let task_span = span.clone();
             let handle = tasks.spawn(
                 async move {
                     let outcome: CallOutcome = tool.invoke(&arguments, &frame).await;
-                    let span = tracing::Span::current();
-                    span.record("outcome", if outcome.is_ok() { "ok" } else { "error" });
-                    span.record("is_result_truncated", outcome.is_result_truncated);
+                    task_span.record("outcome", if outcome.is_ok() { "ok" } else { "error" });
+                    task_span.record("is_result_truncated", outcome.is_result_truncated);
                     Finished {
                         call_id,
                         tool: name,
@@ -77,7 +81,7 @@ impl AgentLoop<'_> {
             running.insert(handle.id(), task_call);
         }
         for finished in immediate {
-            self.finish(state, finished).await?;
+            self.finish(state, finished, spend_mark).await?;
         }
         while let Some(joined) = tasks.join_next_with_id().await {
             let finished = match joined {
@@ -95,12 +99,17 @@ impl AgentLoop<'_> {
                     }
                 }
             };
-            self.finish(state, finished).await?;
+            self.finish(state, finished, spend_mark).await?;
         }
         Ok(())
     }
 
-    async fn finish(&self, state: &mut LoopState, finished: Finished) -> Result<(), RunError> {
+    async fn finish(
+        &self,
+        state: &mut LoopState,
+        finished: Finished,
+        spend_mark: usize,
+    ) -> Result<(), RunError> {
         if let Some(hook) = &self.options.on_tool_end {
             hook(&ToolEnd {
                 agent: self.agent.name(),
@@ -112,11 +121,22 @@ impl AgentLoop<'_> {
                 content: &finished.content,
             });
         }
+        let spend = self
+            .execution
+            .spend()
+            .of_call_since(spend_mark, &finished.call_id)
+            .into_iter()
+            .map(|entry| Spent {
+                service: entry.service,
+                cost: entry.cost,
+            })
+            .collect();
         let event = LoopEvent::ToolFinished {
             call_id: finished.call_id,
             content: finished.content,
             is_error: finished.is_error,
             truncated: finished.truncated,
+            spend,
         };
         self.record(state, event).await
     }

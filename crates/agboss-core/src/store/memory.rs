@@ -40,7 +40,11 @@ impl Store for MemoryStore {
     ) -> StoreFuture<'a, ()> {
         let result = {
             let mut journals = self.lock();
-            let journal = journals.entry(execution_id.to_owned()).or_default();
+            // Looked up before inserting: appending must not allocate a key each time.
+            if !journals.contains_key(execution_id) {
+                journals.insert(execution_id.to_owned(), Vec::new());
+            }
+            let journal = journals.get_mut(execution_id).expect("inserted above");
             if journal.len() as u64 == seq {
                 journal.push(event.clone());
                 Ok(())

@@ -1,11 +1,12 @@
-//! [`ScriptedModel`]: a chat model that replays a script, for tests without a provider.
+//! [`ScriptedModel`]: a chat model that replays a script, for tests and for running without a
+//! provider.
 
 use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use agboss_core::context::Signal;
-use agboss_core::model::{
+use crate::context::Signal;
+use crate::model::{
     ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall,
     ToolChoice, Usage,
 };
@@ -125,7 +126,7 @@ impl fmt::Debug for Turn {
 /// records every request it was sent.
 ///
 /// ```
-/// use agboss_testing::{ScriptedModel, Turn};
+/// use agboss_core::model::{ScriptedModel, Turn};
 ///
 /// let model = ScriptedModel::new([
 ///     Turn::call("note-search-tool", serde_json::json!({"words": "dentist"})),

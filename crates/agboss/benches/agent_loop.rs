@@ -1,0 +1,113 @@
+//! The agent loop at full speed: a zero-latency model asks for 4 parallel tool calls on each of
+//! 1,000 turns, then answers. Everything else is real: the contract for each call (its own task
+//! and signal), the journal in a `MemoryStore`, results fed back in order.
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use agboss::context::Signal;
+use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, ToolCall};
+use agboss::prelude::*;
+use criterion::{Criterion, criterion_group, criterion_main};
+
+const TURNS: u32 = 1_000;
+const CALLS_PER_TURN: u32 = 4;
+
+/// The tools' input and output.
+#[dto]
+pub struct Query {
+    /// Words.
+    pub words: String,
+}
+
+/// Answers at once.
+#[tool(name = "echo-tool", description = "Echoes", read_only = true)]
+pub struct Echo;
+
+impl ToolHandler for Echo {
+    type Input = Query;
+    type Output = Query;
+
+    async fn run(&self, input: Query) -> Result<Query, ToolError> {
+        Ok(input)
+    }
+}
+
+/// The agent under load.
+#[agent(
+    name = "worker",
+    description = "Works",
+    prompt = "loop.prompt.md",
+    model = "bench/zero",
+    tools = [Echo],
+    max_tool_calls = 10_000,
+)]
+pub struct Worker;
+
+/// Asks for `CALLS_PER_TURN` calls per turn, `TURNS` times, then answers; no latency.
+struct Zero {
+    turn: AtomicU32,
+}
+
+impl ChatModel for Zero {
+    fn chat<'a>(&'a self, _: &'a ChatRequest, _: &'a Signal) -> ChatFuture<'a> {
+        let turn = self.turn.fetch_add(1, Ordering::Relaxed);
+        let response = if turn < TURNS {
+            ChatResponse {
+                tool_calls: (0..CALLS_PER_TURN)
+                    .map(|i| ToolCall {
+                        provider_id: Some(format!("call_{turn}_{i}")),
+                        name: "echo-tool".into(),
+                        arguments: r#"{"words": "a few words"}"#.into(),
+                    })
+                    .collect(),
+                finish: FinishReason::ToolCalls,
+                ..ChatResponse::default()
+            }
+        } else {
+            ChatResponse {
+                text: Some("done".into()),
+                ..ChatResponse::default()
+            }
+        };
+        Box::pin(std::future::ready(Ok(response)))
+    }
+}
+
+fn agent_loop(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let run = || async {
+        let app = Application::builder("bench")
+            .workflow(Workflow::new("load").agent::<Worker>())
+            .chat_model(Arc::new(Zero {
+                turn: AtomicU32::new(0),
+            }))
+            .build()
+            .unwrap();
+        app.run("load", "go").await.unwrap()
+    };
+    // A run lives in a task of the runtime, as in a server; driving it from `block_on` on the
+    // main thread would add two thread hand-offs per turn that no deployment has.
+    let in_task = || runtime.block_on(runtime.spawn(run())).unwrap();
+    let outcome = in_task();
+    assert_eq!(outcome.tool_calls, TURNS * CALLS_PER_TURN);
+
+    let mut group = c.benchmark_group("agent_loop");
+    group.sample_size(10);
+    group.throughput(criterion::Throughput::Elements(u64::from(
+        TURNS * CALLS_PER_TURN,
+    )));
+    group.bench_function("1000_turns_x_4_calls", |b| b.iter(|| black_box(in_task())));
+    group.bench_function("1000_turns_x_4_calls_from_block_on", |b| {
+        b.iter(|| black_box(runtime.block_on(run())))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, agent_loop);
+criterion_main!(benches);
