@@ -5,10 +5,14 @@
 //! - `ci`: formatting, clippy with warnings denied, rustdoc with warnings denied, then `test`.
 //! - `bless`: rewrites the trybuild `.stderr` and insta snapshots; review the diff after.
 //! - `bench`: runs the criterion benches whose figures docs/performance.md records.
+//! - `services`: only installs what the tests need (the MCP servers), then prints the
+//!   environment `test` hands the tests, as `NAME=value` lines.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+
+mod services;
 
 fn main() -> ExitCode {
     let task = env::args().nth(1).unwrap_or_default();
@@ -17,8 +21,9 @@ fn main() -> ExitCode {
         "ci" => ci(),
         "bless" => bless(),
         "bench" => bench(),
+        "services" => print_services(),
         _ => {
-            eprintln!("usage: cargo xtask <test | ci | bless | bench>");
+            eprintln!("usage: cargo xtask <test | ci | bless | bench | services>");
             return ExitCode::from(2);
         }
     };
@@ -32,11 +37,19 @@ fn main() -> ExitCode {
 }
 
 fn test() -> Result<(), String> {
-    services::prepare(&root())?;
+    let services = services::prepare(&root())?;
+    let envs: Vec<(&str, &str)> = services.iter().map(|(k, v)| (*k, v.as_str())).collect();
     cargo(
         &["test", "--workspace", "--all-features", "--no-fail-fast"],
-        &[],
+        &envs,
     )
+}
+
+fn print_services() -> Result<(), String> {
+    for (name, value) in services::prepare(&root())? {
+        println!("{name}={value}");
+    }
+    Ok(())
 }
 
 fn ci() -> Result<(), String> {
@@ -61,6 +74,10 @@ fn ci() -> Result<(), String> {
 }
 
 fn bless() -> Result<(), String> {
+    // The generator's snapshot lists a real server's tools.
+    let services = services::prepare(&root())?;
+    let mut envs: Vec<(&str, &str)> = services.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    envs.extend([("TRYBUILD", "overwrite"), ("INSTA_UPDATE", "always")]);
     cargo(
         &[
             "test",
@@ -70,23 +87,21 @@ fn bless() -> Result<(), String> {
             "ui",
             "--test",
             "definition",
+            "--test",
+            "describe",
+            "--test",
+            "mcp-generate",
         ],
-        &[("TRYBUILD", "overwrite"), ("INSTA_UPDATE", "always")],
+        &envs,
     )
 }
 
 fn bench() -> Result<(), String> {
-    cargo(&["bench", "-p", "agboss"], &[])
-}
-
-/// What the tests need beside cargo, installed and started by `test`. Nothing yet: the MCP
-/// servers (npm) and PostgreSQL join here with the issues that need them.
-mod services {
-    use std::path::Path;
-
-    pub fn prepare(_root: &Path) -> Result<(), String> {
-        Ok(())
-    }
+    cargo(&["bench", "-p", "agboss"], &[])?;
+    // The MCP bench calls the reference servers the tests use.
+    let services = services::prepare(&root())?;
+    let envs: Vec<(&str, &str)> = services.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    cargo(&["bench", "-p", "agboss-tests", "--bench", "mcp"], &envs)
 }
 
 fn cargo(args: &[&str], envs: &[(&str, &str)]) -> Result<(), String> {
