@@ -22,6 +22,7 @@ pub mod context;
 pub mod deps;
 pub mod describe;
 pub mod dto;
+pub mod mcp;
 pub mod model;
 pub mod run;
 pub mod spend;
@@ -37,6 +38,10 @@ pub mod __private {
         Agent, AgentDescriptor, AgentRegistration, AnswerSpec, History, PromptFile, Thinking,
     };
     pub use crate::deps::{Dependency, DependencyError, DependencySpec, Scope};
+    pub use crate::mcp::{
+        McpBinding, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,
+        declares as mcp_declares,
+    };
     pub use crate::tool::{
         SourceLocation, Tool, ToolDescriptor, ToolHandler, ToolRegistration, tool_input_schema,
         tool_output_schema,

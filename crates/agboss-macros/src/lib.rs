@@ -4,6 +4,7 @@
 mod agent;
 mod attrs;
 mod dto;
+mod mcp_server;
 mod names;
 mod tool;
 mod units;
@@ -37,7 +38,44 @@ use proc_macro::TokenStream;
 /// See the `agboss` crate for examples.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    tool::expand(args.into(), item.into()).into()
+    tool::expand(args.into(), item.into(), tool::Kind::Tool).into()
+}
+
+/// A tool bound to one tool of an MCP server: `#[tool]`'s keys, plus `server` (the
+/// `#[mcp_server]` type) and `calls` (the server's tool, by the server's name). A `calls` the
+/// server does not declare does not compile.
+///
+/// ```text
+/// #[mcp_tool(
+///     name = "read-notes-tool",
+///     description = "Reads one of the user's notes",
+///     server = NotesServer,
+///     calls = "read_text_file",
+///     timeout = seconds(10),
+/// )]
+/// pub struct ReadNotes {
+///     notes: McpClient<NotesServer>,   // `self.notes.call(&input).await` in `run`
+/// }
+/// ```
+#[proc_macro_attribute]
+pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    tool::expand(args.into(), item.into(), tool::Kind::Mcp).into()
+}
+
+/// Declares an MCP server: how to reach it, the tools of it the application uses, and the
+/// environment variables (names) it needs.
+///
+/// | key | value |
+/// |---|---|
+/// | `name` | kebab-case: the `source` of its tools (`notes-fs`) |
+/// | `command`, `args = [..]` | a program speaking MCP on stdio; `${VAR}` is replaced by the variable's value |
+/// | `url` | or a streamable-HTTP endpoint (`${VAR}` replaced likewise) |
+/// | `tools = [..]` | the server's tools the application calls, by the server's names |
+/// | `env = [..]` | names of environment variables the server needs, passed to its process |
+/// | `crate` | the path of the `agboss` crate, if renamed |
+#[proc_macro_attribute]
+pub fn mcp_server(args: TokenStream, item: TokenStream) -> TokenStream {
+    mcp_server::expand(args.into(), item.into()).into()
 }
 
 /// Derives `Serialize`, `Deserialize` and `JsonSchema` through agboss's re-exports, so a DTO

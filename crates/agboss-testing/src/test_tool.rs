@@ -1,11 +1,13 @@
 //! [`test_tool`]: one tool, its own container, a real call frame, a manual clock.
 
 use std::marker::PhantomData;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
 
+use agboss_core::app::Env;
 use agboss_core::context::{Execution, Step};
 use agboss_core::deps::{DependencyError, MissingDependency, Providers, missing_dependencies};
+use agboss_core::mcp::McpHub;
 use agboss_core::spend::SpendEntry;
 use agboss_core::time::{Clock, ManualClock};
 use agboss_core::tool::{CallFrame, CallOutcome, Invoker, Tool, ToolEnv, ToolFailure};
@@ -18,6 +20,8 @@ pub fn test_tool<T: Tool>() -> TestTool<T> {
         clock: ManualClock::new(),
         timeout: None,
         bound: None,
+        env: Env::process(),
+        mcp: OnceLock::new(),
         execution: Execution::builder("test-execution")
             .thread("test-thread")
             .owner("test-owner")
@@ -34,6 +38,8 @@ pub struct TestTool<T> {
     clock: ManualClock,
     timeout: Option<TimeSpan>,
     bound: Option<ByteSize>,
+    env: Env,
+    mcp: OnceLock<Arc<McpHub>>,
     execution: Execution,
     calls: AtomicU32,
     _tool: PhantomData<fn() -> T>,
@@ -67,6 +73,20 @@ impl<T: Tool> TestTool<T> {
     pub fn bound(mut self, bound: ByteSize) -> Self {
         self.bound = Some(bound);
         self
+    }
+
+    /// Where MCP servers read their variables (`${VAR}` in their declaration) from; the
+    /// process's environment unless set.
+    pub fn env(mut self, env: Env) -> Self {
+        self.env = env;
+        self
+    }
+
+    /// The runner's MCP servers: one connection per server for all its calls, stopped when the
+    /// runner is dropped or with [`McpHub::shutdown`].
+    pub fn mcp(&self) -> &Arc<McpHub> {
+        self.mcp
+            .get_or_init(|| Arc::new(McpHub::new(self.env.clone(), Clock::from(&self.clock))))
     }
 
     /// The runner's clock: calls time out when a test [`advance`](ManualClock::advance)s it.
@@ -115,7 +135,9 @@ impl<T: Tool> TestTool<T> {
     }
 
     fn invoker(&self) -> Invoker<T> {
-        let env = ToolEnv::new(Arc::new(self.providers.clone()), Clock::from(&self.clock));
+        let mut providers = self.providers.clone();
+        providers.provide(self.mcp().clone());
+        let env = ToolEnv::new(Arc::new(providers), Clock::from(&self.clock));
         let mut invoker = Invoker::<T>::new(env);
         if let Some(timeout) = self.timeout {
             invoker = invoker.with_timeout(timeout);

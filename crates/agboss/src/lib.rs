@@ -65,7 +65,7 @@
 extern crate self as agboss;
 
 #[doc(inline)]
-pub use agboss_macros::{agent, dto, tool};
+pub use agboss_macros::{agent, dto, mcp_server, mcp_tool, tool};
 
 pub use agboss_core::agent::Agent;
 pub use agboss_core::app::{Application, AssemblyError, ToolDefaults, Workflow};
@@ -73,7 +73,7 @@ pub use agboss_core::context::ExecutionContext;
 pub use agboss_core::tool::{Tool, ToolError, ToolHandler};
 
 pub use agboss_core::{
-    agent, app, config, context, deps, describe, model, run, spend, store, time, tool, units,
+    agent, app, config, context, deps, describe, mcp, model, run, spend, store, time, tool, units,
 };
 
 /// Marks a type as infrastructure: only the application may provide it, never a workflow
@@ -88,17 +88,22 @@ pub use agboss_core::infrastructure;
 #[cfg(feature = "cli")]
 pub mod cli;
 
-/// DTOs the framework defines.
+/// DTOs the framework defines, and the JSON value type for free-form fields of DTOs.
 pub mod dto {
     pub use agboss_core::dto::PlainText;
+    /// Any JSON value: the type of a DTO field whose shape is free (what `agboss g mcp`
+    /// generates for schema parts it cannot type).
+    pub use serde_json::Value;
 }
 
 /// What a file of tools needs: `use agboss::prelude::*;`.
 pub mod prelude {
-    pub use crate::{agent, dto, tool};
+    pub use crate::{agent, dto, mcp_server, mcp_tool, tool};
     pub use agboss_core::agent::Agent;
     pub use agboss_core::app::{Application, ToolDefaults, Workflow};
     pub use agboss_core::context::ExecutionContext;
+    pub use agboss_core::dto::PlainText;
+    pub use agboss_core::mcp::McpClient;
     pub use agboss_core::spend::SpendRecorder;
     pub use agboss_core::time::Clock;
     pub use agboss_core::tool::{Tool, ToolError, ToolHandler};

@@ -176,13 +176,52 @@ impl Application {
         &self.store
     }
 
+    /// The MCP servers' connections.
+    pub fn mcp(&self) -> Arc<crate::mcp::McpHub> {
+        self.providers
+            .get::<crate::mcp::McpHub>()
+            .expect("assembly provides the MCP hub")
+    }
+
+    /// Starts every MCP server the application's tools call and checks that each offers the
+    /// tools its declaration names; every problem at once (`[mcp.start-failed]`,
+    /// `[mcp.tool-missing]`, `[mcp.env-missing]`). Without this call servers start on first use
+    /// and a problem is the error of the call that needed them.
+    pub async fn start_mcp_servers(&self) -> Result<(), AssemblyError> {
+        let failures = self.mcp().start(self.used_mcp_servers()).await;
+        if failures.is_empty() {
+            return Ok(());
+        }
+        let problems = failures.iter().map(mcp_problem).collect();
+        Err(AssemblyError::new(self.name.clone(), problems))
+    }
+
+    /// Every MCP server a workflow's tools call, each once, sorted by name.
+    fn used_mcp_servers(&self) -> Vec<&'static crate::mcp::McpServerDescriptor> {
+        let mut servers: Vec<_> = self
+            .workflows
+            .iter()
+            .flat_map(|w| w.mcp_servers.iter().copied())
+            .collect();
+        servers.sort_by_key(|s| s.name());
+        servers.dedup_by_key(|s| std::ptr::from_ref(*s) as usize);
+        servers
+    }
+
+    /// Stops what the application started: every MCP server (a stdio server's whole process
+    /// group). Calls after it start the servers again.
+    pub async fn shutdown(&self) {
+        self.mcp().shutdown().await;
+    }
+
     /// The application's bound for results, and where it came from.
     pub fn max_result_size(&self) -> &Setting<ByteSize> {
         &self.max_result_size
     }
 
-    /// Makes every environment-backed provider now and reports each that cannot be made
-    /// (`[config.env-missing] ... NOTES_FILE is not set`), all at once. Without this call they
+    /// Makes every environment-backed provider now and checks the variables the MCP servers
+    /// need, and reports each that cannot be made (`[config.env-missing] ... NOTES_FILE is not
+    /// set`, `[mcp.env-missing] ...`), all at once; no server is started. Without this call they
     /// are made on first use and a failure is the error of the call that needed them.
     pub fn check_environment(&self) -> Result<(), AssemblyError> {
         let mut problems: Vec<Problem> = Vec::new();
@@ -204,6 +243,12 @@ impl Application {
                 ));
             }
         }
+        problems.extend(
+            self.mcp()
+                .missing_env(self.used_mcp_servers())
+                .iter()
+                .map(mcp_problem),
+        );
         if problems.is_empty() {
             Ok(())
         } else {
@@ -212,11 +257,22 @@ impl Application {
     }
 }
 
+/// An MCP failure as an assembly problem: its bracketed code, then its message.
+fn mcp_problem(error: &crate::mcp::McpError) -> Problem {
+    let text = error.to_string();
+    let (code, message) = text
+        .strip_prefix('[')
+        .and_then(|t| t.split_once("] "))
+        .map_or(("mcp", text.as_str()), |(c, m)| (c, m));
+    Problem::new(static_code(code), message.to_owned())
+}
+
 /// A checked workflow.
 pub struct AppWorkflow {
     pub(crate) name: String,
     pub(crate) agents: Vec<AppAgent>,
     pub(crate) unassigned: Vec<&'static ToolDescriptor>,
+    pub(crate) mcp_servers: Vec<&'static crate::mcp::McpServerDescriptor>,
     pub(crate) env: ToolEnv,
     pub(crate) own_providers: Providers,
     pub(crate) max_result_size: Setting<ByteSize>,
@@ -237,6 +293,11 @@ impl AppWorkflow {
     /// The agent named `name`.
     pub fn agent(&self, name: &str) -> Option<&AppAgent> {
         self.agents.iter().find(|a| a.descriptor.name() == name)
+    }
+
+    /// The MCP servers its tools call.
+    pub fn mcp_servers(&self) -> &[&'static crate::mcp::McpServerDescriptor] {
+        &self.mcp_servers
     }
 
     /// The workflow's own tools no agent of it uses.
@@ -333,5 +394,15 @@ impl AppTool {
     /// The tool, ready to be called.
     pub fn tool(&self) -> &Arc<dyn DynTool> {
         &self.tool
+    }
+}
+
+/// The `'static` code of an MCP problem.
+fn static_code(code: &str) -> &'static str {
+    match code {
+        "mcp.env-missing" => "mcp.env-missing",
+        "mcp.start-failed" => "mcp.start-failed",
+        "mcp.tool-missing" => "mcp.tool-missing",
+        _ => "mcp",
     }
 }

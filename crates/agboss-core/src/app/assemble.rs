@@ -36,6 +36,7 @@ pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, A
         Some(router) => builder.provided.push_ready(Arc::new(router)),
         None => builder.provided.push_router(models),
     }
+    builder.provided.push_mcp_hub();
     let app = builder.name.clone();
     let app_source = Source::Application(app.clone());
     check_defaults(
@@ -141,6 +142,7 @@ impl Context<'_> {
             env: &env,
             defaults: &defaults,
             checked: Vec::new(),
+            servers: Vec::new(),
         };
         let mut agent_names: Vec<&str> = Vec::new();
         let mut agents = Vec::with_capacity(workflow.agents.len());
@@ -175,10 +177,14 @@ impl Context<'_> {
                 unassigned.push(registration.descriptor());
             }
         }
+        let mut servers = scope.servers;
+        servers.sort_by_key(|s| std::ptr::from_ref(*s) as usize);
+        servers.dedup_by_key(|s| std::ptr::from_ref(*s) as usize);
         AppWorkflow {
             name: name.clone(),
             agents,
             unassigned,
+            mcp_servers: servers,
             env,
             own_providers,
             max_result_size,
@@ -195,6 +201,8 @@ struct WorkflowScope<'a> {
     defaults: &'a [(&'a ToolDefaults, Source); 2],
     /// Tools whose own bound and dependencies were checked in this workflow.
     checked: Vec<&'static ToolDescriptor>,
+    /// The MCP servers its tools call.
+    servers: Vec<&'static crate::mcp::McpServerDescriptor>,
 }
 
 impl WorkflowScope<'_> {
@@ -319,6 +327,22 @@ impl WorkflowScope<'_> {
             return;
         }
         self.checked.push(tool);
+        if let Some(binding) = tool.mcp()
+            && !binding.server().declares(binding.tool())
+        {
+            problems.push(Problem::new(
+                "mcp.undeclared-tool",
+                format!(
+                    "tool `{}` calls `{}` of server `{}`, which its #[mcp_server] does not declare: add it to `tools = [..]`",
+                    tool.name(),
+                    binding.tool(),
+                    binding.server().name()
+                ),
+            ));
+        }
+        if let Some(binding) = tool.mcp() {
+            self.servers.push(binding.server());
+        }
         if tool.max_result_size().is_some_and(|b| b.get() == 0) {
             problems.push(Problem::new(
                 "tools.max-result-size-invalid",

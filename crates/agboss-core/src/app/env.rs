@@ -7,12 +7,13 @@ use std::fmt;
 #[derive(Clone, Default)]
 pub struct Env {
     fixed: Option<HashMap<String, String>>,
+    overrides: HashMap<String, String>,
 }
 
 impl Env {
     /// The process's environment.
     pub fn process() -> Env {
-        Env { fixed: None }
+        Env::default()
     }
 
     /// Exactly these variables, nothing from the process.
@@ -26,11 +27,21 @@ impl Env {
                     .map(|(k, v)| (k.into(), v.into()))
                     .collect(),
             ),
+            overrides: HashMap::new(),
         }
+    }
+
+    /// The same, with `name` set to `value` over whatever it was.
+    pub fn with(mut self, name: impl Into<String>, value: impl Into<String>) -> Env {
+        self.overrides.insert(name.into(), value.into());
+        self
     }
 
     /// The value of `name`, if it is set (and valid UTF-8).
     pub fn get(&self, name: &str) -> Option<String> {
+        if let Some(value) = self.overrides.get(name) {
+            return Some(value.clone());
+        }
         match &self.fixed {
             Some(vars) => vars.get(name).cloned(),
             None => std::env::var(name).ok(),
@@ -46,14 +57,16 @@ impl Env {
 impl fmt::Debug for Env {
     /// Never prints values: they may be secrets.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.fixed {
-            None => f.write_str("Env(process)"),
-            Some(vars) => {
-                let mut names: Vec<_> = vars.keys().collect();
-                names.sort();
-                f.debug_tuple("Env").field(&names).finish()
-            }
+        let mut names: Vec<&str> = self.overrides.keys().map(String::as_str).collect();
+        if let Some(vars) = &self.fixed {
+            names.extend(vars.keys().map(String::as_str));
         }
+        names.sort_unstable();
+        names.dedup();
+        f.debug_struct("Env")
+            .field("process", &self.fixed.is_none())
+            .field("names", &names)
+            .finish()
     }
 }
 

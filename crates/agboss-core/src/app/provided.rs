@@ -27,6 +27,7 @@ enum How {
     Ready(ErasedValue),
     FromEnv(fn(&Env) -> Result<ErasedValue, String>),
     Router(std::collections::BTreeMap<String, crate::config::ModelSettings>),
+    McpHub,
 }
 
 impl ProvidedList {
@@ -65,6 +66,16 @@ impl ProvidedList {
         });
     }
 
+    /// The MCP servers' connections, made on first use.
+    pub(crate) fn push_mcp_hub(&mut self) {
+        self.entries.push(Provided {
+            type_id: TypeId::of::<crate::mcp::McpHub>(),
+            type_name: std::any::type_name::<crate::mcp::McpHub>(),
+            env: &[],
+            how: How::McpHub,
+        });
+    }
+
     /// The providers, environment-backed ones made on first use from `env`. For a type given
     /// twice the later one is kept (assembly has reported it already).
     pub(crate) fn to_providers(&self, env: &Env, clock: &crate::time::Clock) -> Providers {
@@ -85,6 +96,17 @@ impl ProvidedList {
                         entry.type_id,
                         entry.type_name,
                         Arc::new(move || make(&env)),
+                    );
+                }
+                How::McpHub => {
+                    let (env, clock) = (env.clone(), clock.clone());
+                    providers.provide_lazy(
+                        entry.type_id,
+                        entry.type_name,
+                        Arc::new(move || {
+                            let hub = crate::mcp::McpHub::new(env.clone(), clock.clone());
+                            Ok(Arc::new(Arc::new(hub)) as ErasedValue)
+                        }),
                     );
                 }
                 How::Router(models) => {

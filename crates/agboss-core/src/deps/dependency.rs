@@ -26,7 +26,7 @@ pub enum Requirement {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a dependency of a tool",
     label = "not something agboss can give a tool",
-    note = "a tool's fields are its dependencies: `ExecutionContext`, `SpendRecorder`, `ModelClient`, `Clock`, or an `Arc<T>` / `Arc<dyn Trait>` the application provides"
+    note = "a tool's fields are its dependencies: `ExecutionContext`, `SpendRecorder`, `ModelClient`, `Clock`, `McpClient<Server>`, or an `Arc<T>` / `Arc<dyn Trait>` the application provides"
 )]
 pub trait Dependency: Sized + Send + Sync + 'static {
     /// What the application must supply for it.

@@ -2,8 +2,8 @@
 //!
 //! A field is an [`ExecutionContext`](crate::context::ExecutionContext) (the call's own), a
 //! [`SpendRecorder`](crate::spend::SpendRecorder), the application's
-//! [`Clock`](crate::time::Clock), or an `Arc<T>` / `Arc<dyn Trait>` the application
-//! [provides](Providers::provide). What a tool needs is known from its descriptor, so a missing
+//! [`Clock`](crate::time::Clock), an [`McpClient`](crate::mcp::McpClient) of a declared MCP
+//! server, or an `Arc<T>` / `Arc<dyn Trait>` the application [provides](Providers::provide). What a tool needs is known from its descriptor, so a missing
 //! provider is reported before any call.
 
 mod dependency;

@@ -16,25 +16,25 @@ pub struct Scope<'a> {
     clock: &'a Clock,
     execution: &'a Execution,
     step: &'a Step,
-    tool_name: &'static str,
+    tool: &'static crate::tool::ToolDescriptor,
     call_signal: OnceCell<Signal>,
 }
 
 impl<'a> Scope<'a> {
-    /// The scope of call `step` of tool `tool_name` in `execution`.
+    /// The scope of call `step` of the tool `tool` describes, in `execution`.
     pub fn new(
         providers: &'a Providers,
         clock: &'a Clock,
         execution: &'a Execution,
         step: &'a Step,
-        tool_name: &'static str,
+        tool: &'static crate::tool::ToolDescriptor,
     ) -> Scope<'a> {
         Scope {
             providers,
             clock,
             execution,
             step,
-            tool_name,
+            tool,
             call_signal: OnceCell::new(),
         }
     }
@@ -61,7 +61,12 @@ impl<'a> Scope<'a> {
 
     /// The tool being called.
     pub fn tool_name(&self) -> &'static str {
-        self.tool_name
+        self.tool.name()
+    }
+
+    /// The descriptor of the tool being called.
+    pub fn descriptor(&self) -> &'static crate::tool::ToolDescriptor {
+        self.tool
     }
 
     /// The call's signal: a child of the execution's, made on first use.

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json as object};
 
-use super::{access, origin};
+use super::access;
 use crate::app::{AppAgent, AppTool, Application};
 use crate::tool::ToolDescriptor;
 use crate::units::ByteSize;
@@ -96,7 +96,8 @@ fn tool_schema(tool: &ToolDescriptor) -> Value {
     object!({
         "description": tool.description(),
         "access": access(tool),
-        "source": origin(tool),
+        "source": tool.source(),
+        "mcp": tool.mcp().map(|b| object!({ "server": b.server().name(), "tool": b.tool() })),
         "waitsForApproval": false,
         "timeoutMs": tool.timeout().as_duration().as_millis() as u64,
         "timeout": tool.timeout().to_string(),

@@ -19,7 +19,10 @@ fn access(tool: &ToolDescriptor) -> &'static str {
     if tool.is_read_only() { "read" } else { "write" }
 }
 
-/// `local` for tools of this program; MCP tools say their server.
-fn origin(_tool: &ToolDescriptor) -> &'static str {
-    "local"
+/// `local` for tools of this program, `mcp <server>` for MCP tools.
+fn origin(tool: &ToolDescriptor) -> String {
+    match tool.mcp() {
+        Some(binding) => format!("mcp {}", binding.server().name()),
+        None => "local".to_owned(),
+    }
 }

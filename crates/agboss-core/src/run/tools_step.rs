@@ -16,6 +16,7 @@ use crate::tool::{CallFrame, CallOutcome, bound_text};
 struct Finished {
     call_id: String,
     tool: String,
+    source: &'static str,
     content: String,
     is_error: bool,
     truncated: bool,
@@ -51,10 +52,11 @@ impl AgentLoop<'_> {
                 Step::new(node.clone(), state.visit, call_id.as_str()),
             );
             let arguments = pending.call.arguments.clone();
+            let source = tool.descriptor().source();
             let span = tracing::info_span!(
                 "agboss.tool_call",
                 tool = %name,
-                source = "local",
+                source = source,
                 call_id = %call_id,
                 outcome = tracing::field::Empty,
                 is_result_truncated = tracing::field::Empty,
@@ -71,6 +73,7 @@ impl AgentLoop<'_> {
                     Finished {
                         call_id,
                         tool: name,
+                        source,
                         is_error: !outcome.is_ok(),
                         truncated: outcome.is_result_truncated,
                         content: outcome.content,
@@ -90,9 +93,14 @@ impl AgentLoop<'_> {
                 // dropping the tool); its call must still get its one result.
                 Err(error) => {
                     let (call_id, tool) = running.remove(&error.id()).unwrap_or_default();
+                    let source = self
+                        .agent
+                        .tool(&tool)
+                        .map_or("local", |t| t.descriptor().source());
                     Finished {
                         call_id,
                         tool,
+                        source,
                         content: format!("Tool error: the call's task failed: {error}"),
                         is_error: true,
                         truncated: false,
@@ -114,7 +122,7 @@ impl AgentLoop<'_> {
             hook(&ToolEnd {
                 agent: self.agent.name(),
                 tool: &finished.tool,
-                source: "local",
+                source: finished.source,
                 call_id: &finished.call_id,
                 is_error: finished.is_error,
                 is_result_truncated: finished.truncated,
@@ -186,6 +194,7 @@ impl AgentLoop<'_> {
         Finished {
             call_id,
             tool,
+            source: "local",
             content: bounded.text,
             is_error: true,
             truncated: bounded.truncated,

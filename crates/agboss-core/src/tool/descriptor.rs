@@ -38,6 +38,7 @@ pub struct ToolDescriptor {
     timeout: TimeSpan,
     max_result_size: Option<ByteSize>,
     read_only: bool,
+    mcp: Option<crate::mcp::McpBinding>,
     dependencies: &'static [DependencySpec],
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
@@ -65,6 +66,7 @@ impl ToolDescriptor {
             timeout: Self::DEFAULT_TIMEOUT,
             max_result_size: None,
             read_only: false,
+            mcp: None,
             dependencies: &[],
             input_schema,
             output_schema,
@@ -87,6 +89,12 @@ impl ToolDescriptor {
     /// Declares that the tool changes nothing.
     pub const fn read_only(mut self) -> ToolDescriptor {
         self.read_only = true;
+        self
+    }
+
+    /// Binds the tool to the server tool it calls (what `#[mcp_tool]` declares).
+    pub const fn with_mcp(mut self, binding: crate::mcp::McpBinding) -> ToolDescriptor {
+        self.mcp = Some(binding);
         self
     }
 
@@ -132,6 +140,16 @@ impl ToolDescriptor {
     /// Whether it declared that it changes nothing. Undeclared tools are taken to write.
     pub fn is_read_only(&self) -> bool {
         self.read_only
+    }
+
+    /// The server tool it calls, for an `#[mcp_tool]`.
+    pub fn mcp(&self) -> Option<&crate::mcp::McpBinding> {
+        self.mcp.as_ref()
+    }
+
+    /// Where it comes from: `local`, or the MCP server's name.
+    pub fn source(&self) -> &'static str {
+        self.mcp.map_or("local", |m| m.server().name())
     }
 
     /// Its fields, in declaration order.

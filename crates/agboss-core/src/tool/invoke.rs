@@ -192,17 +192,26 @@ impl<T: Tool> Invoker<T> {
             &self.env.clock,
             &frame.execution,
             &frame.step,
-            self.descriptor.name(),
+            self.descriptor,
         );
         let tool = T::build(&scope).map_err(ToolFailure::Dependency)?;
         let call_signal = scope.into_call_signal();
-        let finish = Race::new(
+        let race = Race::new(
             tool.run(input),
             &self.env.clock,
             self.timeout.as_duration(),
             signal,
-        )
-        .await;
+        );
+        let finish = {
+            let mut race = std::pin::pin!(race);
+            let finish = race.as_mut().await;
+            // The call's signal fires before the run is dropped (at the end of this block), so
+            // that what the run drops (an MCP request's cancel notification) can say why.
+            if let (Finish::TimedOut, Some(call_signal)) = (&finish, &call_signal) {
+                call_signal.cancel(AbortReason::timed_out(self.timeout));
+            }
+            finish
+        };
         match finish {
             Finish::Done(Ok(Ok(output))) => Ok(output),
             // A tool that gives up because the execution was cancelled reports the cancellation,
@@ -212,13 +221,7 @@ impl<T: Tool> Invoker<T> {
                 None => Err(ToolFailure::Raised(error)),
             },
             Finish::Done(Err(payload)) => Err(ToolFailure::Panicked(panic_message(&*payload))),
-            Finish::TimedOut => {
-                // The run is dropped; whatever it handed the call's signal stops too.
-                if let Some(call_signal) = call_signal {
-                    call_signal.cancel(AbortReason::timed_out(self.timeout));
-                }
-                Err(ToolFailure::TimedOut(self.timeout))
-            }
+            Finish::TimedOut => Err(ToolFailure::TimedOut(self.timeout)),
             Finish::Aborted => {
                 Err(ToolFailure::Aborted(signal.reason().unwrap_or_else(|| {
                     AbortReason::cancelled("execution cancelled")

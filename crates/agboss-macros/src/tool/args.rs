@@ -5,6 +5,44 @@ use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
 use proc_macro2::TokenStream;
 
+/// Which attribute is being expanded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `#[tool]`.
+    Tool,
+    /// `#[mcp_tool]`: a tool bound to a tool of an MCP server.
+    Mcp,
+}
+
+impl Kind {
+    /// The attribute's name, for messages.
+    pub fn attribute(self) -> &'static str {
+        match self {
+            Kind::Tool => "tool",
+            Kind::Mcp => "mcp_tool",
+        }
+    }
+
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Kind::Tool => KEYS,
+            Kind::Mcp => MCP_KEYS,
+        }
+    }
+}
+
+/// The keys `#[mcp_tool]` accepts.
+pub const MCP_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "server",
+    "calls",
+    "timeout",
+    "max_result_size",
+    "read_only",
+    "crate",
+];
+
 /// The keys `#[tool]` accepts.
 pub const KEYS: &[&str] = &[
     "name",
@@ -24,6 +62,8 @@ pub struct ToolArgs {
     pub max_result_size: Option<syn::Expr>,
     #[darling(default)]
     pub read_only: bool,
+    pub server: Option<syn::Path>,
+    pub calls: Option<SpannedValue<String>>,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
     /// Keys an unknown key was reported as a typo of.
@@ -51,9 +91,13 @@ pub fn keep_unit_imports(args: &ToolArgs) -> TokenStream {
 /// Parses the attribute's arguments; unknown or repeated keys and malformed values go to
 /// `errors`, and the keys that could be read are returned so that validation can report its
 /// own problems in the same pass.
-pub fn parse(args: TokenStream, errors: &mut darling::error::Accumulator) -> Option<ToolArgs> {
+pub fn parse(
+    args: TokenStream,
+    kind: Kind,
+    errors: &mut darling::error::Accumulator,
+) -> Option<ToolArgs> {
     let metas = errors.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))?;
-    let known = crate::attrs::known_keys(metas, KEYS, "tool", errors);
+    let known = crate::attrs::known_keys(metas, kind.keys(), kind.attribute(), errors);
     let mut args = errors.handle(ToolArgs::from_list(&known.metas))?;
     args.mistyped = known.mistyped;
     Some(args)

@@ -16,6 +16,7 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let descriptor = gen_descriptor(tool, item, &private);
     let dependencies = gen_dependencies(tool, &private);
     let build = gen_build(tool, item, &private);
+    let mcp_check = gen_mcp_check(tool, &private);
     let ident = &item.ident;
     // A struct without a doc comment is documented with what the model reads of it.
     let documented = item.attrs.iter().any(|a| a.path().is_ident("doc"));
@@ -43,10 +44,33 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
                 #build
             }
 
+            #mcp_check
+
             #private::inventory::submit! {
                 #private::ToolRegistration::of::<#ident>()
             }
         };
+    }
+}
+
+/// For `#[mcp_tool]`: the server must declare the tool called, checked when compiling.
+fn gen_mcp_check(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
+    let Some((server, calls)) = &tool.mcp else {
+        return TokenStream::new();
+    };
+    let server_name = server
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default();
+    let message = format!(
+        "[mcp.undeclared-tool] `calls = {calls:?}` names a tool that server `{server_name}` does not declare: add it to `tools = [..]` of its #[mcp_server]"
+    );
+    quote_spanned! {server.span()=>
+        const _: () = ::core::assert!(
+            #private::mcp_declares(<#server as #private::McpServer>::DESCRIPTOR, #calls),
+            #message
+        );
     }
 }
 
@@ -80,6 +104,11 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     }
     if tool.read_only {
         descriptor = quote!(#descriptor.read_only());
+    }
+    if let Some((server, calls)) = &tool.mcp {
+        let server = quote_spanned!(server.span()=> <#server as #private::McpServer>);
+        descriptor =
+            quote!(#descriptor.with_mcp(#private::McpBinding::new(#server::DESCRIPTOR, #calls)));
     }
     if !tool.fields.is_empty() {
         descriptor = quote!(#descriptor.with_dependencies(&__AGBOSS_DEPENDENCIES));

@@ -8,26 +8,30 @@ mod validate;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+pub use args::Kind;
 pub use validate::ResolvedTool;
 
 /// Expands `#[tool(args)] item`. On any error the struct is emitted unchanged beside the
 /// errors, so the user's `impl ToolHandler` still compiles and only the real problems show.
-pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+pub fn expand(args: TokenStream, item: TokenStream, kind: Kind) -> TokenStream {
     let item_struct = match syn::parse2::<syn::ItemStruct>(item.clone()) {
         Ok(item_struct) => item_struct,
         Err(_) => {
             let error = syn::Error::new_spanned(
                 item_name(&item),
-                "#[tool] goes on a struct: its fields are the tool's dependencies, and its `ToolHandler` impl is the code",
+                format!(
+                    "#[{}] goes on a struct: its fields are the tool's dependencies, and its `ToolHandler` impl is the code",
+                    kind.attribute()
+                ),
             );
             let error = error.to_compile_error();
             return quote!(#item #error);
         }
     };
     let mut errors = darling::Error::accumulator();
-    let args = args::parse(args, &mut errors);
+    let args = args::parse(args, kind, &mut errors);
     let kept_imports = args.as_ref().map(args::keep_unit_imports);
-    let resolved = args.and_then(|args| validate::resolve(args, &item_struct, &mut errors));
+    let resolved = args.and_then(|args| validate::resolve(args, kind, &item_struct, &mut errors));
     match errors.finish_with(resolved) {
         Ok(Some(resolved)) => codegen::generate(&resolved, &item_struct),
         Ok(None) => quote!(#item_struct #kept_imports),

@@ -5,7 +5,7 @@ use darling::util::SpannedValue;
 use proc_macro2::Span;
 use syn::{Fields, ItemStruct, Path, Type};
 
-use super::args::ToolArgs;
+use super::args::{Kind, ToolArgs};
 use crate::names;
 use crate::units::{ByteSizeValue, TimeSpanValue, byte_size, time_span};
 
@@ -16,6 +16,8 @@ pub struct ResolvedTool {
     pub timeout: Option<TimeSpanValue>,
     pub max_result_size: Option<ByteSizeValue>,
     pub read_only: bool,
+    /// For `#[mcp_tool]`: the server type and the server's tool it calls.
+    pub mcp: Option<(Path, String)>,
     pub krate: Option<Path>,
     pub fields: Vec<Field>,
 }
@@ -32,10 +34,38 @@ pub struct Field {
 /// Resolves `args` on `item`, pushing every problem into `errors`; `None` if any.
 pub fn resolve(
     args: ToolArgs,
+    kind: Kind,
     item: &ItemStruct,
     errors: &mut darling::error::Accumulator,
 ) -> Option<ResolvedTool> {
     let mut problems = Vec::new();
+    let mcp = match (kind, &args.server, &args.calls) {
+        (Kind::Tool, _, _) => None,
+        (Kind::Mcp, Some(server), Some(calls)) => {
+            if calls.trim().is_empty() {
+                problems.push(
+                    darling::Error::custom(
+                        "`calls` names the server's tool this tool calls; it is empty",
+                    )
+                    .with_span(&calls.span()),
+                );
+            }
+            Some((server.clone(), (**calls).clone()))
+        }
+        (Kind::Mcp, server, calls) => {
+            if server.is_none() && !args.mistyped.contains(&"server") {
+                problems.push(darling::Error::custom(
+                    "#[mcp_tool] needs `server`: add `server = NotesServer`, the #[mcp_server] type it calls",
+                ));
+            }
+            if calls.is_none() && !args.mistyped.contains(&"calls") {
+                problems.push(darling::Error::custom(
+                    "#[mcp_tool] needs `calls`: add `calls = \"read_text_file\"`, the server's tool it calls",
+                ));
+            }
+            None
+        }
+    };
     let suggested_name = format!(
         "add `name = {:?}`",
         names::suggest(&item.ident.to_string(), "tool")
@@ -104,7 +134,11 @@ pub fn resolve(
         item.fields,
         Fields::Named(_) | Fields::Unnamed(_) | Fields::Unit
     ));
-    if !problems.is_empty() || name.is_none() || description.is_none() {
+    if !problems.is_empty()
+        || name.is_none()
+        || description.is_none()
+        || (kind == Kind::Mcp && mcp.is_none())
+    {
         for problem in problems {
             errors.push(problem);
         }
@@ -116,6 +150,7 @@ pub fn resolve(
         timeout,
         max_result_size,
         read_only: args.read_only,
+        mcp,
         krate: args.krate,
         fields,
     })

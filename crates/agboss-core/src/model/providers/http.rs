@@ -10,7 +10,7 @@
 
 mod failure;
 mod retry;
-mod tls;
+pub(crate) mod tls;
 
 use std::fmt;
 

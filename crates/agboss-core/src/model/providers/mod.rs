@@ -10,7 +10,7 @@
 
 mod anthropic;
 mod gemini;
-mod http;
+pub(crate) mod http;
 mod openai;
 mod wire;
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 /// TLS with ring and the platform's verifier, for this client only (no process-wide provider),
 /// HTTP/1.1 only. Without system CA certificates, `https` fails on every certificate, and the
 /// second value says why.
-pub(super) fn tls_config() -> Result<(rustls::ClientConfig, Option<String>), String> {
+pub(crate) fn tls_config() -> Result<(rustls::ClientConfig, Option<String>), String> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()

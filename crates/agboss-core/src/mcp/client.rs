@@ -1,0 +1,233 @@
+//! [`McpClient`]: what an `#[mcp_tool]` declares to call its server.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
+    ClientRequest, ContentBlock, RequestId, ServerResult,
+};
+use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::connection::{McpConnection, Session};
+use super::{McpError, McpHub, McpServer};
+use crate::context::Signal;
+use crate::deps::{Dependency, Requirement, Scope, Unresolved};
+use crate::tool::ToolError;
+
+/// A connection to server `S`, for one tool call: declare it as a field of an `#[mcp_tool]`.
+///
+/// [`call`](Self::call) calls the server tool the attribute's `calls = ".."` names with the
+/// input as its arguments, under the tool call's signal: when the call times out or the
+/// execution is cancelled, the server is sent MCP's cancel notification. An answer with
+/// `isError` is a tool error with the server's message.
+pub struct McpClient<S> {
+    connection: Arc<McpConnection>,
+    bound: Option<&'static str>,
+    signal: Signal,
+    _server: PhantomData<fn() -> S>,
+}
+
+impl<S: McpServer> McpClient<S> {
+    /// Calls the server tool this `#[mcp_tool]` is bound to (`calls = ".."`).
+    pub async fn call<I: Serialize, O: DeserializeOwned>(&self, input: &I) -> Result<O, ToolError> {
+        let tool = self.bound.ok_or_else(|| {
+            ToolError::new(format!(
+                "this tool is not bound to a tool of server `{}`: give #[mcp_tool] `calls = \"..\"`, or use call_tool",
+                S::DESCRIPTOR.name()
+            ))
+        })?;
+        self.call_tool(tool, input).await
+    }
+
+    /// Calls the server's tool `tool` (one its `#[mcp_server]` declares) with `input`.
+    ///
+    /// The answer becomes `O`: its structured content when the server sends some; else its
+    /// text, as `{"text": ..}` (for `PlainText`) or as JSON.
+    pub async fn call_tool<I: Serialize, O: DeserializeOwned>(
+        &self,
+        tool: &str,
+        input: &I,
+    ) -> Result<O, ToolError> {
+        let server = S::DESCRIPTOR.name();
+        if !S::DESCRIPTOR.declares(tool) {
+            return Err(McpError::Undeclared {
+                server,
+                tool: tool.into(),
+            }
+            .into());
+        }
+        let arguments = match serde_json::to_value(input) {
+            Ok(Value::Object(map)) => map,
+            Ok(other) => {
+                return Err(ToolError::new(format!(
+                    "the arguments of `{tool}` must be a JSON object, not {other}"
+                )));
+            }
+            Err(e) => {
+                return Err(ToolError::new(format!(
+                    "the arguments of `{tool}` cannot be written as JSON: {e}"
+                )));
+            }
+        };
+        let result = self.send(tool, arguments).await?;
+        read_result(server, tool, result)
+    }
+
+    async fn send(
+        &self,
+        tool: &str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> Result<CallToolResult, McpError> {
+        let server = S::DESCRIPTOR.name();
+        let session = self.connection.session().await?;
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments),
+        ));
+        let mut handle = match session
+            .peer
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await
+        {
+            Ok(handle) => handle,
+            Err(_) => return Err(self.stopped(&session).await),
+        };
+        let mut guard = CancelOnDrop {
+            peer: session.peer.clone(),
+            id: Some(handle.id.clone()),
+            signal: self.signal.clone(),
+        };
+        let answer = (&mut handle.rx).await;
+        guard.id = None;
+        match answer {
+            Ok(Ok(ServerResult::CallToolResult(result))) => Ok(result),
+            Ok(Ok(_)) => Err(McpError::Protocol {
+                server,
+                detail: format!("`{tool}` was answered with something that is not a tool result"),
+            }),
+            Ok(Err(ServiceError::McpError(error))) => Err(McpError::Protocol {
+                server,
+                detail: format!("`{tool}` failed: {}", error.message),
+            }),
+            Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) | Err(_) => {
+                Err(self.stopped(&session).await)
+            }
+            Ok(Err(other)) => Err(McpError::Protocol {
+                server,
+                detail: other.to_string(),
+            }),
+        }
+    }
+
+    async fn stopped(&self, session: &Session) -> McpError {
+        McpError::Stopped {
+            server: S::DESCRIPTOR.name(),
+            reason: self.connection.broken(session).await,
+        }
+    }
+}
+
+/// Sends the cancel notification for a call that was dropped before its answer: the contract
+/// drops a call on its timeout and on the execution's cancellation.
+struct CancelOnDrop {
+    peer: Peer<RoleClient>,
+    id: Option<RequestId>,
+    signal: Signal,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else { return };
+        let reason = self
+            .signal
+            .reason()
+            .map_or_else(|| "the call was dropped".to_owned(), |r| r.to_string());
+        let peer = self.peer.clone();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = peer
+                    .notify_cancelled(CancelledNotificationParam::new(Some(id), Some(reason)))
+                    .await;
+            });
+        }
+    }
+}
+
+/// What the output type `O` reads of the server's answer.
+fn read_result<O: DeserializeOwned>(
+    server: &'static str,
+    tool: &str,
+    result: CallToolResult,
+) -> Result<O, ToolError> {
+    let text = result
+        .content
+        .iter()
+        .map(|block| match block {
+            ContentBlock::Text(text) => text.text.clone(),
+            ContentBlock::Image(image) => format!("[image {}]", image.mime_type),
+            ContentBlock::Audio(audio) => format!("[audio {}]", audio.mime_type),
+            ContentBlock::Resource(resource) => format!("[resource {:?}]", resource.resource),
+            ContentBlock::ResourceLink(link) => format!("[resource link {}]", link.uri),
+            _ => "[content of a kind this client does not know]".to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    if result.is_error == Some(true) {
+        let message = if text.is_empty() {
+            "the server reported an error without a message".to_owned()
+        } else {
+            text
+        };
+        return Err(ToolError::new(message));
+    }
+    let unreadable = |what: String| -> ToolError {
+        McpError::Unreadable {
+            server,
+            tool: tool.into(),
+            what,
+        }
+        .into()
+    };
+    // Structured content when the output type reads it; servers that send both (the text for
+    // models that do not read structure) are read as text otherwise.
+    let mut structured_problem = None;
+    if let Some(structured) = result.structured_content {
+        match serde_json::from_value(structured) {
+            Ok(output) => return Ok(output),
+            Err(e) => structured_problem = Some(e.to_string()),
+        }
+    }
+    if let Ok(output) = serde_json::from_value(serde_json::json!({ "text": text })) {
+        return Ok(output);
+    }
+    if let Some(problem) = structured_problem {
+        return Err(unreadable(format!(
+            "structured content its output type does not read: {problem}"
+        )));
+    }
+    serde_json::from_str(&text).map_err(|e| unreadable(format!("text its output type does not read as JSON ({e}); declare the output PlainText to take text")))
+}
+
+impl<S: McpServer> Dependency for McpClient<S> {
+    fn requirement() -> Requirement {
+        Requirement::Builtin
+    }
+
+    fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved> {
+        let hub = scope.providers().get::<McpHub>()?;
+        let bound = scope
+            .descriptor()
+            .mcp()
+            .filter(|binding| std::ptr::eq(binding.server(), S::DESCRIPTOR))
+            .map(|binding| binding.tool());
+        Ok(McpClient {
+            connection: hub.connection(S::DESCRIPTOR),
+            bound,
+            signal: scope.call_signal(),
+            _server: PhantomData,
+        })
+    }
+}

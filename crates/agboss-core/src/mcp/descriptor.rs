@@ -1,0 +1,229 @@
+//! [`McpServerDescriptor`]: an MCP server as `#[mcp_server]` declares it.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::app::Env;
+use crate::tool::SourceLocation;
+
+/// How to reach a server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum McpTransport {
+    /// A child process speaking MCP on its stdin and stdout.
+    Stdio {
+        /// The program, such as `npx` or `node`; `${VAR}` is replaced by the variable's value.
+        command: &'static str,
+        /// Its arguments, with `${VAR}` replaced likewise.
+        args: &'static [&'static str],
+    },
+    /// A streamable-HTTP endpoint, such as `http://127.0.0.1:3001/mcp`; `${VAR}` is replaced.
+    Http {
+        /// The endpoint.
+        url: &'static str,
+    },
+}
+
+/// An MCP server: its name, how to reach it, the tools of it the application uses and the
+/// environment variables (names) it needs.
+#[derive(Debug)]
+pub struct McpServerDescriptor {
+    name: &'static str,
+    rust_type: &'static str,
+    location: SourceLocation,
+    transport: McpTransport,
+    tools: &'static [&'static str],
+    env: &'static [&'static str],
+}
+
+impl McpServerDescriptor {
+    /// Server `name` reached through `transport`, of which the application uses `tools`.
+    pub const fn new(
+        name: &'static str,
+        rust_type: &'static str,
+        location: SourceLocation,
+        transport: McpTransport,
+        tools: &'static [&'static str],
+    ) -> McpServerDescriptor {
+        McpServerDescriptor {
+            name,
+            rust_type,
+            location,
+            transport,
+            tools,
+            env: &[],
+        }
+    }
+
+    /// With the names of the environment variables it needs (passed to a child process).
+    pub const fn with_env(mut self, env: &'static [&'static str]) -> McpServerDescriptor {
+        self.env = env;
+        self
+    }
+
+    /// Its name, the `source` of its tools.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The Rust type that declares it.
+    pub fn rust_type(&self) -> &'static str {
+        self.rust_type
+    }
+
+    /// Where it is declared.
+    pub fn location(&self) -> SourceLocation {
+        self.location
+    }
+
+    /// How to reach it.
+    pub fn transport(&self) -> McpTransport {
+        self.transport
+    }
+
+    /// The server's tools the application uses, by the server's names.
+    pub fn tools(&self) -> &'static [&'static str] {
+        self.tools
+    }
+
+    /// The environment variables it needs.
+    pub fn env(&self) -> &'static [&'static str] {
+        self.env
+    }
+
+    /// Whether it declares the tool `name`.
+    pub fn declares(&self, name: &str) -> bool {
+        self.tools.contains(&name)
+    }
+}
+
+/// Whether `server` declares the tool `name`, in a `const` (the check `#[mcp_tool]` emits).
+#[doc(hidden)]
+pub const fn declares(server: &McpServerDescriptor, name: &str) -> bool {
+    let mut i = 0;
+    while i < server.tools.len() {
+        if str_eq(server.tools[i], name) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// An MCP server: a unit struct under `#[mcp_server]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an MCP server",
+    label = "not an `#[mcp_server]`",
+    note = "put `#[mcp_server(name = \"...\", command = \"...\", tools = [\"...\"])]` on a unit struct"
+)]
+pub trait McpServer: Send + Sync + 'static {
+    /// What `#[mcp_server]` declared.
+    const DESCRIPTOR: &'static McpServerDescriptor;
+}
+
+/// A server's entry in the program-wide registry.
+#[derive(Debug)]
+pub struct McpServerRegistration {
+    descriptor: &'static McpServerDescriptor,
+}
+
+impl McpServerRegistration {
+    /// The registration of server `S`.
+    pub const fn of<S: McpServer>() -> McpServerRegistration {
+        McpServerRegistration {
+            descriptor: S::DESCRIPTOR,
+        }
+    }
+
+    /// The server's descriptor.
+    pub fn descriptor(&self) -> &'static McpServerDescriptor {
+        self.descriptor
+    }
+}
+
+inventory::collect!(McpServerRegistration);
+
+/// Every `#[mcp_server]` linked into the program, sorted by name.
+pub fn registered_mcp_servers() -> &'static [&'static McpServerRegistration] {
+    static SORTED: OnceLock<Vec<&'static McpServerRegistration>> = OnceLock::new();
+    SORTED.get_or_init(|| {
+        let mut all: Vec<_> = inventory::iter::<McpServerRegistration>().collect();
+        all.sort_by_key(|r| (r.descriptor.name, r.descriptor.rust_type));
+        all
+    })
+}
+
+/// The names of the `${VAR}` references in `text`, in order: the ones [`expand`] replaces.
+/// (`#[mcp_server]` has its own copy, across the proc-macro boundary, for `[mcp.env-undeclared]`.)
+pub(crate) fn variables_in(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else { break };
+        names.push(after[..end].to_owned());
+        rest = &after[end + 1..];
+    }
+    names
+}
+
+/// `text` with every `${VAR}` replaced by the variable's value from `env`; the name of the first
+/// variable that is not set, if one is not.
+pub(crate) fn expand(text: &str, env: &Env) -> Result<String, String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return Ok(out);
+        };
+        let name = &after[..end];
+        out.push_str(&env.get(name).ok_or_else(|| name.to_owned())?);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+impl fmt::Display for McpTransport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            McpTransport::Stdio { command, args } => write!(f, "{command} {}", args.join(" ")),
+            McpTransport::Http { url } => f.write_str(url),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_are_expanded_from_the_environment() {
+        let env = Env::from_pairs([("ROOT", "/srv/notes"), ("PORT", "3001")]);
+        assert_eq!(expand("${ROOT}/a", &env), Ok("/srv/notes/a".into()));
+        assert_eq!(
+            expand("http://127.0.0.1:${PORT}/mcp", &env),
+            Ok("http://127.0.0.1:3001/mcp".into())
+        );
+        assert_eq!(expand("plain", &env), Ok("plain".into()));
+        assert_eq!(expand("${MISSING}", &env), Err("MISSING".into()));
+        assert_eq!(expand("${unclosed", &env), Ok("${unclosed".into()));
+    }
+}

@@ -1,0 +1,109 @@
+//! [`McpHub`]: every MCP server of an application, each one connection shared by all
+//! executions.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::connection::McpConnection;
+use super::{McpError, McpServerDescriptor};
+use crate::app::Env;
+use crate::time::Clock;
+
+/// The application's MCP servers, started on first use.
+pub struct McpHub {
+    env: Env,
+    clock: Clock,
+    connections: Mutex<HashMap<usize, Arc<McpConnection>>>,
+}
+
+impl McpHub {
+    /// A hub whose servers read variables from `env` and time out on `clock`.
+    pub fn new(env: Env, clock: Clock) -> McpHub {
+        McpHub {
+            env,
+            clock,
+            connections: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The connection to `server` (not started until a call needs it).
+    pub fn connection(&self, server: &'static McpServerDescriptor) -> Arc<McpConnection> {
+        let key = std::ptr::from_ref(server) as usize;
+        self.lock()
+            .entry(key)
+            .or_insert_with(|| {
+                Arc::new(McpConnection::new(
+                    server,
+                    self.env.clone(),
+                    self.clock.clone(),
+                ))
+            })
+            .clone()
+    }
+
+    /// Starts each of `servers` that is not running, all at once, and checks that each offers
+    /// the tools its declaration names; every failure, one per server, in the given order.
+    pub async fn start(
+        &self,
+        servers: impl IntoIterator<Item = &'static McpServerDescriptor>,
+    ) -> Vec<McpError> {
+        let mut starting = tokio::task::JoinSet::new();
+        for (i, server) in servers.into_iter().enumerate() {
+            let connection = self.connection(server);
+            starting.spawn(async move { (i, connection.session().await.err()) });
+        }
+        let mut failures = Vec::new();
+        while let Some(joined) = starting.join_next().await {
+            match joined {
+                Ok((i, Some(e))) => failures.push((i, e)),
+                Ok((_, None)) => {}
+                Err(e) => std::panic::resume_unwind(e.into_panic()),
+            }
+        }
+        failures.sort_by_key(|(i, _)| *i);
+        failures.into_iter().map(|(_, e)| e).collect()
+    }
+
+    /// The variables each of `servers` needs that the environment does not set, without
+    /// starting anything.
+    pub fn missing_env(
+        &self,
+        servers: impl IntoIterator<Item = &'static McpServerDescriptor>,
+    ) -> Vec<McpError> {
+        servers
+            .into_iter()
+            .flat_map(|server| {
+                server
+                    .env()
+                    .iter()
+                    .filter(|name| self.env.get(name).is_none())
+                    .map(|name| McpError::EnvMissing {
+                        server: server.name(),
+                        variable: (*name).to_owned(),
+                    })
+            })
+            .collect()
+    }
+
+    /// Stops every server that runs (stdio servers' process groups included).
+    pub async fn shutdown(&self) {
+        let connections: Vec<_> = self.lock().values().cloned().collect();
+        for connection in connections {
+            connection.shutdown().await;
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<usize, Arc<McpConnection>>> {
+        self.connections.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl std::fmt::Debug for McpHub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpHub")
+            .field("servers", &self.lock().len())
+            .finish()
+    }
+}
+
+crate::infrastructure!(McpHub, "the MCP server connections");

@@ -1,0 +1,64 @@
+//! MCP: tools of other programs, reached through the Model Context Protocol with the official
+//! Rust SDK (`rmcp`).
+//!
+//! A server is declared once with `#[mcp_server]`: a program speaking MCP on stdio, or a
+//! streamable-HTTP endpoint, with the server's tools the application uses and the NAMES of the
+//! environment variables it needs. An `#[mcp_tool]` is a tool like any other (its own kebab
+//! name, its own DTOs, the same contract) bound to one of the server's tools, which it calls
+//! through its [`McpClient`] field. The model sees only the `#[mcp_tool]`; the server's own
+//! tool names stay inside.
+//!
+//! Servers start on first use and are shared by every execution. A stdio server that dies is
+//! started again by the next call; the call that saw it die gets a tool error saying how.
+//! [`Application::shutdown`](crate::app::Application::shutdown) stops them all (a stdio
+//! server's whole process group). docs/mcp.md has the details.
+
+mod client;
+mod connection;
+mod descriptor;
+mod error;
+mod hub;
+mod process;
+mod stdio;
+
+pub use client::McpClient;
+pub use connection::McpConnection;
+pub use descriptor::{
+    McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
+    registered_mcp_servers,
+};
+pub use error::McpError;
+pub use hub::McpHub;
+
+/// A tool's binding to the server tool it calls.
+#[derive(Clone, Copy, Debug)]
+pub struct McpBinding {
+    server: &'static McpServerDescriptor,
+    tool: &'static str,
+}
+
+impl McpBinding {
+    /// Calls `tool` of `server`.
+    pub const fn new(server: &'static McpServerDescriptor, tool: &'static str) -> McpBinding {
+        McpBinding { server, tool }
+    }
+
+    /// The server.
+    pub fn server(&self) -> &'static McpServerDescriptor {
+        self.server
+    }
+
+    /// The server's tool, by the server's name.
+    pub fn tool(&self) -> &'static str {
+        self.tool
+    }
+}
+
+/// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
+pub(crate) fn http_client() -> Result<reqwest::Client, String> {
+    let (tls, _) = crate::model::providers::http::tls::tls_config()?;
+    reqwest::Client::builder()
+        .tls_backend_preconfigured(tls)
+        .build()
+        .map_err(|e| format!("could not build the HTTP client: {e}"))
+}

@@ -1,0 +1,156 @@
+//! Starting a stdio server: our own child process (in its own process group, so that `npx`'s
+//! grandchildren go with it), its stdout checked line by line before rmcp reads it, and the
+//! tail of its stderr kept for error messages.
+
+use std::collections::VecDeque;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+
+use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
+
+/// How many bytes of a server's stderr are kept.
+const STDERR_TAIL: usize = 4096;
+
+/// What a server said on the side: the tail of its stderr, and the first thing on its stdout
+/// that was not MCP.
+#[derive(Debug, Default)]
+pub(crate) struct Diagnostics {
+    stderr: Mutex<VecDeque<u8>>,
+    violation: Mutex<Option<String>>,
+}
+
+impl Diagnostics {
+    /// The last lines of stderr, trimmed, or `None` when it said nothing.
+    pub(crate) fn stderr_tail(&self) -> Option<String> {
+        let bytes: Vec<u8> = lock(&self.stderr).iter().copied().collect();
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.trim();
+        (!text.is_empty()).then(|| text.to_owned())
+    }
+
+    /// The first non-MCP output on stdout, if there was some.
+    pub(crate) fn violation(&self) -> Option<String> {
+        lock(&self.violation).clone()
+    }
+
+    fn record_violation(&self, what: String) {
+        lock(&self.violation).get_or_insert(what);
+    }
+
+    fn push_stderr(&self, bytes: &[u8]) {
+        let mut tail = lock(&self.stderr);
+        tail.extend(bytes);
+        let excess = tail.len().saturating_sub(STDERR_TAIL);
+        tail.drain(..excess);
+    }
+}
+
+/// A started child: the pipe rmcp reads (checked stdout), its stdin, the process.
+pub(crate) struct Started {
+    pub(crate) read: DuplexStream,
+    pub(crate) write: tokio::process::ChildStdin,
+    pub(crate) child: Box<dyn ChildWrapper>,
+    pub(crate) diagnostics: Arc<Diagnostics>,
+}
+
+/// Spawns `command args` with the variables `env` set on top of the process's environment.
+pub(crate) fn spawn(
+    command: &str,
+    args: &[String],
+    env: &[(String, String)],
+) -> std::io::Result<Started> {
+    let mut wrap = CommandWrap::with_new(command, |c| {
+        c.args(args)
+            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+    });
+    wrap.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
+    let mut child = wrap.spawn()?;
+    let missing = |what| std::io::Error::other(format!("the child's {what} is not piped"));
+    let stdout = child.stdout().take().ok_or_else(|| missing("stdout"))?;
+    let stderr = child.stderr().take().ok_or_else(|| missing("stderr"))?;
+    let write = child.stdin().take().ok_or_else(|| missing("stdin"))?;
+    let diagnostics = Arc::new(Diagnostics::default());
+    let (read, forward) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(check_stdout(stdout, forward, diagnostics.clone()));
+    tokio::spawn(keep_stderr(stderr, diagnostics.clone()));
+    Ok(Started {
+        read,
+        write,
+        child,
+        diagnostics,
+    })
+}
+
+/// Forwards stdout to rmcp a line at a time while each line is JSON; the first line that is not
+/// (invalid UTF-8, a log line) is recorded and ends the stream, so calls fail saying why
+/// instead of waiting for an answer that will not come.
+async fn check_stdout(
+    stdout: tokio::process::ChildStdout,
+    mut forward: DuplexStream,
+    diagnostics: Arc<Diagnostics>,
+) {
+    let mut reader = BufReader::new(stdout);
+    let mut line = Vec::with_capacity(4096);
+    let mut number = 0u64;
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        number += 1;
+        let body = line.strip_suffix(b"\n").unwrap_or(&line);
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        if body.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let problem = match std::str::from_utf8(body) {
+            Err(e) => Some(format!(
+                "line {number} of its stdout is not UTF-8 (byte {} of the line: {:#04x})",
+                e.valid_up_to() + 1,
+                body[e.valid_up_to()]
+            )),
+            Ok(text) if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => {
+                Some(format!(
+                    "line {number} of its stdout is not JSON-RPC: {:?}",
+                    shorten(text)
+                ))
+            }
+            Ok(_) => None,
+        };
+        if let Some(problem) = problem {
+            diagnostics.record_violation(problem);
+            break;
+        }
+        if forward.write_all(&line).await.is_err() {
+            break;
+        }
+    }
+    let _ = forward.shutdown().await;
+}
+
+async fn keep_stderr(mut stderr: tokio::process::ChildStderr, diagnostics: Arc<Diagnostics>) {
+    let mut buffer = [0u8; 1024];
+    while let Ok(n) = stderr.read(&mut buffer).await {
+        if n == 0 {
+            break;
+        }
+        diagnostics.push_stderr(&buffer[..n]);
+    }
+}
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= 80 {
+        text.to_owned()
+    } else {
+        text.chars().take(77).collect::<String>() + "..."
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}

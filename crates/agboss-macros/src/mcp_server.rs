@@ -1,0 +1,276 @@
+//! `#[mcp_server]`: an MCP server's declaration, checked and registered.
+
+use darling::FromMeta;
+use darling::ast::NestedMeta;
+use darling::util::SpannedValue;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Expr, ItemStruct, LitStr};
+
+use crate::attrs::{known_keys, private_path};
+use crate::names;
+
+const KEYS: &[&str] = &["name", "command", "args", "url", "tools", "env", "crate"];
+
+#[derive(Debug, FromMeta)]
+struct ServerArgs {
+    name: Option<SpannedValue<String>>,
+    command: Option<LitStr>,
+    args: Option<Expr>,
+    url: Option<LitStr>,
+    tools: Option<Expr>,
+    env: Option<Expr>,
+    #[darling(rename = "crate")]
+    krate: Option<syn::Path>,
+    #[darling(skip)]
+    mistyped: Vec<&'static str>,
+}
+
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item_struct = match syn::parse2::<ItemStruct>(item.clone()) {
+        Ok(item_struct) => item_struct,
+        Err(_) => {
+            let error = syn::Error::new_spanned(
+                crate::tool::item_name(&item),
+                "#[mcp_server] goes on a unit struct: `pub struct NotesServer;`",
+            )
+            .to_compile_error();
+            return quote!(#item #error);
+        }
+    };
+    let mut errors = darling::Error::accumulator();
+    let parsed = errors
+        .handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))
+        .and_then(|metas| {
+            let known = known_keys(metas, KEYS, "mcp_server", &mut errors);
+            let mut args = errors.handle(ServerArgs::from_list(&known.metas))?;
+            args.mistyped = known.mistyped;
+            Some(args)
+        });
+    let generated = parsed.and_then(|args| generate(args, &item_struct, &mut errors));
+    match errors.finish_with(generated) {
+        Ok(Some(tokens)) => tokens,
+        Ok(None) => quote!(#item_struct),
+        Err(errors) => {
+            let errors = errors.write_errors();
+            quote!(#item_struct #errors)
+        }
+    }
+}
+
+fn generate(
+    args: ServerArgs,
+    item: &ItemStruct,
+    errors: &mut darling::error::Accumulator,
+) -> Option<TokenStream> {
+    let mut failed = false;
+    let mut fail = |error: darling::Error| {
+        failed = true;
+        errors.push(error);
+    };
+    let name = match &args.name {
+        Some(name) => {
+            if !names::is_kebab(name) {
+                fail(
+                    darling::Error::custom(format!(
+                        "[name.kebab-case] server name {:?} must be kebab-case: name it {:?}",
+                        name.as_str(),
+                        names::kebab(name)
+                    ))
+                    .with_span(&name.span()),
+                );
+            }
+            Some((**name).clone())
+        }
+        None => {
+            if !args.mistyped.contains(&"name") {
+                fail(darling::Error::custom(format!(
+                    "#[mcp_server] needs `name`: add `name = {:?}`",
+                    names::kebab(item.ident.to_string().trim_end_matches("Server"))
+                )));
+            }
+            None
+        }
+    };
+    let list =
+        |expr: &Option<Expr>, key: &str, fail: &mut dyn FnMut(darling::Error)| -> Vec<LitStr> {
+            match expr {
+                None => Vec::new(),
+                Some(Expr::Array(array)) => array
+                    .elems
+                    .iter()
+                    .filter_map(|e| match e {
+                        Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Str(s),
+                            ..
+                        }) => Some(s.clone()),
+                        other => {
+                            fail(
+                                darling::Error::custom(format!("`{key}` holds texts in quotes"))
+                                    .with_span(other),
+                            );
+                            None
+                        }
+                    })
+                    .collect(),
+                Some(other) => {
+                    fail(
+                        darling::Error::custom(format!("`{key}` takes a list: `{key} = [\"..\"]`"))
+                            .with_span(other),
+                    );
+                    Vec::new()
+                }
+            }
+        };
+    let tools = list(&args.tools, "tools", &mut fail);
+    let server_args = list(&args.args, "args", &mut fail);
+    let env = list(&args.env, "env", &mut fail);
+    if args.tools.is_none() && !args.mistyped.contains(&"tools") {
+        fail(darling::Error::custom(
+            "#[mcp_server] needs `tools`: the server's tools the application calls, by the server's names: `tools = [\"read_text_file\"]`",
+        ));
+    }
+    for (i, tool) in tools.iter().enumerate() {
+        if tools[..i].iter().any(|t| t.value() == tool.value()) {
+            fail(
+                darling::Error::custom(format!("`{}` is listed twice", tool.value()))
+                    .with_span(tool),
+            );
+        }
+    }
+    for variable in &env {
+        let value = variable.value();
+        let valid = !value.is_empty()
+            && !value.starts_with(|c: char| c.is_ascii_digit())
+            && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            fail(darling::Error::custom(format!(
+                "[config.env-name-invalid] {value:?} is not the name of an environment variable: `env` lists NAMES, such as \"NOTES_DIR\", never values"
+            ))
+            .with_span(variable));
+        }
+    }
+    let declared: Vec<String> = env.iter().map(LitStr::value).collect();
+    let texts = args
+        .command
+        .iter()
+        .chain(args.url.iter())
+        .chain(server_args.iter());
+    for text in texts {
+        for variable in variables_in(&text.value()) {
+            if !declared.contains(&variable) {
+                fail(darling::Error::custom(format!(
+                    "[mcp.env-undeclared] `${{{variable}}}` is not listed in `env`: add `env = [\"{variable}\"]` so the application checks it is set before starting the server"
+                ))
+                .with_span(text));
+            }
+        }
+    }
+    let transport = match (&args.command, &args.url) {
+        (Some(_), Some(url)) => {
+            fail(
+                darling::Error::custom(
+                    "[mcp.transport] give `command` (stdio) or `url` (streamable HTTP), not both",
+                )
+                .with_span(url),
+            );
+            None
+        }
+        (None, None) => {
+            fail(darling::Error::custom(
+                "[mcp.transport] #[mcp_server] needs `command = \"..\"` (a program speaking MCP on stdio) or `url = \"..\"` (a streamable-HTTP endpoint)",
+            ));
+            None
+        }
+        (None, Some(url)) if args.args.is_some() => {
+            fail(darling::Error::custom("`args` go with `command`, not with `url`").with_span(url));
+            None
+        }
+        (Some(command), None) => Some(quote!(Stdio { command: #command, args: &__AGBOSS_ARGS })),
+        (None, Some(url)) => Some(quote!(Http { url: #url })),
+    };
+    if !matches!(item.fields, syn::Fields::Unit) {
+        fail(darling::Error::custom("an MCP server is a unit struct (`pub struct NotesServer;`): its settings are in the attribute").with_span(&item.fields));
+    }
+    if failed {
+        return None;
+    }
+    let (name, transport) = (name?, transport?);
+    let private = private_path(args.krate.as_ref());
+    let ident = &item.ident;
+    let rust_type = ident.to_string();
+    let (n_tools, n_args, n_env) = (tools.len(), server_args.len(), env.len());
+    // Like #[tool], an undocumented server is documented with what the attribute says.
+    let doc = (!item.attrs.iter().any(|a| a.path().is_ident("doc"))).then(|| {
+        let text = format!(
+            " The MCP server `{name}`, with the tools {}.",
+            tools
+                .iter()
+                .map(|t| format!("`{}`", t.value()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        quote!(#[doc = #text])
+    });
+    Some(quote! {
+        #doc
+        #item
+
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #[doc(hidden)]
+            static __AGBOSS_TOOLS: [&str; #n_tools] = [#(#tools),*];
+            #[doc(hidden)]
+            static __AGBOSS_ARGS: [&str; #n_args] = [#(#server_args),*];
+            #[doc(hidden)]
+            static __AGBOSS_ENV: [&str; #n_env] = [#(#env),*];
+            #[doc(hidden)]
+            static __AGBOSS_SERVER: #private::McpServerDescriptor = #private::McpServerDescriptor::new(
+                #name,
+                #rust_type,
+                #private::SourceLocation {
+                    module_path: ::core::module_path!(),
+                    file: ::core::file!(),
+                    line: ::core::line!(),
+                },
+                #private::McpTransport::#transport,
+                &__AGBOSS_TOOLS,
+            )
+            .with_env(&__AGBOSS_ENV);
+
+            #[automatically_derived]
+            impl #private::McpServer for #ident {
+                const DESCRIPTOR: &'static #private::McpServerDescriptor = &__AGBOSS_SERVER;
+            }
+
+            #private::inventory::submit! {
+                #private::McpServerRegistration::of::<#ident>()
+            }
+        };
+    })
+}
+
+/// The names of the `${VAR}` references in `text`, in order.
+fn variables_in(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else { break };
+        names.push(after[..end].to_owned());
+        rest = &after[end + 1..];
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::variables_in;
+
+    #[test]
+    fn variable_references_are_found() {
+        assert_eq!(variables_in("${A}/x/${B_2}"), ["A", "B_2"]);
+        assert_eq!(variables_in("plain"), Vec::<String>::new());
+        assert_eq!(variables_in("${unclosed"), Vec::<String>::new());
+    }
+}

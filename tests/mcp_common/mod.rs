@@ -1,0 +1,212 @@
+//! Servers, DTOs and tools shared by the MCP tests: server-everything and server-filesystem
+//! from npm (installed by `cargo xtask test`), and a scripted server for faults.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use agboss::app::Env;
+use agboss::prelude::*;
+
+#[mcp_server(
+    name = "everything",
+    command = "${NODE}",
+    args = ["${EVERYTHING_JS}", "stdio"],
+    tools = ["echo", "get-structured-content", "trigger-long-running-operation"],
+    env = ["NODE", "EVERYTHING_JS"],
+)]
+pub struct Everything;
+
+#[mcp_server(name = "everything-http", url = "${EVERYTHING_URL}", tools = ["echo"], env = ["EVERYTHING_URL"])]
+pub struct EverythingOverHttp;
+
+#[mcp_server(
+    name = "notes-fs",
+    command = "${NODE}",
+    args = ["${FS_JS}", "${NOTES_DIR}"],
+    tools = ["read_text_file", "write_file"],
+    env = ["NODE", "FS_JS", "NOTES_DIR"],
+)]
+pub struct NotesFs;
+
+#[mcp_server(
+    name = "fake",
+    command = "python3",
+    args = ["${FAKE_PY}", "${FAKE_MODE}", "${FAKE_LOG}"],
+    tools = ["hello", "wait"],
+    env = ["FAKE_PY", "FAKE_MODE", "FAKE_LOG"],
+)]
+pub struct Fake;
+
+/// The environment the servers' `${VAR}`s read.
+pub fn env(notes_dir: &Path, extra: &[(&str, String)]) -> Env {
+    let (node, everything) = mcp_servers::everything_stdio();
+    let (_, filesystem) = mcp_servers::filesystem_stdio(notes_dir);
+    let fake = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp/fake_server.py");
+    let mut pairs: Vec<(String, String)> = vec![
+        ("NODE".into(), node),
+        ("EVERYTHING_JS".into(), everything[0].clone()),
+        ("FS_JS".into(), filesystem[0].clone()),
+        ("NOTES_DIR".into(), notes_dir.display().to_string()),
+        ("FAKE_PY".into(), fake.display().to_string()),
+    ];
+    pairs.extend(extra.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
+    Env::from_pairs(pairs)
+}
+
+/// A fresh directory for a test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agboss-mcp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[dto]
+pub struct Message {
+    /// What to echo.
+    pub message: String,
+}
+
+#[mcp_tool(name = "echo-tool", description = "Echoes a message", server = Everything, calls = "echo", read_only = true)]
+pub struct Echo {
+    server: McpClient<Everything>,
+}
+
+impl ToolHandler for Echo {
+    type Input = Message;
+    type Output = PlainText;
+
+    async fn run(&self, input: Message) -> Result<PlainText, ToolError> {
+        self.server.call(&input).await
+    }
+}
+
+#[mcp_tool(name = "echo-over-http-tool", description = "Echoes over HTTP", server = EverythingOverHttp, calls = "echo")]
+pub struct EchoOverHttp {
+    server: McpClient<EverythingOverHttp>,
+}
+
+impl ToolHandler for EchoOverHttp {
+    type Input = Message;
+    type Output = PlainText;
+
+    async fn run(&self, input: Message) -> Result<PlainText, ToolError> {
+        self.server.call(&input).await
+    }
+}
+
+/// A city, written freely (the server accepts three).
+#[dto]
+pub struct City {
+    /// The city.
+    pub location: String,
+}
+
+/// The weather, as the server structures it.
+#[dto]
+#[derive(Debug, PartialEq)]
+pub struct Weather {
+    /// Degrees Celsius.
+    pub temperature: f64,
+    /// The conditions.
+    pub conditions: String,
+    /// Percent.
+    pub humidity: f64,
+}
+
+#[mcp_tool(name = "weather-tool", description = "The weather in a city", server = Everything, calls = "get-structured-content")]
+pub struct WeatherTool {
+    server: McpClient<Everything>,
+}
+
+impl ToolHandler for WeatherTool {
+    type Input = City;
+    type Output = Weather;
+
+    async fn run(&self, input: City) -> Result<Weather, ToolError> {
+        self.server.call(&input).await
+    }
+}
+
+/// How long to work.
+#[dto]
+pub struct Work {
+    /// Seconds.
+    pub duration: u32,
+    /// Steps.
+    pub steps: u32,
+}
+
+#[mcp_tool(
+    name = "long-work-tool",
+    description = "Works for a while",
+    server = Everything,
+    calls = "trigger-long-running-operation",
+    timeout = agboss::units::seconds(2),
+)]
+pub struct LongWork {
+    server: McpClient<Everything>,
+}
+
+impl ToolHandler for LongWork {
+    type Input = Work;
+    type Output = PlainText;
+
+    async fn run(&self, input: Work) -> Result<PlainText, ToolError> {
+        self.server.call(&input).await
+    }
+}
+
+/// A path under the notes directory.
+#[dto]
+pub struct NotePath {
+    /// The path.
+    pub path: String,
+}
+
+#[mcp_tool(name = "read-note-tool", description = "Reads a note", server = NotesFs, calls = "read_text_file", read_only = true)]
+pub struct ReadNote {
+    server: McpClient<NotesFs>,
+}
+
+impl ToolHandler for ReadNote {
+    type Input = NotePath;
+    type Output = PlainText;
+
+    async fn run(&self, input: NotePath) -> Result<PlainText, ToolError> {
+        self.server.call(&input).await
+    }
+}
+
+/// Nothing.
+#[dto]
+pub struct Nothing {}
+
+#[mcp_tool(name = "hello-tool", description = "Says hello", server = Fake, calls = "hello")]
+pub struct Hello {
+    server: McpClient<Fake>,
+}
+
+impl ToolHandler for Hello {
+    type Input = Nothing;
+    type Output = PlainText;
+
+    async fn run(&self, input: Nothing) -> Result<PlainText, ToolError> {
+        self.server.call(&input).await
+    }
+}
+
+#[mcp_tool(name = "wait-tool", description = "Waits forever", server = Fake, calls = "wait", timeout = agboss::units::millis(500))]
+pub struct Wait {
+    server: McpClient<Fake>,
+}
+
+impl ToolHandler for Wait {
+    type Input = Nothing;
+    type Output = PlainText;
+
+    async fn run(&self, input: Nothing) -> Result<PlainText, ToolError> {
+        self.server.call(&input).await
+    }
+}

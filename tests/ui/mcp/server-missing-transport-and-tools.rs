@@ -1,0 +1,6 @@
+use agboss::prelude::*;
+
+#[mcp_server(name = "notes-fs")]
+pub struct NotesFs;
+
+fn main() {}
