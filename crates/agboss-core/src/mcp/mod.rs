@@ -17,6 +17,7 @@ mod client;
 mod connection;
 mod descriptor;
 mod error;
+pub mod generate;
 mod hub;
 mod process;
 mod stdio;

@@ -1,0 +1,294 @@
+//! Listing a server's tools (the server is started, asked for `tools/list` and stopped), picking
+//! the ones asked for, and formatting the generated module with rustfmt.
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::Tool;
+use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::Value;
+
+use super::{GenerateError, ListedTool, ServerSpec, ServerTransport, generate};
+use crate::app::Env;
+use crate::mcp::descriptor::expand;
+use crate::mcp::process::ServerProcess;
+use crate::mcp::stdio::{Diagnostics, spawn};
+use crate::time::Clock;
+
+/// What `agboss g mcp` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The server.
+    pub spec: ServerSpec,
+    /// The server's tools to generate, by the server's names; empty for all of them.
+    pub tools: Vec<String>,
+    /// The server's tools to leave out.
+    pub exclude: Vec<String>,
+    /// How long the server may take to start and list its tools.
+    pub timeout: Duration,
+}
+
+/// A generated module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The Rust code.
+    pub code: String,
+    /// The server's tools it calls, sorted.
+    pub tools: Vec<String>,
+    /// Whether rustfmt formatted it (else it is as generated, which is laid out the same way
+    /// in the common cases).
+    pub formatted: bool,
+}
+
+/// Starts the server, lists its tools and stops it. `${VAR}`s in the command, its arguments or
+/// the URL are read from `env`; the variables of [`ServerSpec::env_names`] are handed to a stdio
+/// server.
+pub async fn list_tools(
+    spec: &ServerSpec,
+    env: &Env,
+    timeout: Duration,
+) -> Result<Vec<ListedTool>, GenerateError> {
+    let server = spec.name.clone();
+    let missing = |variable: String| GenerateError::EnvMissing {
+        server: server.clone(),
+        variable,
+    };
+    let failed = |command: &str, reason: String| GenerateError::StartFailed {
+        server: server.clone(),
+        command: command.to_owned(),
+        reason,
+    };
+    let names = spec.env_names();
+    let unset: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|name| env.get(name).is_none())
+        .collect();
+    let unset_note = if unset.is_empty() {
+        String::new()
+    } else {
+        format!("; the variables {} it needs are not set", unset.join(", "))
+    };
+    let listed = match &spec.transport {
+        ServerTransport::Stdio { command, args } => {
+            let command = expand(command, env).map_err(missing)?;
+            let args = args
+                .iter()
+                .map(|a| expand(a, env))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(missing)?;
+            let line = std::iter::once(command.as_str())
+                .chain(args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let pairs: Vec<(String, String)> = names
+                .iter()
+                .filter_map(|name| env.get(name).map(|value| (name.clone(), value)))
+                .collect();
+            let started = spawn(&command, &args, &pairs).map_err(|e| {
+                let reason = if e.kind() == std::io::ErrorKind::NotFound {
+                    format!("`{command}` was not found: install it or put it on PATH")
+                } else {
+                    e.to_string()
+                };
+                failed(&line, reason)
+            })?;
+            let diagnostics = started.diagnostics.clone();
+            let mut child = ServerProcess::new(started.child);
+            let transport = (started.read, started.write);
+            let listed = within(timeout, async move {
+                list_then_close(().serve(transport).await.map_err(|e| e.to_string())?).await
+            })
+            .await;
+            let exited = child.exited_on_its_own();
+            child.stop().await;
+            listed.map_err(|reason| {
+                let reason = format!("{reason}{}{unset_note}", side_story(exited, &diagnostics));
+                failed(&line, reason)
+            })?
+        }
+        ServerTransport::Http { url } => {
+            let url = expand(url, env).map_err(missing)?;
+            let client = crate::mcp::http_client().map_err(|reason| failed(&url, reason))?;
+            let transport = StreamableHttpClientTransport::with_client(
+                client,
+                StreamableHttpClientTransportConfig::with_uri(url.clone()),
+            );
+            within(timeout, async move {
+                list_then_close(().serve(transport).await.map_err(|e| e.to_string())?).await
+            })
+            .await
+            .map_err(|reason| failed(&url, format!("{reason}{unset_note}")))?
+        }
+    };
+    Ok(listed.iter().map(listed_tool).collect())
+}
+
+/// The server's tools; then the session is closed, whatever the answer.
+async fn list_then_close(service: RunningService<RoleClient, ()>) -> Result<Vec<Tool>, String> {
+    let tools = service
+        .peer()
+        .list_all_tools()
+        .await
+        .map_err(|e| format!("tools/list failed: {e}"));
+    let _ = service.cancel().await;
+    tools
+}
+
+/// Runs `future` for at most `timeout` (on the system clock: the generator has no application).
+async fn within<T>(
+    timeout: Duration,
+    future: impl Future<Output = Result<T, String>>,
+) -> Result<T, String> {
+    tokio::select! {
+        output = future => output,
+        () = Clock::system().sleep(timeout) => Err(format!(
+            "it did not answer within {} s",
+            timeout.as_secs_f64()
+        )),
+    }
+}
+
+/// What a stdio server said on the side: how it exited, what it wrote that was not MCP, the end
+/// of its stderr.
+fn side_story(exited: Option<String>, diagnostics: &Arc<Diagnostics>) -> String {
+    let mut story = String::new();
+    if let Some(status) = exited {
+        story.push_str(&format!("; the process {status}"));
+    }
+    if let Some(violation) = diagnostics.violation() {
+        story.push_str(&format!(
+            "; {violation}: a stdio MCP server must write only protocol messages to stdout"
+        ));
+    }
+    if let Some(stderr) = diagnostics.stderr_tail() {
+        story.push_str(&format!("; its stderr ends with: {stderr}"));
+    }
+    story
+}
+
+/// A listed tool as plain data.
+fn listed_tool(tool: &rmcp::model::Tool) -> ListedTool {
+    let annotations = tool.annotations.as_ref();
+    ListedTool {
+        name: tool.name.to_string(),
+        title: tool
+            .title
+            .clone()
+            .or_else(|| annotations.and_then(|a| a.title.clone())),
+        description: tool.description.as_ref().map(ToString::to_string),
+        input_schema: Value::Object((*tool.input_schema).clone()),
+        read_only: annotations.and_then(|a| a.read_only_hint) == Some(true),
+    }
+}
+
+/// The tools of `listed` the request asks for: those `--tool` names (all when none), minus those
+/// `--exclude` names. A name the server does not offer is an error; a tool the server lists
+/// twice is taken once.
+pub fn pick(request: &Request, listed: Vec<ListedTool>) -> Result<Vec<ListedTool>, GenerateError> {
+    let server = &request.spec.name;
+    let mut offered: Vec<String> = listed.iter().map(|t| t.name.clone()).collect();
+    offered.sort_unstable();
+    offered.dedup();
+    for tool in request.tools.iter().chain(&request.exclude) {
+        if !offered.contains(tool) {
+            return Err(GenerateError::ToolMissing {
+                server: server.clone(),
+                tool: tool.clone(),
+                offered: if offered.is_empty() {
+                    "none".into()
+                } else {
+                    offered.join(", ")
+                },
+            });
+        }
+    }
+    let mut picked: Vec<ListedTool> = Vec::new();
+    for tool in listed {
+        let wanted = request.tools.is_empty() || request.tools.contains(&tool.name);
+        if wanted
+            && !request.exclude.contains(&tool.name)
+            && !picked.iter().any(|p| p.name == tool.name)
+        {
+            picked.push(tool);
+        }
+    }
+    if picked.is_empty() {
+        let detail = if offered.is_empty() {
+            " (it lists none)"
+        } else {
+            " (every one is excluded)"
+        };
+        return Err(GenerateError::NoTools {
+            server: server.clone(),
+            detail: detail.into(),
+        });
+    }
+    Ok(picked)
+}
+
+/// Lists the server's tools, picks those asked for, generates the module and formats it.
+pub async fn from_server(request: &Request, env: &Env) -> Result<Generated, GenerateError> {
+    // The spec is checked before a server is started for nothing.
+    super::check_spec(&request.spec)?;
+    let listed = list_tools(&request.spec, env, request.timeout).await?;
+    let picked = pick(request, listed)?;
+    let code = generate(&request.spec, &picked)?;
+    let mut tools: Vec<String> = picked.into_iter().map(|t| t.name).collect();
+    tools.sort();
+    Ok(match format_source(&code) {
+        Some(formatted) => Generated {
+            code: formatted,
+            tools,
+            formatted: true,
+        },
+        None => Generated {
+            code,
+            tools,
+            formatted: false,
+        },
+    })
+}
+
+/// [`from_server`] on a runtime of its own, in a thread of its own (so that it also works when
+/// called from inside another runtime).
+pub fn from_server_blocking(request: &Request, env: &Env) -> Result<Generated, GenerateError> {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| {
+                        GenerateError::Other(format!("could not start a Tokio runtime: {e}"))
+                    })?;
+                runtime.block_on(from_server(request, env))
+            })
+            .join()
+            .unwrap_or_else(|_| Err(GenerateError::Other("the generator panicked".into())))
+    })
+}
+
+/// `code` formatted by rustfmt (`$RUSTFMT`, else `rustfmt` on `PATH`, edition 2024), or `None`
+/// when rustfmt is not there or refuses it.
+pub fn format_source(code: &str) -> Option<String> {
+    let rustfmt = std::env::var_os("RUSTFMT").unwrap_or_else(|| "rustfmt".into());
+    let mut child = Command::new(rustfmt)
+        .args(["--edition", "2024"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take()?;
+    let input = code.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output().ok()?;
+    let written = writer.join().ok().and_then(Result::ok);
+    let text = String::from_utf8(output.stdout).ok()?;
+    (output.status.success() && written.is_some() && !text.trim().is_empty()).then_some(text)
+}
