@@ -56,8 +56,9 @@
 //! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`](mod@dto)
 //! (framework DTOs), [`tool`](mod@tool) (the call contract), [`agent`](mod@agent), [`app`]
 //! (workflows, applications, assembly), [`config`] (TOML), [`describe`], [`context`]
-//! (executions, signals, steps), [`deps`], [`time`], [`spend`], `cli` (feature `cli`, on by
-//! default) and `testing` (feature `testing`).
+//! (executions, signals, steps), [`deps`], [`time`], [`spend`], [`mcp`](mod@mcp) (MCP servers
+//! behind `#[mcp_server]` and `#[mcp_tool]`), `cli` (feature `cli`, on by default: `describe`,
+//! `g mcp`) and `testing` (feature `testing`).
 
 // The macros generate `::agboss::__private` paths; this makes them resolve inside this crate's
 // own tests too (nothing outside `cfg(test)` uses them yet).
