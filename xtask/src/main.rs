@@ -1,18 +1,16 @@
 //! `cargo xtask <task>`: the one entry point for people and CI.
 //!
-//! - `test`: starts what the tests need, then runs the whole test suite (unit, behaviour,
-//!   compile-fail, doc tests). The README's test command; `.ci/run` runs it too.
-//! - `ci`: formatting, clippy with warnings denied, rustdoc with warnings denied, then `test`.
+//! - `test`: the whole test suite, `cargo test --workspace --all-features` (the README's test
+//!   command, which `.ci/run` runs). The tests install what they need themselves on first use
+//!   (the MCP servers: see docs/mcp-servers.md).
+//! - `ci`: formatting, clippy with warnings denied, rustdoc with warnings denied, then `test`:
+//!   what `.ci/run` does.
 //! - `bless`: rewrites the trybuild `.stderr` and insta snapshots; review the diff after.
 //! - `bench`: runs the criterion benches whose figures docs/performance.md records.
-//! - `services`: only installs what the tests need (the MCP servers), then prints the
-//!   environment `test` hands the tests, as `NAME=value` lines.
 
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-
-mod services;
 
 fn main() -> ExitCode {
     let task = env::args().nth(1).unwrap_or_default();
@@ -21,9 +19,8 @@ fn main() -> ExitCode {
         "ci" => ci(),
         "bless" => bless(),
         "bench" => bench(),
-        "services" => print_services(),
         _ => {
-            eprintln!("usage: cargo xtask <test | ci | bless | bench | services>");
+            eprintln!("usage: cargo xtask <test | ci | bless | bench>");
             return ExitCode::from(2);
         }
     };
@@ -37,19 +34,7 @@ fn main() -> ExitCode {
 }
 
 fn test() -> Result<(), String> {
-    let services = services::prepare(&root())?;
-    let envs: Vec<(&str, &str)> = services.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    cargo(
-        &["test", "--workspace", "--all-features", "--no-fail-fast"],
-        &envs,
-    )
-}
-
-fn print_services() -> Result<(), String> {
-    for (name, value) in services::prepare(&root())? {
-        println!("{name}={value}");
-    }
-    Ok(())
+    cargo(&["test", "--workspace", "--all-features"], &[])
 }
 
 fn ci() -> Result<(), String> {
@@ -74,10 +59,6 @@ fn ci() -> Result<(), String> {
 }
 
 fn bless() -> Result<(), String> {
-    // The generator's snapshot lists a real server's tools.
-    let services = services::prepare(&root())?;
-    let mut envs: Vec<(&str, &str)> = services.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    envs.extend([("TRYBUILD", "overwrite"), ("INSTA_UPDATE", "always")]);
     cargo(
         &[
             "test",
@@ -92,16 +73,14 @@ fn bless() -> Result<(), String> {
             "--test",
             "mcp-generate",
         ],
-        &envs,
+        &[("TRYBUILD", "overwrite"), ("INSTA_UPDATE", "always")],
     )
 }
 
 fn bench() -> Result<(), String> {
     cargo(&["bench", "-p", "agboss"], &[])?;
-    // The MCP bench calls the reference servers the tests use.
-    let services = services::prepare(&root())?;
-    let envs: Vec<(&str, &str)> = services.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    cargo(&["bench", "-p", "agboss-tests", "--bench", "mcp"], &envs)
+    // The MCP bench calls the reference servers the tests use (installed on first use).
+    cargo(&["bench", "-p", "agboss-tests", "--bench", "mcp"], &[])
 }
 
 fn cargo(args: &[&str], envs: &[(&str, &str)]) -> Result<(), String> {

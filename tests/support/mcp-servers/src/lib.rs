@@ -1,8 +1,9 @@
 //! The real MCP servers agboss's tests run against, and how to start them.
 //!
 //! `services/mcp` pins two npm packages, `@modelcontextprotocol/server-everything` and
-//! `@modelcontextprotocol/server-filesystem`; `cargo xtask test` installs them with `npm ci` and
-//! hands the tests their directory as `AGBOSS_MCP_SERVERS` (see docs/mcp-servers.md). This crate
+//! `@modelcontextprotocol/server-filesystem`. The first test that needs them installs them with
+//! `npm ci` ([`install`]), so `cargo test` needs nothing run before it; `AGBOSS_MCP_SERVERS`
+//! points the tests at an install made elsewhere instead (see docs/mcp-servers.md). This crate
 //! finds them and gives a test what it needs to start one:
 //!
 //! - over stdio, the command and arguments, for the MCP client under test to spawn:
@@ -25,8 +26,8 @@
 //! # }
 //! ```
 //!
-//! Nothing here skips: when the servers or node are missing, these functions panic with what to
-//! run. Never call server-everything's `get-env` tool: it answers with the server's environment.
+//! Nothing here skips: when the servers cannot be installed or node is missing, these functions
+//! panic saying why and what to do. Never call server-everything's `get-env` tool: it answers with the server's environment.
 
 use std::env;
 use std::fs;
@@ -40,10 +41,14 @@ use std::thread;
 use std::time::Duration;
 
 use tokio::net::TcpStream;
+
+mod install;
+
+pub use install::install;
 use tokio::time::{Instant, sleep};
 
-/// The environment variable that names the directory the servers are installed in
-/// (`services/mcp`); `cargo xtask test` sets it.
+/// The environment variable that names a directory the servers are already installed in
+/// (like `services/mcp`); unset, the workspace's `services/mcp` is used and installed.
 pub const SERVERS_VAR: &str = "AGBOSS_MCP_SERVERS";
 
 /// server-everything's entry script, relative to [`servers_dir`]; also a fragment of its
@@ -61,8 +66,9 @@ pub const FILESYSTEM_SCRIPT: &str =
 pub const LOOPBACK_PRELOAD: &str = "bind-loopback.cjs";
 
 /// What a test that finds the servers missing says.
-const NOT_INSTALLED: &str = "MCP test servers are not installed: run `cargo xtask test` (or \
-                             `npm ci --prefix services/mcp`)";
+const NOT_INSTALLED: &str = "MCP test servers are not installed: unset AGBOSS_MCP_SERVERS to \
+                             have the tests install them into services/mcp (or run `npm ci \
+                             --prefix services/mcp`)";
 
 /// How long [`HttpServer::start_everything`] waits for the server to accept connections.
 const START_TIMEOUT: Duration = Duration::from_secs(20);
@@ -70,19 +76,29 @@ const START_TIMEOUT: Duration = Duration::from_secs(20);
 /// How much of a server's output [`HttpServer`] keeps (the latest bytes).
 const OUTPUT_LIMIT: usize = 64 * 1024;
 
-/// The directory the MCP servers are installed in: `AGBOSS_MCP_SERVERS` when set, else the
-/// workspace's `services/mcp`.
+/// The directory the MCP servers are installed in: `AGBOSS_MCP_SERVERS` when set (used as it
+/// is), else the workspace's `services/mcp`, installed first if needed (once per process).
 ///
 /// # Panics
 ///
-/// When the entry scripts or the loopback preload are not there, with "MCP test servers are not
-/// installed: run `cargo xtask test` (or `npm ci --prefix services/mcp`)".
+/// When the install fails (node or npm missing, no registry), with what to do; when the entry
+/// scripts or the loopback preload are not there, with "MCP test servers are not installed: ...".
 pub fn servers_dir() -> PathBuf {
     let dir = match env::var_os(SERVERS_VAR) {
         Some(dir) if !dir.is_empty() => {
             std::path::absolute(&dir).unwrap_or_else(|_| PathBuf::from(dir))
         }
-        _ => workspace_services(),
+        _ => {
+            static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+            let installed = INSTALLED.get_or_init(|| {
+                let dir = workspace_services();
+                install(&dir).map(|()| dir)
+            });
+            match installed {
+                Ok(dir) => dir.clone(),
+                Err(why) => panic!("the MCP test servers could not be installed: {why}"),
+            }
+        }
     };
     check_installed(&dir);
     dir
@@ -127,7 +143,7 @@ pub fn node() -> String {
             .unwrap_or_else(|| {
                 panic!(
                     "node is not on PATH: the MCP test servers need Node.js 20 or newer; install \
-                     it, then run `cargo xtask test`"
+                     it, then run the tests again"
                 )
             })
     })
@@ -377,7 +393,10 @@ mod tests {
     use super::*;
 
     #[test]
-    #[should_panic(expected = "MCP test servers are not installed: run `cargo xtask test`")]
+    #[should_panic(
+        expected = "MCP test servers are not installed: unset AGBOSS_MCP_SERVERS to have \
+                               the tests install them"
+    )]
     fn a_directory_without_the_servers_panics_with_what_to_run() {
         check_installed(&env::temp_dir().join("agboss-no-mcp-servers-here"));
     }

@@ -1,61 +1,60 @@
-//! What the tests need beside cargo, installed by `cargo xtask test` before the suite runs.
+//! Installing the pinned servers: `npm ci` in `services/mcp` when the install is missing or
+//! older than the lock file. The tests call it on first use (through [`servers_dir`]), so
+//! `cargo test` needs nothing run before it; `cargo xtask services` calls it too.
 //!
-//! - The real MCP servers (npm, pinned in `services/mcp/package-lock.json`): installed into
-//!   `services/mcp/node_modules` with `npm ci` when missing or older than the lock file, and
-//!   announced to the tests as `AGBOSS_MCP_SERVERS`. The tests start them themselves, through the
-//!   `mcp-servers` support crate; see docs/mcp-servers.md.
-//!
-//! PostgreSQL joins here with the issue that needs it.
+//! [`servers_dir`]: crate::servers_dir
 
-use std::path::{Path, PathBuf};
+use std::fs::File;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::SystemTime;
 
-/// The variable that tells the tests where the MCP servers are installed.
-pub const MCP_SERVERS_VAR: &str = "AGBOSS_MCP_SERVERS";
+use crate::{EVERYTHING_SCRIPT, FILESYSTEM_SCRIPT};
 
 /// The oldest Node.js major version the pinned servers support (their dependencies ask for 20).
 const NODE_MIN_MAJOR: u32 = 20;
 
 /// The entry scripts the tests run, relative to `services/mcp`.
-const ENTRY_SCRIPTS: [&str; 2] = [
-    "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
-    "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
-];
+const ENTRY_SCRIPTS: [&str; 2] = [EVERYTHING_SCRIPT, FILESYSTEM_SCRIPT];
 
-/// Installs what the tests need and returns the environment variables to hand the test
-/// processes.
-pub fn prepare(root: &Path) -> Result<Vec<(&'static str, String)>, String> {
-    let mcp = mcp_servers(root)?;
-    let mcp = mcp
-        .to_str()
-        .ok_or_else(|| format!("the MCP servers' path is not UTF-8: {}", mcp.display()))?
-        .to_owned();
-    Ok(vec![(MCP_SERVERS_VAR, mcp)])
-}
-
-/// Installs the MCP servers into `services/mcp/node_modules` unless they are there and up to
-/// date, and returns the absolute path of `services/mcp`.
-fn mcp_servers(root: &Path) -> Result<PathBuf, String> {
-    let dir = root.join("services").join("mcp");
+/// Installs the pinned servers into `dir/node_modules` (`dir` is `services/mcp`) with `npm ci`,
+/// unless they are there and up to date with the lock file. Checks node, which the tests run,
+/// even when nothing needs installing. Processes that call it at once (test binaries run in
+/// parallel) take turns on a lock file, so one installs and the others find it done.
+///
+/// # Errors
+///
+/// What to do: node or npm missing or too old, `npm ci` failing (with its output on stderr).
+pub fn install(dir: &Path) -> Result<(), String> {
     let lock = dir.join("package-lock.json");
     if !lock.is_file() {
         return Err(format!("{} is missing", lock.display()));
     }
-    // The tests run node, so it is checked even when nothing needs installing.
     check_node()?;
-    if installed(&dir)? {
-        return Ok(dir);
+    if installed(dir)? {
+        return Ok(());
+    }
+    let turn = File::create(dir.join(".install.lock"))
+        .and_then(|file| file.lock().map(|()| file))
+        .map_err(|e| {
+            format!(
+                "could not lock {}: {e}",
+                dir.join(".install.lock").display()
+            )
+        })?;
+    // Another process may have installed while this one waited.
+    if installed(dir)? {
+        return Ok(());
     }
 
     version_of("npm")?;
     eprintln!("$ npm ci --no-audit --no-fund    (in services/mcp)");
     let status = Command::new("npm")
         .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .stdin(Stdio::null())
-        // npm's report goes with the xtask's own messages, so that stdout holds only what
-        // `cargo xtask services` prints.
+        // npm's report goes to stderr: stdout belongs to the caller (`cargo xtask services`
+        // prints the environment there).
         .stdout(std::io::stderr())
         .status()
         .map_err(|e| format!("could not run npm: {e}; {NODE_HINT}"))?;
@@ -65,14 +64,15 @@ fn mcp_servers(root: &Path) -> Result<PathBuf, String> {
              servers need the npm registry (run `npm ci --prefix services/mcp` to retry)"
         ));
     }
-    if !installed(&dir)? {
+    if !installed(dir)? {
         return Err(format!(
             "`npm ci` in services/mcp succeeded but {} is still missing: is \
              services/mcp/package-lock.json up to date with package.json?",
-            missing_entry(&dir).unwrap_or_default()
+            missing_entry(dir).unwrap_or_default()
         ));
     }
-    Ok(dir)
+    drop(turn);
+    Ok(())
 }
 
 /// Whether `npm ci` has completed since the lock file and package.json last changed, and the entry
