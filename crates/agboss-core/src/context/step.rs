@@ -133,8 +133,7 @@ mod tests {
         let a = Step::new("n", 1, "2:c").idempotency_key("e");
         let b = Step::new("n", 1, "c")
             .with_item_index(2)
-            .idempotency_key("e")
-            .to_owned();
+            .idempotency_key("e");
         assert_ne!(a, b);
         assert_eq!(a, "e:n:1:2%3Ac");
     }

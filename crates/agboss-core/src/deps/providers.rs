@@ -54,6 +54,13 @@ struct Lazy {
     made: OnceLock<Result<ErasedValue, String>>,
 }
 
+impl Lazy {
+    /// The value, made on the first call.
+    fn value(&self) -> Result<&ErasedValue, &String> {
+        self.made.get_or_init(|| (self.make)()).as_ref()
+    }
+}
+
 impl Providers {
     /// No providers.
     pub fn new() -> Providers {
@@ -102,9 +109,7 @@ impl Providers {
         let value = match &entry.slot {
             Slot::Ready(value) => value,
             Slot::Lazy(lazy) => lazy
-                .made
-                .get_or_init(|| (lazy.make)())
-                .as_ref()
+                .value()
                 .map_err(|reason| Unresolved::Failed(reason.clone()))?,
         };
         value.downcast_ref::<Arc<T>>().cloned().ok_or_else(|| {
@@ -122,9 +127,7 @@ impl Providers {
             .values()
             .filter_map(|entry| match &entry.slot {
                 Slot::Lazy(lazy) => lazy
-                    .made
-                    .get_or_init(|| (lazy.make)())
-                    .as_ref()
+                    .value()
                     .err()
                     .map(|reason| (entry.type_name, reason.clone())),
                 Slot::Ready(_) => None,

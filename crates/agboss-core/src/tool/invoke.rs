@@ -5,13 +5,11 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use jsonschema::Validator;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use super::race::{Finish, Race, panic_message};
-use super::schema::CompiledSchemas;
-use super::tape::{TapeJson, fill_from_serialize, fill_from_text, with_tape};
+use super::schema::{CompiledSchemas, SchemaCheck};
+use super::tape::{fill_from_text, with_tape};
 use super::{CallOutcome, Issues, Tool, ToolDescriptor, ToolFailure, ToolResult};
 use crate::context::{AbortReason, Execution, Step};
 use crate::deps::{Providers, Scope};
@@ -94,7 +92,12 @@ impl<T> Clone for Invoker<T> {
 impl<T: Tool> Invoker<T> {
     /// An invoker in `env` with the tool's own timeout and bound (else 128 KB).
     pub fn new(env: ToolEnv) -> Invoker<T> {
-        let descriptor = T::DESCRIPTOR;
+        Invoker::described_by(T::DESCRIPTOR, env)
+    }
+
+    /// An invoker of `T`'s code under `descriptor` (its name, timeout and bound), which must
+    /// have `T`'s schemas.
+    fn described_by(descriptor: &'static ToolDescriptor, env: ToolEnv) -> Invoker<T> {
         Invoker {
             descriptor,
             env,
@@ -146,20 +149,11 @@ impl<T: Tool> Invoker<T> {
     /// the typed output (validated too), unbounded.
     pub async fn call(&self, input: T::Input, frame: &CallFrame) -> Result<T::Output, ToolFailure> {
         let schemas = schemas_of(self.descriptor)?;
-        check(
-            &schemas.input_validator,
-            &schemas.input,
-            &input,
-            ToolFailure::InvalidInput,
-        )?;
-        let output = self.execute(input, frame).await?;
-        check(
-            &schemas.output_validator,
-            &schemas.output,
-            &output,
-            ToolFailure::InvalidOutput,
-        )?;
-        Ok(output)
+        schemas
+            .input
+            .check_value(&input)
+            .map_err(ToolFailure::InvalidInput)?;
+        self.execute(schemas, input, frame).await
     }
 
     /// The four steps, up to a validated output.
@@ -169,20 +163,18 @@ impl<T: Tool> Invoker<T> {
         frame: &CallFrame,
     ) -> Result<T::Output, ToolFailure> {
         let schemas = schemas_of(self.descriptor)?;
-        let input = decode_input::<T::Input>(schemas, arguments)?;
-        let output = self.execute(input, frame).await?;
-        check(
-            &schemas.output_validator,
-            &schemas.output,
-            &output,
-            ToolFailure::InvalidOutput,
-        )?;
-        Ok(output)
+        let input = decode_input::<T::Input>(&schemas.input, arguments)?;
+        self.execute(schemas, input, frame).await
     }
 
-    /// Steps 2 and 3 of the contract: not started when aborted; `run` under the timeout and
-    /// the signal, panics caught.
-    async fn execute(&self, input: T::Input, frame: &CallFrame) -> Result<T::Output, ToolFailure> {
+    /// Steps 2 to 4 of the contract: not started when aborted; `run` under the timeout and
+    /// the signal, panics caught; the output validated.
+    async fn execute(
+        &self,
+        schemas: &CompiledSchemas,
+        input: T::Input,
+        frame: &CallFrame,
+    ) -> Result<T::Output, ToolFailure> {
         let signal = frame.execution.signal();
         if let Some(reason) = signal.reason() {
             return Err(ToolFailure::Aborted(reason));
@@ -212,7 +204,7 @@ impl<T: Tool> Invoker<T> {
             }
             finish
         };
-        match finish {
+        let output = match finish {
             Finish::Done(Ok(Ok(output))) => Ok(output),
             // A tool that gives up because the execution was cancelled reports the cancellation,
             // which says more than its own "stopped".
@@ -227,7 +219,12 @@ impl<T: Tool> Invoker<T> {
                     AbortReason::cancelled("execution cancelled")
                 })))
             }
-        }
+        }?;
+        schemas
+            .output
+            .check_value(&output)
+            .map_err(ToolFailure::InvalidOutput)?;
+        Ok(output)
     }
 }
 
@@ -246,7 +243,7 @@ fn schemas_of(
 /// The text is validated on a pooled tape, then parsed into the input type; the second parse
 /// costs less than building and dropping a `serde_json::Value`.
 fn decode_input<I: DeserializeOwned>(
-    schemas: &CompiledSchemas,
+    input: &SchemaCheck,
     arguments: &str,
 ) -> Result<I, ToolFailure> {
     let text = if arguments.trim().is_empty() {
@@ -256,17 +253,10 @@ fn decode_input<I: DeserializeOwned>(
     };
     with_tape(|tape| {
         // Positions in a parse error count in the text the model sent, so it is not trimmed.
-        fill_from_text(tape, text).map_err(|e| ToolFailure::InvalidInput(Issues::malformed(&e)))?;
-        if schemas.input_validator.is_valid(tape.root()) {
-            Ok(())
-        } else {
-            Err(ToolFailure::InvalidInput(Issues::of(
-                &schemas.input_validator,
-                &schemas.input,
-                tape.root(),
-            )))
-        }
-    })?;
+        fill_from_text(tape, text).map_err(|e| Issues::malformed(&e))?;
+        input.check(tape)
+    })
+    .map_err(ToolFailure::InvalidInput)?;
     serde_json::from_str::<I>(text).map_err(|_| {
         // The schema accepted what serde refuses (a hand-written schema, a duplicate key, or a
         // serde attribute schemars does not model); find where, for the message.
@@ -278,29 +268,6 @@ fn decode_input<I: DeserializeOwned>(
                     Issues::serde,
                 );
         ToolFailure::InvalidInput(issues)
-    })
-}
-
-/// Validates a typed value (a test's input, a tool's output) against `validator`.
-fn check<V: serde::Serialize>(
-    validator: &Validator<TapeJson>,
-    schema: &Value,
-    value: &V,
-    failure: fn(Issues) -> ToolFailure,
-) -> Result<(), ToolFailure> {
-    with_tape(|tape| {
-        if let Err(error) = fill_from_serialize(tape, value) {
-            let mut sink = serde_json::Serializer::new(std::io::sink());
-            let issues = serde_path_to_error::serialize(value, &mut sink)
-                .err()
-                .map_or_else(|| Issues::one(None, error.to_string()), Issues::serde);
-            return Err(failure(issues));
-        }
-        if validator.is_valid(tape.root()) {
-            Ok(())
-        } else {
-            Err(failure(Issues::of(validator, schema, tape.root())))
-        }
     })
 }
 
@@ -349,8 +316,186 @@ pub(super) fn erase<T: Tool>(
     env: ToolEnv,
     bound: ByteSize,
 ) -> Arc<dyn DynTool> {
-    let mut invoker = Invoker::<T>::new(env).with_bound(bound);
-    invoker.descriptor = descriptor;
-    invoker.timeout = descriptor.timeout();
-    Arc::new(invoker)
+    Arc::new(Invoker::<T>::described_by(descriptor, env).with_bound(bound))
+}
+
+#[cfg(test)]
+mod tests {
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+
+    use super::*;
+    use crate::context::Signal;
+    use crate::deps::DependencyError;
+    use crate::tool::{
+        SourceLocation, ToolError, ToolHandler, tool_input_schema, tool_output_schema,
+    };
+    use crate::units::kilobytes;
+
+    #[derive(Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Query {
+        query: String,
+        #[schemars(range(max = 1.1))]
+        #[serde(default)]
+        weight: f32,
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    struct Answer {
+        echo: String,
+        /// Serialized by a function that fails for `"unwritable"`.
+        #[serde(serialize_with = "refuse_unwritable")]
+        #[schemars(with = "String")]
+        text: String,
+    }
+
+    fn refuse_unwritable<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+        if text == "unwritable" {
+            Err(serde::ser::Error::custom("has no JSON form"))
+        } else {
+            s.serialize_str(text)
+        }
+    }
+
+    /// Echoes its query; `"give up"` cancels the execution and then fails.
+    struct Echo {
+        execution: Signal,
+    }
+
+    impl ToolHandler for Echo {
+        type Input = Query;
+        type Output = Answer;
+
+        async fn run(&self, Query { query, .. }: Query) -> Result<Answer, ToolError> {
+            if query == "give up" {
+                self.execution
+                    .cancel(AbortReason::cancelled("the user left"));
+                return Err(ToolError::new("stopped"));
+            }
+            Ok(Answer {
+                echo: query.clone(),
+                text: query,
+            })
+        }
+    }
+
+    static ECHO: ToolDescriptor = ToolDescriptor::new(
+        "echo-tool",
+        "Echoes its query",
+        "Echo",
+        SourceLocation {
+            module_path: module_path!(),
+            file: file!(),
+            line: line!(),
+        },
+        tool_input_schema::<Echo>,
+        tool_output_schema::<Echo>,
+    );
+
+    impl Tool for Echo {
+        const DESCRIPTOR: &'static ToolDescriptor = &ECHO;
+
+        fn build(scope: &Scope<'_>) -> Result<Self, DependencyError> {
+            Ok(Echo {
+                execution: scope.execution().signal().clone(),
+            })
+        }
+    }
+
+    fn frame() -> CallFrame {
+        CallFrame::new(
+            Execution::builder("test").build(),
+            Step::new("node", 1, "c1"),
+        )
+    }
+
+    async fn invoke(arguments: &str) -> String {
+        Invoker::<Echo>::new(ToolEnv::default())
+            .invoke(arguments, &frame())
+            .await
+            .content
+    }
+
+    #[tokio::test]
+    async fn blank_arguments_are_an_empty_object() {
+        assert_eq!(
+            invoke(" \n\t").await,
+            "Tool error: invalid input: query: is required"
+        );
+    }
+
+    #[tokio::test]
+    async fn parse_errors_count_in_the_text_as_sent() {
+        assert_eq!(
+            invoke("  {").await,
+            "Tool error: invalid input: malformed JSON: EOF while parsing an object at line 1 column 3"
+        );
+    }
+
+    #[tokio::test]
+    async fn what_the_schema_accepts_and_serde_refuses_is_invalid_input() {
+        // Each member matches the schema; serde refuses the second `query`.
+        assert_eq!(
+            invoke(r#"{"query": "a", "query": "b"}"#).await,
+            "Tool error: invalid input: duplicate field `query` at line 1 column 22"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_output_without_a_json_form_is_invalid_output_with_its_path() {
+        let outcome = Invoker::<Echo>::new(ToolEnv::default())
+            .invoke(r#"{"query": "unwritable"}"#, &frame())
+            .await;
+        assert_eq!(
+            outcome.content,
+            "Tool error: invalid output: text: has no JSON form"
+        );
+        assert!(matches!(
+            outcome.failure,
+            Some(ToolFailure::InvalidOutput(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_tool_that_gives_up_on_a_cancelled_execution_reports_the_cancellation() {
+        let outcome = Invoker::<Echo>::new(ToolEnv::default())
+            .invoke(r#"{"query": "give up"}"#, &frame())
+            .await;
+        assert_eq!(outcome.content, "Tool error: the user left");
+        assert!(matches!(outcome.failure, Some(ToolFailure::Aborted(_))));
+    }
+
+    #[tokio::test]
+    async fn a_typed_f32_is_checked_as_the_number_the_model_reads() {
+        // 1.1f32 is 1.100000023841858 as an f64, over the maximum; its JSON text is 1.1.
+        let invoker = Invoker::<Echo>::new(ToolEnv::default());
+        assert_eq!(
+            invoke(r#"{"query": "a", "weight": 1.1}"#).await,
+            r#"{"echo":"a","text":"a"}"#
+        );
+        let input = Query {
+            query: "a".into(),
+            weight: 1.1,
+        };
+        let output = invoker.call(input, &frame()).await.unwrap();
+        assert_eq!(output.echo, "a");
+    }
+
+    #[tokio::test]
+    async fn invoke_value_is_the_output_as_a_value() {
+        let value = Invoker::<Echo>::new(ToolEnv::default())
+            .invoke_value(r#"{"query": "a"}"#, &frame())
+            .await
+            .unwrap();
+        assert_eq!(value, serde_json::json!({"echo": "a", "text": "a"}));
+    }
+
+    #[test]
+    fn a_tool_without_its_own_bound_is_bounded_to_128_kb() {
+        let invoker = Invoker::<Echo>::new(ToolEnv::default());
+        assert_eq!(invoker.bound(), kilobytes(128));
+        assert_eq!(invoker.timeout, ToolDescriptor::DEFAULT_TIMEOUT);
+        assert_eq!(invoker.timeout.to_string(), "30 s");
+    }
 }

@@ -1,13 +1,13 @@
 //! JSON Schemas of a tool's DTOs and their validators, compiled once.
 
 use jsonschema::Validator;
-
-use super::tape::TapeJson;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
+use serde::Serialize;
 use serde_json::Value;
 
-use super::ToolDescriptor;
+use super::tape::{Tape, TapeJson, fill_from_serialize, with_tape};
+use super::{Issues, ToolDescriptor};
 
 /// The JSON Schema (draft 2020-12) a model reads for the input DTO `T`.
 pub fn input_schema_of<T: JsonSchema + ?Sized>() -> Value {
@@ -54,10 +54,14 @@ pub struct SchemaError {
 
 /// A tool's schemas with their compiled validators (formats checked).
 pub struct CompiledSchemas {
-    pub(crate) input: Value,
-    pub(crate) output: Value,
-    pub(crate) input_validator: Validator<TapeJson>,
-    pub(crate) output_validator: Validator<TapeJson>,
+    pub(crate) input: SchemaCheck,
+    pub(crate) output: SchemaCheck,
+}
+
+/// One schema and its validator, which checks values written on a [`Tape`].
+pub(crate) struct SchemaCheck {
+    schema: Value,
+    validator: Validator<TapeJson>,
 }
 
 impl CompiledSchemas {
@@ -75,39 +79,62 @@ impl CompiledSchemas {
                 "must describe a JSON object (a struct with named fields): models send arguments as an object".into(),
             ));
         }
-        let compile = |schema: &Value| {
-            jsonschema::options_for::<TapeJson>()
-                .should_validate_formats(true)
-                .build(schema)
-        };
-        let input_validator =
-            compile(&input).map_err(|e| error("input", format!("does not compile: {e}")))?;
-        let output_validator =
-            compile(&output).map_err(|e| error("output", format!("does not compile: {e}")))?;
         Ok(CompiledSchemas {
-            input,
-            output,
-            input_validator,
-            output_validator,
+            input: SchemaCheck::compile(input)
+                .map_err(|e| error("input", format!("does not compile: {e}")))?,
+            output: SchemaCheck::compile(output)
+                .map_err(|e| error("output", format!("does not compile: {e}")))?,
         })
     }
 
     /// The input schema.
     pub fn input(&self) -> &Value {
-        &self.input
+        &self.input.schema
     }
 
     /// The output schema.
     pub fn output(&self) -> &Value {
-        &self.output
+        &self.output.schema
+    }
+}
+
+impl SchemaCheck {
+    fn compile(schema: Value) -> Result<SchemaCheck, jsonschema::ValidationError<'static>> {
+        let validator = jsonschema::options_for::<TapeJson>()
+            .should_validate_formats(true)
+            .build(&schema)?;
+        Ok(SchemaCheck { schema, validator })
+    }
+
+    /// Checks the document on `tape`; on a violation, every issue, named by path.
+    pub(crate) fn check(&self, tape: &Tape) -> Result<(), Issues> {
+        if self.validator.is_valid(tape.root()) {
+            Ok(())
+        } else {
+            Err(Issues::of(&self.validator, &self.schema, tape.root()))
+        }
+    }
+
+    /// Checks a typed value (a test's input, a tool's output), written on a pooled tape.
+    pub(crate) fn check_value<V: Serialize>(&self, value: &V) -> Result<(), Issues> {
+        with_tape(|tape| {
+            if let Err(error) = fill_from_serialize(tape, value) {
+                // Not JSON at all (a map with keys that are not strings): find where.
+                let mut sink = serde_json::Serializer::new(std::io::sink());
+                return Err(serde_path_to_error::serialize(value, &mut sink)
+                    .err()
+                    .map_or_else(|| Issues::one(None, error.to_string()), Issues::serde));
+            }
+            self.check(tape)
+        })
     }
 }
 
 impl std::fmt::Debug for CompiledSchemas {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CompiledSchemas")
-            .field("input", &self.input)
-            .field("output", &self.output)
+            .field("input", &self.input.schema)
+            .field("output", &self.output.schema)
             .finish_non_exhaustive()
     }
 }

@@ -152,7 +152,7 @@ impl<'t> ser::Serializer for Writer<'t> {
         self.serialize_u64(u64::try_from(v).map_err(|_| out_of_range())?)
     }
     fn serialize_f32(self, v: f32) -> Result<(), TapeError> {
-        self.serialize_f64(v.into())
+        self.serialize_f64(f32_as_written(v))
     }
     fn serialize_f64(self, v: f64) -> Result<(), TapeError> {
         self.0.push(if v.is_finite() {
@@ -254,83 +254,72 @@ impl<'t> ser::Serializer for Writer<'t> {
     }
 }
 
+/// The number the JSON text of `v` reads as. `serde_json` writes an `f32` as its shortest
+/// text (`1.1`), which is another `f64` than `v as f64` (`1.100000023841858`); the tape holds
+/// what the model reads.
+fn f32_as_written(v: f32) -> f64 {
+    use std::io::Write as _;
+    // Room for the longest shortest form, `-1.17549435e-38`.
+    let mut text = [0u8; 24];
+    let mut rest = &mut text[..];
+    if !v.is_finite() || write!(rest, "{v:e}").is_err() {
+        return v.into();
+    }
+    let len = 24 - rest.len();
+    std::str::from_utf8(&text[..len])
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(v.into())
+}
+
 fn out_of_range() -> TapeError {
     TapeError("number out of range".into())
 }
 
-impl ser::SerializeSeq for Open<'_> {
-    type Ok = ();
-    type Error = TapeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TapeError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), TapeError> {
-        Open::end(self)
-    }
+/// Sequences, tuples and their variants: each element is the next value.
+macro_rules! elements {
+    ($($trait:ident::$method:ident),*) => {$(
+        impl ser::$trait for Open<'_> {
+            type Ok = ();
+            type Error = TapeError;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TapeError> {
+                self.element(value)
+            }
+            fn end(self) -> Result<(), TapeError> {
+                Open::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Open<'_> {
-    type Ok = ();
-    type Error = TapeError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TapeError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), TapeError> {
-        Open::end(self)
-    }
+elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
+
+/// Structs and struct variants: each field is a named member.
+macro_rules! members {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for Open<'_> {
+            type Ok = ();
+            type Error = TapeError;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), TapeError> {
+                self.member(key, value)
+            }
+            fn end(self) -> Result<(), TapeError> {
+                Open::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTupleStruct for Open<'_> {
-    type Ok = ();
-    type Error = TapeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TapeError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), TapeError> {
-        Open::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for Open<'_> {
-    type Ok = ();
-    type Error = TapeError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), TapeError> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), TapeError> {
-        Open::end(self)
-    }
-}
-
-impl ser::SerializeStruct for Open<'_> {
-    type Ok = ();
-    type Error = TapeError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), TapeError> {
-        self.member(key, value)
-    }
-    fn end(self) -> Result<(), TapeError> {
-        Open::end(self)
-    }
-}
-
-impl ser::SerializeStructVariant for Open<'_> {
-    type Ok = ();
-    type Error = TapeError;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), TapeError> {
-        self.member(key, value)
-    }
-    fn end(self) -> Result<(), TapeError> {
-        Open::end(self)
-    }
-}
+members!(SerializeStruct, SerializeStructVariant);
 
 /// A map: its keys go through [`KeyWriter`].
 pub(crate) struct MapOpen<'t>(Open<'t>);
@@ -349,7 +338,8 @@ impl ser::SerializeMap for MapOpen<'_> {
     }
 }
 
-/// Writes a map key: a string, or a number, boolean or char written as text.
+/// Writes a map key as `serde_json` does: a string, or a number, boolean or char written as
+/// text; anything else is refused.
 struct KeyWriter<'t>(&'t mut Tape);
 
 fn key_must_be_a_string() -> TapeError {
@@ -364,9 +354,22 @@ macro_rules! key_as_text {
     )*};
 }
 
+macro_rules! float_key_as_text {
+    ($($method:ident: $ty:ty),*) => {$(
+        fn $method(self, v: $ty) -> Result<(), TapeError> {
+            if !v.is_finite() {
+                return Err(TapeError("float key must be finite (got NaN or +/-inf)".into()));
+            }
+            // The text serde_json writes (`1.0`, where `to_string` would say `1`).
+            let text = serde_json::to_string(&v).map_err(|e| TapeError(e.to_string()))?;
+            self.0.push_str(&text).map(drop)
+        }
+    )*};
+}
+
 macro_rules! key_refused {
-    ($($method:ident($($arg:ty),*)),*) => {$(
-        fn $method(self, $(_: $arg),*) -> Result<(), TapeError> {
+    ($($method:ident($($arg:ty),*) -> $ok:ty),*) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<$ok, TapeError> {
             Err(key_must_be_a_string())
         }
     )*};
@@ -388,20 +391,26 @@ impl ser::Serializer for KeyWriter<'_> {
         serialize_i64: i64, serialize_i128: i128, serialize_u8: u8, serialize_u16: u16,
         serialize_u32: u32, serialize_u64: u64, serialize_u128: u128, serialize_char: char
     );
+    float_key_as_text!(serialize_f32: f32, serialize_f64: f64);
     key_refused!(
-        serialize_f32(f32),
-        serialize_f64(f64),
-        serialize_bytes(&[u8]),
-        serialize_none(),
-        serialize_unit(),
-        serialize_unit_struct(&'static str)
+        serialize_bytes(&[u8]) -> (),
+        serialize_none() -> (),
+        serialize_unit() -> (),
+        serialize_unit_struct(&'static str) -> (),
+        serialize_seq(Option<usize>) -> Self::SerializeSeq,
+        serialize_tuple(usize) -> Self::SerializeTuple,
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct,
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant,
+        serialize_map(Option<usize>) -> Self::SerializeMap,
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct,
+        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant
     );
 
     fn serialize_str(self, v: &str) -> Result<(), TapeError> {
         self.0.push_str(v).map(drop)
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), TapeError> {
-        Err(key_must_be_a_string())
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), TapeError> {
+        value.serialize(self)
     }
     fn serialize_unit_variant(
         self,
@@ -425,47 +434,6 @@ impl ser::Serializer for KeyWriter<'_> {
         _: &'static str,
         _: &T,
     ) -> Result<(), TapeError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, TapeError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, TapeError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, TapeError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, TapeError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, TapeError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, TapeError> {
-        Err(key_must_be_a_string())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, TapeError> {
         Err(key_must_be_a_string())
     }
 }
@@ -525,6 +493,62 @@ mod tests {
         assert_eq!(
             tape.root().to_json_value()["shapes"][3],
             json!({"Rect": {"w": 3, "h": 4}})
+        );
+    }
+
+    #[test]
+    fn an_f32_is_the_number_its_json_text_says() {
+        let value = [
+            1.1f32,
+            -3.402_823_5e38,
+            f32::MIN_POSITIVE,
+            1e-45,
+            0.3,
+            16_777_217.0,
+        ];
+        let text = serde_json::to_string(&value).unwrap();
+        let mut tape = Tape::default();
+        fill(&mut tape, &value).unwrap();
+        assert_eq!(
+            tape.root().to_json_value(),
+            serde_json::from_str::<serde_json::Value>(&text).unwrap()
+        );
+        assert_eq!(tape.root().to_json_value()[0], json!(1.1));
+    }
+
+    /// A map whose keys are floats, in order.
+    struct FloatKeys(&'static [f64]);
+
+    impl Serialize for FloatKeys {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_map(self.0.iter().map(|k| (k, true)))
+        }
+    }
+
+    #[test]
+    fn keys_are_written_as_serde_json_writes_them() {
+        let mut tape = Tape::default();
+        fill(&mut tape, &FloatKeys(&[1.0, 2.5])).unwrap();
+        assert_eq!(
+            tape.root().to_json_value(),
+            json!({"1.0": true, "2.5": true})
+        );
+
+        let mut tape = Tape::default();
+        fill(&mut tape, &BTreeMap::from([(Some("a"), 1)])).unwrap();
+        assert_eq!(tape.root().to_json_value(), json!({"a": 1}));
+
+        let mut tape = Tape::default();
+        let error = fill(&mut tape, &FloatKeys(&[f64::NAN])).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            serde_json::to_string(&FloatKeys(&[f64::NAN]))
+                .unwrap_err()
+                .to_string()
+        );
+        assert_eq!(
+            error.to_string(),
+            "float key must be finite (got NaN or +/-inf)"
         );
     }
 

@@ -141,26 +141,26 @@ impl<'a> TapeNode<'a> {
     }
 
     fn elements(self) -> Elements<'a> {
-        let (len, first) = match self.entry() {
-            Entry::Array { len, .. } => (len, self.index + 1),
-            _ => (0, self.index + 1),
+        let left = match self.entry() {
+            Entry::Array { len, .. } => len,
+            _ => 0,
         };
         Elements {
             node: self,
-            next: first,
-            left: len,
+            next: self.index + 1,
+            left,
         }
     }
 
     fn members(self) -> Members<'a> {
-        let (len, first) = match self.entry() {
-            Entry::Object { len, .. } => (len, self.index + 1),
-            _ => (0, self.index + 1),
+        let left = match self.entry() {
+            Entry::Object { len, .. } => len,
+            _ => 0,
         };
         Members {
             node: self,
-            next: first,
-            left: len,
+            next: self.index + 1,
+            left,
         }
     }
 }
@@ -255,6 +255,16 @@ mod tests {
         let mut tape = Tape::default();
         from_serialize::fill(&mut tape, &document).unwrap();
         assert_eq!(tape.root().to_json_value(), document);
+    }
+
+    #[test]
+    fn a_tape_grown_past_64_kib_is_not_kept() {
+        let big = format!("\"{}\"", "x".repeat(64 * 1024 + 1));
+        with_tape(|tape| from_text::fill(tape, &big).unwrap());
+        with_tape(|tape| assert_eq!(tape.strings.capacity(), 0));
+        let small = format!("\"{}\"", "x".repeat(64 * 1024));
+        with_tape(|tape| from_text::fill(tape, &small).unwrap());
+        with_tape(|tape| assert!(tape.strings.capacity() >= 64 * 1024));
     }
 
     #[test]
