@@ -84,9 +84,12 @@ impl History {
     }
 }
 
+/// Five turns verbatim and ten summaries.
+const DEFAULT_HISTORY: History = History::new(5, 10);
+
 impl Default for History {
     fn default() -> History {
-        History::new(5, 10)
+        DEFAULT_HISTORY
     }
 }
 
@@ -169,7 +172,7 @@ impl AgentDescriptor {
             tools,
             max_tool_calls: None,
             thinking: Thinking::Default,
-            history: History::new(5, 10),
+            history: DEFAULT_HISTORY,
             answer: None,
             tool_choice: None,
             prompt: OnceLock::new(),

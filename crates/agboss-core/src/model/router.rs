@@ -65,57 +65,31 @@ impl ModelRouter {
         env: &Env,
         clock: &Clock,
     ) -> ModelRouter {
+        const BUILT_IN: [&str; 4] = ["openai", "anthropic", "google", "openrouter"];
+        // The vendors' own APIs, then the configured servers, then OpenRouter for every vendor
+        // without a route of its own (`true`: it catches them all).
+        let own_apis = [
+            ProviderSettings::openai(),
+            ProviderSettings::anthropic(),
+            ProviderSettings::gemini(),
+        ]
+        .map(|settings| (settings, false));
+        let configured = models
+            .keys()
+            .filter(|name| !BUILT_IN.contains(&name.as_str()))
+            .map(|name| {
+                (
+                    ProviderSettings::new(name, ProviderKind::OpenAi, "", None),
+                    false,
+                )
+            });
+        let fallback = (ProviderSettings::openrouter(), true);
+        let unconfigured = ModelSettings::default();
         let mut router = ModelRouter::new();
-        let defaults = [
-            ("openai", ProviderSettings::openai()),
-            ("anthropic", ProviderSettings::anthropic()),
-            ("google", ProviderSettings::gemini()),
-        ];
-        let mut sections = models.clone();
-        for (name, mut settings) in defaults {
-            let section = sections.remove(name).unwrap_or_default();
-            apply(&mut settings, &section);
-            let vendors = vendors_of(name, &section);
-            router.add(
-                settings,
-                vendors,
-                section.strip_vendor.unwrap_or(true),
-                env,
-                clock,
-                &section,
-            );
+        for (settings, catch_all) in own_apis.into_iter().chain(configured).chain([fallback]) {
+            let section = models.get(&settings.name).unwrap_or(&unconfigured);
+            router.add(settings, section, catch_all, env, clock);
         }
-        let openrouter = sections.remove("openrouter").unwrap_or_default();
-        for (name, section) in &sections {
-            let kind = kind_of(section.kind.as_deref()).unwrap_or(ProviderKind::OpenAi);
-            let mut settings =
-                ProviderSettings::new(name, kind, section.base_url.as_deref().unwrap_or(""), None);
-            apply(&mut settings, section);
-            let vendors = vendors_of(name, section);
-            router.add(
-                settings,
-                vendors,
-                section.strip_vendor.unwrap_or(true),
-                env,
-                clock,
-                section,
-            );
-        }
-        let mut settings = ProviderSettings::openrouter();
-        apply(&mut settings, &openrouter);
-        let vendors = if openrouter.vendors.is_empty() {
-            vec!["*".into()]
-        } else {
-            openrouter.vendors.clone()
-        };
-        router.add(
-            settings,
-            vendors,
-            openrouter.strip_vendor.unwrap_or(false),
-            env,
-            clock,
-            &openrouter,
-        );
         router
     }
 
@@ -175,16 +149,24 @@ impl ModelRouter {
             .map_or(Usd::ZERO, |p| p.cost(usage))
     }
 
+    /// Adds the provider `settings` describe, changed by its configuration `section`, for the
+    /// section's vendors (else its own name, or every vendor when it is the `catch_all`), with
+    /// the section's prices.
     fn add(
         &mut self,
-        settings: ProviderSettings,
-        vendors: Vec<String>,
-        strip_vendor: bool,
+        mut settings: ProviderSettings,
+        section: &ModelSettings,
+        catch_all: bool,
         env: &Env,
         clock: &Clock,
-        section: &ModelSettings,
     ) {
-        let provider = settings.name.clone();
+        apply(&mut settings, section);
+        let vendors = match (&section.vendors[..], catch_all) {
+            ([], true) => vec!["*".to_owned()],
+            ([], false) => vec![settings.name.clone()],
+            (vendors, _) => vendors.to_vec(),
+        };
+        let strip_vendor = section.strip_vendor.unwrap_or(!catch_all);
         for (model, price) in &section.prices {
             let (Ok(input), Ok(output)) = (Usd::parse(&price.input), Usd::parse(&price.output))
             else {
@@ -204,6 +186,7 @@ impl ModelRouter {
                 },
             );
         }
+        let provider = settings.name.clone();
         let model = connect(settings, env, clock.clone());
         for vendor in vendors {
             self.routes.push(Route {
@@ -241,14 +224,6 @@ fn kind_of(kind: Option<&str>) -> Option<ProviderKind> {
         "anthropic" => Some(ProviderKind::Anthropic),
         "gemini" | "google" => Some(ProviderKind::Gemini),
         _ => Some(ProviderKind::OpenAi),
-    }
-}
-
-fn vendors_of(name: &str, section: &ModelSettings) -> Vec<String> {
-    if section.vendors.is_empty() {
-        vec![name.to_owned()]
-    } else {
-        section.vendors.clone()
     }
 }
 
@@ -291,5 +266,65 @@ mod tests {
             router.resolve("gpt4"),
             Err(ModelError::NoRoute { .. })
         ));
+        assert_eq!(
+            router.resolve("google/gemini-2.5-flash").unwrap().1,
+            "gemini-2.5-flash"
+        );
+        assert_eq!(
+            router.resolve("gpt4").err().unwrap().to_string(),
+            "no provider for the model `gpt4`: a model id is `vendor/model`"
+        );
+        assert_eq!(
+            format!("{router:?}"),
+            r#"{"openai": "openai", "anthropic": "anthropic", "google": "google", "*": "openrouter"}"#
+        );
+    }
+
+    #[test]
+    fn configured_servers_take_their_vendors_and_prices_and_openrouter_the_rest() {
+        use crate::config::PriceSettings;
+        let local = ModelSettings {
+            base_url: Some("http://127.0.0.1:8080/v1/".into()),
+            vendors: vec!["local".into(), "lab".into()],
+            prices: [(
+                "qwen2.5".to_owned(),
+                PriceSettings {
+                    input: "0.10".into(),
+                    output: "0.40".into(),
+                },
+            )]
+            .into(),
+            ..ModelSettings::default()
+        };
+        let openrouter = ModelSettings {
+            strip_vendor: Some(true),
+            ..ModelSettings::default()
+        };
+        let models = [
+            ("local".to_owned(), local),
+            ("openrouter".to_owned(), openrouter),
+        ]
+        .into();
+        let router = ModelRouter::from_settings(
+            &models,
+            &Env::from_pairs::<&str, &str>([]),
+            &Clock::system(),
+        );
+        assert_eq!(
+            format!("{router:?}"),
+            r#"{"openai": "openai", "anthropic": "anthropic", "google": "google", "local": "local", "lab": "local", "*": "openrouter"}"#
+        );
+        assert_eq!(router.resolve("local/qwen2.5").unwrap().1, "qwen2.5");
+        assert_eq!(router.resolve("lab/qwen2.5").unwrap().1, "qwen2.5");
+        assert_eq!(
+            router.resolve("moonshotai/kimi-k2.6").unwrap().1,
+            "kimi-k2.6"
+        );
+        let million_in = Usage {
+            input_tokens: 1_000_000,
+            output_tokens: 0,
+        };
+        assert_eq!(router.cost("local/qwen2.5", million_in), usd("0.10"));
+        assert_eq!(router.cost("lab/qwen2.5", million_in), Usd::ZERO);
     }
 }

@@ -13,7 +13,7 @@ use super::{
 };
 use crate::app::{AppAgent, Application};
 use crate::context::{AbortReason, Execution};
-use crate::model::{ChatRequest, Message, ModelRouter, ToolChoice};
+use crate::model::{ChatModel, ChatRequest, Message, ModelError, ModelRouter, ToolChoice};
 use crate::spend::SpendEntry;
 use crate::store::Store;
 use crate::tool::ToolDefinition;
@@ -26,10 +26,19 @@ pub(crate) struct AgentLoop<'a> {
     pub(super) store: Arc<dyn Store>,
     pub(super) options: &'a RunOptions,
     pub(super) budgets: Budgets,
-    /// What the model is told about the tools, the answer tool last. Moved into each request
-    /// and back, never copied.
-    pub(super) definitions: Vec<ToolDefinition>,
-    pub(super) answer: Option<(&'static str, Validator, Value)>,
+    /// The agent's model, resolved once; a model id without a route fails the first model call.
+    model: Result<Arc<dyn ChatModel>, ModelError>,
+    /// The request of every turn. Its model, system prompt, tools (the answer tool last) and
+    /// thinking are set once; each turn sets the tool choice and moves the conversation in and
+    /// back out, so nothing is copied.
+    request: ChatRequest,
+    pub(super) answer: Option<AnswerTool>,
+}
+
+/// The agent's answer tool `answer-<dto>` and the validator of its arguments.
+pub(super) struct AnswerTool {
+    pub(super) name: &'static str,
+    pub(super) validator: Validator,
 }
 
 impl<'a> AgentLoop<'a> {
@@ -41,27 +50,43 @@ impl<'a> AgentLoop<'a> {
         store: Arc<dyn Store>,
         options: &'a RunOptions,
     ) -> AgentLoop<'a> {
-        let mut definitions: Vec<ToolDefinition> = agent
+        let mut tools: Vec<ToolDefinition> = agent
             .tools()
             .iter()
             .filter_map(|t| ToolDefinition::of(t.descriptor()).ok())
             .collect();
         let answer = agent.descriptor().answer().and_then(|spec| {
             let schema = spec.schema();
-            definitions.push(ToolDefinition {
+            let validator = jsonschema::options()
+                .should_validate_formats(true)
+                .build(&schema)
+                .ok()?;
+            tools.push(ToolDefinition {
                 name: spec.tool_name().into(),
                 description: format!(
                     "Give your final answer as {}.",
                     spec.tool_name().trim_start_matches("answer-")
                 ),
-                input_schema: schema.clone(),
+                input_schema: schema,
             });
-            let validator = jsonschema::options()
-                .should_validate_formats(true)
-                .build(&schema)
-                .ok()?;
-            Some((spec.tool_name(), validator, schema))
+            Some(AnswerTool {
+                name: spec.tool_name(),
+                validator,
+            })
         });
+        let (model, wire) = match router.resolve(agent.model()) {
+            Ok((model, wire)) => (Ok(model.clone()), wire),
+            Err(e) => (Err(e), String::new()),
+        };
+        let request = ChatRequest {
+            model: wire,
+            system: agent.descriptor().prompt().to_owned(),
+            messages: Vec::new(),
+            tools,
+            tool_choice: ToolChoice::Auto,
+            thinking: agent.descriptor().thinking(),
+            max_output_tokens: None,
+        };
         AgentLoop {
             agent,
             execution,
@@ -69,7 +94,8 @@ impl<'a> AgentLoop<'a> {
             store,
             options,
             budgets: options.budgets.unwrap_or(app.budgets),
-            definitions,
+            model,
+            request,
             answer,
         }
     }
@@ -110,44 +136,36 @@ impl<'a> AgentLoop<'a> {
     }
 
     async fn call_model(&mut self, state: &mut LoopState) -> Result<(), RunError> {
-        if let Some(reason) = self.execution.signal().reason() {
+        if let Some(reason) = self.aborted() {
             return Err(self.fail(state, RunError::Aborted(reason)).await);
         }
         if let Some(exceeded) = self.budget_exceeded(state) {
             return Err(self.fail(state, RunError::BudgetExceeded(exceeded)).await);
         }
-        let model_id = self.agent.model().to_owned();
+        let model = match &self.model {
+            Ok(model) => model,
+            Err(e) => return Err(self.fail(state, RunError::Model(e.clone())).await),
+        };
+        let model_id = self.agent.model();
         let turn = state.turn + 1;
-        let (model, wire) = match self.router.resolve(&model_id) {
-            Ok(found) => found,
-            Err(e) => return Err(self.fail(state, RunError::Model(e)).await),
-        };
-        let request = ChatRequest {
-            model: wire,
-            system: self.agent.descriptor().prompt().to_owned(),
-            messages: std::mem::take(&mut state.messages),
-            tools: std::mem::take(&mut self.definitions),
-            tool_choice: self.tool_choice(turn),
-            thinking: self.agent.descriptor().thinking(),
-            max_output_tokens: None,
-        };
+        self.request.tool_choice = self.tool_choice(turn);
+        self.request.messages = std::mem::take(&mut state.messages);
         let span = tracing::info_span!("agboss.model_call", model = %model_id, turn, agent = self.agent.name());
         let answered = model
-            .chat(&request, self.execution.signal())
+            .chat(&self.request, self.execution.signal())
             .instrument(span)
             .await;
-        state.messages = request.messages;
-        self.definitions = request.tools;
+        state.messages = std::mem::take(&mut self.request.messages);
         let response = match answered {
             Ok(response) => response,
-            Err(crate::model::ModelError::Aborted(reason)) => {
+            Err(ModelError::Aborted(reason)) => {
                 return Err(self.fail(state, RunError::Aborted(reason)).await);
             }
             Err(e) => return Err(self.fail(state, RunError::Model(e)).await),
         };
-        let cost = self.router.cost(&model_id, response.usage);
+        let cost = self.router.cost(model_id, response.usage);
         self.execution.spend().push(SpendEntry {
-            service: model_id.clone(),
+            service: model_id.to_owned(),
             cost,
             tool: None,
             call_id: None,
@@ -158,14 +176,14 @@ impl<'a> AgentLoop<'a> {
             tool_calls: response.tool_calls.clone(),
         };
         // A valid structured answer ends the run; an invalid one goes back as a tool error.
-        if let Some((name, validator, _)) = &self.answer
-            && let Some(call) = response.tool_calls.iter().find(|c| c.name == *name)
+        if let Some(answer) = &self.answer
+            && let Some(call) = response.tool_calls.iter().find(|c| c.name == answer.name)
             && let Ok(value) = serde_json::from_str::<Value>(&call.arguments)
-            && validator.is_valid(&value)
+            && answer.validator.is_valid(&value)
         {
             let answered = LoopEvent::ModelAnswered {
                 turn,
-                model: model_id,
+                model: model_id.to_owned(),
                 message,
                 calls: Vec::new(),
                 counted_calls: 0,
@@ -191,7 +209,7 @@ impl<'a> AgentLoop<'a> {
         let no_calls = calls.is_empty();
         let answered = LoopEvent::ModelAnswered {
             turn,
-            model: model_id,
+            model: model_id.to_owned(),
             message,
             calls,
             counted_calls: counted,
@@ -211,10 +229,11 @@ impl<'a> AgentLoop<'a> {
             return Err(self.fail(state, RunError::LimitExceeded(error)).await);
         }
         if no_calls {
-            if let Some((name, _, _)) = &self.answer {
+            if let Some(answer) = &self.answer {
                 let error = RunError::Contract(format!(
-                    "agent `{}` answers through `{name}`, but the model answered in text",
-                    self.agent.name()
+                    "agent `{}` answers through `{}`, but the model answered in text",
+                    self.agent.name(),
+                    answer.name
                 ));
                 return Err(self.fail(state, error).await);
             }
@@ -227,7 +246,7 @@ impl<'a> AgentLoop<'a> {
     pub(super) fn is_answer(&self, name: &str) -> bool {
         self.answer
             .as_ref()
-            .is_some_and(|(answer, _, _)| *answer == name)
+            .is_some_and(|answer| answer.name == name)
     }
 
     fn tool_choice(&self, turn: u32) -> ToolChoice {
@@ -261,8 +280,72 @@ impl<'a> AgentLoop<'a> {
         None
     }
 
-    /// Fails the run if its signal fired, with the signal's reason.
+    /// Why the execution was cancelled, if it was.
     pub(super) fn aborted(&self) -> Option<AbortReason> {
         self.execution.signal().reason()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::agent::{AgentDescriptor, AnswerSpec};
+    use crate::app::{Application, Workflow};
+    use crate::model::{ScriptedModel, ToolChoice, Turn};
+    use crate::run::{LoopEvent, RunError};
+    use crate::store::{MemoryStore, Store};
+    use crate::tool::SourceLocation;
+
+    /// The judge's answer.
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Verdict {
+        ok: bool,
+    }
+
+    static JUDGE: AgentDescriptor = AgentDescriptor::new(
+        "judge",
+        "Judges",
+        "Judge",
+        SourceLocation {
+            module_path: module_path!(),
+            file: file!(),
+            line: line!(),
+        },
+        "test/model",
+        &[],
+        &[],
+    )
+    .with_answer(AnswerSpec::of::<Verdict>("answer-verdict"));
+
+    #[tokio::test]
+    async fn an_agent_with_an_answer_dto_that_answers_in_text_fails_with_answer_missing() {
+        let model = ScriptedModel::new([
+            Turn::text("it looks fine").expect_tool_choice(ToolChoice::Required)
+        ]);
+        let store = Arc::new(MemoryStore::new());
+        let app = Application::builder("judging")
+            .workflow(Workflow::new("desk").agent_descriptor(&JUDGE))
+            .chat_model(Arc::new(model))
+            .store(store.clone())
+            .build()
+            .unwrap();
+        let error = app
+            .run("desk", "judge it")
+            .execution_id("e-1")
+            .await
+            .unwrap_err();
+        assert!(matches!(error, RunError::Contract(_)), "{error:?}");
+        assert_eq!(error.code(), "answer.missing");
+        assert_eq!(
+            error.to_string(),
+            "agent `judge` answers through `answer-verdict`, but the model answered in text"
+        );
+        let journal = store.events("e-1").await.unwrap();
+        assert!(
+            matches!(journal.last(), Some(LoopEvent::Failed { code, .. }) if code == "answer.missing"),
+            "{journal:?}"
+        );
     }
 }

@@ -212,12 +212,12 @@ impl Application {
             .events(execution_id)
             .await
             .map_err(RunError::Store)?;
-        let state = LoopState::from_events(&events);
         if events.is_empty() {
             return Err(RunError::NotFound(format!(
                 "the store has no execution `{execution_id}`"
             )));
         }
+        let state = LoopState::from_events(&events);
         let agent = self
             .workflow(&state.workflow)
             .and_then(|w| w.agent(&state.agent))
@@ -277,8 +277,10 @@ async fn drive(
                 tool_calls: state.tool_calls,
                 turns: state.turn,
             }),
-            Next::Failed(code, message) => Err(RunError::Contract(format!("[{code}] {message}"))),
-            _ => unreachable_state(),
+            Next::Failed(code, message) => Err(RunError::Ended { code, message }),
+            Next::Start | Next::CallModel | Next::RunTools => Err(RunError::Contract(
+                "the run stopped without an answer or an error".into(),
+            )),
         }
     }
     .instrument(span)
@@ -317,12 +319,6 @@ fn restore_spend(execution: &Execution, events: &[LoopEvent], agent: &AppAgent) 
             _ => {}
         }
     }
-}
-
-fn unreachable_state() -> Result<RunOutcome, RunError> {
-    Err(RunError::Contract(
-        "the run stopped without an answer or an error".into(),
-    ))
 }
 
 /// `exec-<time>-<n>`: unique in the process and sortable by start, the time from `clock`.

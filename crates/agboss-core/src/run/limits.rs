@@ -104,6 +104,14 @@ pub enum RunError {
     /// The model broke the agent's contract (answered in text where a structured answer is due).
     #[error("{0}")]
     Contract(String),
+    /// The execution had already failed when it was resumed: its journaled code and message.
+    #[error("[{code}] {message}")]
+    Ended {
+        /// The code the run failed with (`budgets.usd`, `agents.<name>.limits.toolCalls`, ...).
+        code: String,
+        /// Its message.
+        message: String,
+    },
     /// No such workflow, agent or execution.
     #[error("{0}")]
     NotFound(String),
@@ -121,8 +129,74 @@ impl RunError {
             RunError::Model(_) => "model".into(),
             RunError::Aborted(_) => "cancelled".into(),
             RunError::Contract(_) => "answer.missing".into(),
+            RunError::Ended { code, .. } => code.clone(),
             RunError::NotFound(_) => "not-found".into(),
             RunError::Store(_) => "store".into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::usd;
+
+    #[test]
+    fn each_error_has_the_code_its_failed_event_carries() {
+        let limit = LimitExceededError {
+            agent: "notes".into(),
+            limit: 20,
+            requested: 21,
+        };
+        let tokens = BudgetExceededError::Tokens {
+            limit: 1_000,
+            used: 1_100,
+        };
+        let money = BudgetExceededError::Usd {
+            limit: usd("0.50"),
+            spent: usd("0.80"),
+        };
+        let store = StoreError {
+            store: "memory".into(),
+            detail: "full".into(),
+        };
+        let codes: Vec<String> = [
+            RunError::LimitExceeded(limit),
+            RunError::BudgetExceeded(tokens),
+            RunError::BudgetExceeded(money),
+            RunError::Model(ModelError::Script("no turn left".into())),
+            RunError::Aborted(AbortReason::cancelled("the user left")),
+            RunError::Contract("answered in text".into()),
+            RunError::Store(store),
+        ]
+        .iter()
+        .map(RunError::code)
+        .collect();
+        assert_eq!(
+            codes,
+            [
+                "agents.notes.limits.toolCalls",
+                "budgets.tokens",
+                "budgets.usd",
+                "model",
+                "cancelled",
+                "answer.missing",
+                "store",
+            ]
+        );
+    }
+
+    #[test]
+    fn budgets_start_without_limits() {
+        assert_eq!(
+            Budgets::none(),
+            Budgets {
+                max_tokens: None,
+                max_usd: None
+            }
+        );
+        let both = Budgets::none().tokens(200_000).usd(usd("0.50"));
+        assert_eq!(both.max_tokens, Some(200_000));
+        assert_eq!(both.max_usd, Some(usd("0.50")));
     }
 }

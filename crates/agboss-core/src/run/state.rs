@@ -240,26 +240,21 @@ impl LoopState {
                     });
                 }
                 if self.pending.iter().all(|c| c.result.is_some()) {
-                    for call in self.pending.drain(..) {
-                        let result = call.result.unwrap_or_else(|| CallResult {
-                            content: String::new(),
-                            is_error: true,
-                            truncated: false,
-                        });
-                        self.messages.push(Message::Tool {
+                    let results = self.pending.drain(..).filter_map(|call| {
+                        let result = call.result?;
+                        Some(Message::Tool {
                             provider_id: call.call.provider_id,
                             name: call.call.name,
                             content: result.content,
                             is_error: result.is_error,
-                        });
-                    }
+                        })
+                    });
+                    self.messages.extend(results);
                     self.next = Next::CallModel;
                 }
             }
-            LoopEvent::Answered { answer } => self.next = Next::Answered(answer.clone()),
-            LoopEvent::Failed { code, message } => {
-                self.next = Next::Failed(code.clone(), message.clone())
-            }
+            LoopEvent::Answered { answer } => self.next = Next::Answered(answer),
+            LoopEvent::Failed { code, message } => self.next = Next::Failed(code, message),
         }
     }
 

@@ -12,11 +12,10 @@ use super::{RunError, ToolEnd};
 use crate::context::Step;
 use crate::tool::{CallFrame, CallOutcome, bound_text};
 
-/// What one finished call journals.
+/// What one finished call journals: the call (its position in `state.pending`) and what the
+/// model reads.
 struct Finished {
-    call_id: String,
-    tool: String,
-    source: &'static str,
+    index: usize,
     content: String,
     is_error: bool,
     truncated: bool,
@@ -33,35 +32,35 @@ impl AgentLoop<'_> {
         // Costs calls record land after this mark; finishing a call reads only those.
         let spend_mark = self.execution.spend().len();
         let mut tasks: JoinSet<Finished> = JoinSet::new();
-        let mut running: HashMap<tokio::task::Id, (String, String)> = HashMap::new();
+        let mut running: HashMap<tokio::task::Id, usize> = HashMap::new();
         let mut immediate = Vec::new();
-        for pending in state.pending.iter().filter(|c| c.result.is_none()) {
-            let name = pending.call.name.clone();
-            let call_id = pending.call_id.clone();
-            if self.is_answer(&name) {
-                immediate.push(self.invalid_answer(call_id, name, &pending.call.arguments));
+        for (index, pending) in state.pending.iter().enumerate() {
+            if pending.result.is_some() {
                 continue;
             }
-            let Some(tool) = self.agent.tool(&name) else {
-                immediate.push(self.unknown_tool(call_id, name));
+            let call = &pending.call;
+            if self.is_answer(&call.name) {
+                immediate.push(self.invalid_answer(index, &call.arguments));
+                continue;
+            }
+            let Some(tool) = self.agent.tool(&call.name) else {
+                immediate.push(self.unknown_tool(index, &call.name));
                 continue;
             };
             let tool = tool.tool().clone();
             let frame = CallFrame::new(
                 self.execution.clone(),
-                Step::new(node.clone(), state.visit, call_id.as_str()),
+                Step::new(node.clone(), state.visit, pending.call_id.as_str()),
             );
-            let arguments = pending.call.arguments.clone();
-            let source = tool.descriptor().source();
+            let arguments = call.arguments.clone();
             let span = tracing::info_span!(
                 "agboss.tool_call",
-                tool = %name,
-                source = source,
-                call_id = %call_id,
+                tool = %call.name,
+                source = tool.descriptor().source(),
+                call_id = %pending.call_id,
                 outcome = tracing::field::Empty,
                 is_result_truncated = tracing::field::Empty,
             );
-            let task_call = (call_id.clone(), name.clone());
             // Recorded on the handle, not on `Span::current()`, which only subscribers that
             // track a current span answer.
             let task_span = span.clone();
@@ -71,9 +70,7 @@ impl AgentLoop<'_> {
                     task_span.record("outcome", if outcome.is_ok() { "ok" } else { "error" });
                     task_span.record("is_result_truncated", outcome.is_result_truncated);
                     Finished {
-                        call_id,
-                        tool: name,
-                        source,
+                        index,
                         is_error: !outcome.is_ok(),
                         truncated: outcome.is_result_truncated,
                         content: outcome.content,
@@ -81,7 +78,7 @@ impl AgentLoop<'_> {
                 }
                 .instrument(span),
             );
-            running.insert(handle.id(), task_call);
+            running.insert(handle.id(), index);
         }
         for finished in immediate {
             self.finish(state, finished, spend_mark).await?;
@@ -91,21 +88,12 @@ impl AgentLoop<'_> {
                 Ok((_, finished)) => finished,
                 // `invoke` catches panics in `run`, but a task can still die (a panic while
                 // dropping the tool); its call must still get its one result.
-                Err(error) => {
-                    let (call_id, tool) = running.remove(&error.id()).unwrap_or_default();
-                    let source = self
-                        .agent
-                        .tool(&tool)
-                        .map_or("local", |t| t.descriptor().source());
-                    Finished {
-                        call_id,
-                        tool,
-                        source,
-                        content: format!("Tool error: the call's task failed: {error}"),
-                        is_error: true,
-                        truncated: false,
-                    }
-                }
+                Err(error) => Finished {
+                    index: running[&error.id()],
+                    content: format!("Tool error: the call's task failed: {error}"),
+                    is_error: true,
+                    truncated: false,
+                },
             };
             self.finish(state, finished, spend_mark).await?;
         }
@@ -118,12 +106,17 @@ impl AgentLoop<'_> {
         finished: Finished,
         spend_mark: usize,
     ) -> Result<(), RunError> {
+        let pending = &state.pending[finished.index];
         if let Some(hook) = &self.options.on_tool_end {
+            let tool = pending.call.name.as_str();
             hook(&ToolEnd {
                 agent: self.agent.name(),
-                tool: &finished.tool,
-                source: finished.source,
-                call_id: &finished.call_id,
+                tool,
+                source: self
+                    .agent
+                    .tool(tool)
+                    .map_or("local", |t| t.descriptor().source()),
+                call_id: &pending.call_id,
                 is_error: finished.is_error,
                 is_result_truncated: finished.truncated,
                 content: &finished.content,
@@ -132,7 +125,7 @@ impl AgentLoop<'_> {
         let spend = self
             .execution
             .spend()
-            .of_call_since(spend_mark, &finished.call_id)
+            .of_call_since(spend_mark, &pending.call_id)
             .into_iter()
             .map(|entry| Spent {
                 service: entry.service,
@@ -140,7 +133,7 @@ impl AgentLoop<'_> {
             })
             .collect();
         let event = LoopEvent::ToolFinished {
-            call_id: finished.call_id,
+            call_id: pending.call_id.clone(),
             content: finished.content,
             is_error: finished.is_error,
             truncated: finished.truncated,
@@ -149,7 +142,7 @@ impl AgentLoop<'_> {
         self.record(state, event).await
     }
 
-    fn unknown_tool(&self, call_id: String, name: String) -> Finished {
+    fn unknown_tool(&self, index: usize, name: &str) -> Finished {
         let known: Vec<&str> = self
             .agent
             .tools()
@@ -164,17 +157,18 @@ impl AgentLoop<'_> {
                 known.join(", ")
             }
         );
-        self.bounded(call_id, name, text)
+        self.bounded(index, text)
     }
 
-    fn invalid_answer(&self, call_id: String, name: String, arguments: &str) -> Finished {
+    fn invalid_answer(&self, index: usize, arguments: &str) -> Finished {
         let problem = match serde_json::from_str::<serde_json::Value>(arguments) {
             Err(e) => format!("malformed JSON: {e}"),
             Ok(value) => self
                 .answer
                 .as_ref()
-                .map(|(_, validator, _)| {
-                    validator
+                .map(|answer| {
+                    answer
+                        .validator
                         .iter_errors(&value)
                         .map(|e| e.to_string())
                         .collect::<Vec<_>>()
@@ -182,19 +176,13 @@ impl AgentLoop<'_> {
                 })
                 .unwrap_or_default(),
         };
-        self.bounded(
-            call_id,
-            name,
-            format!("Tool error: invalid input: {problem}"),
-        )
+        self.bounded(index, format!("Tool error: invalid input: {problem}"))
     }
 
-    fn bounded(&self, call_id: String, tool: String, text: String) -> Finished {
+    fn bounded(&self, index: usize, text: String) -> Finished {
         let bounded = bound_text(text, self.agent.max_result_size().value);
         Finished {
-            call_id,
-            tool,
-            source: "local",
+            index,
             content: bounded.text,
             is_error: true,
             truncated: bounded.truncated,

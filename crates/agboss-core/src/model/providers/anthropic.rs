@@ -2,46 +2,27 @@
 
 use serde_json::{Map, Value, json};
 
-use super::http::{Client, KeyHeader, Post};
-use super::wire::{CallIds, arguments_object, count, finish_with_calls, joined, malformed, sketch};
-use crate::agent::Thinking;
-use crate::context::Signal;
+use super::WireFormat;
+use super::http::KeyHeader;
+use super::wire::{
+    CallIds, arguments_object, arguments_text, count, finish_with_calls, joined, malformed,
+    push_turn, sketch, thinking_budget as budget_of,
+};
 use crate::model::{
-    ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall,
-    ToolChoice, Usage,
+    ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice, Usage,
 };
 
 /// The answer's cap when the request sets none: the API requires one.
 const DEFAULT_MAX_TOKENS: u32 = 4096;
 
-/// A chat model behind the Messages API.
-#[derive(Debug)]
-pub(crate) struct AnthropicChat {
-    client: Client,
-}
-
-impl AnthropicChat {
-    pub(crate) fn new(client: Client) -> AnthropicChat {
-        AnthropicChat { client }
-    }
-}
-
-impl ChatModel for AnthropicChat {
-    fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a> {
-        Box::pin(async move {
-            let body = request_body(request);
-            let post = Post {
-                path: "/messages",
-                model: &request.model,
-                body: &body,
-                key_header: KeyHeader::Named("x-api-key"),
-                headers: &[("anthropic-version", "2023-06-01")],
-            };
-            let answer = self.client.post_json(post, signal).await?;
-            parse_response(self.client.provider(), &answer)
-        })
-    }
-}
+/// Messages: the key in `x-api-key`, the API's version in every request.
+pub(super) static WIRE: WireFormat = WireFormat {
+    path: |_| "/messages".into(),
+    key_header: KeyHeader::Named("x-api-key"),
+    headers: &[("anthropic-version", "2023-06-01")],
+    body: request_body,
+    parse: parse_response,
+};
 
 /// The request body.
 fn request_body(request: &ChatRequest) -> Value {
@@ -86,12 +67,7 @@ fn request_body(request: &ChatRequest) -> Value {
 /// said came after it), where the API wants that turn's thinking blocks back and the
 /// provider-neutral history does not keep them.
 fn thinking_budget(request: &ChatRequest) -> Option<u32> {
-    let budget = match request.thinking {
-        Thinking::Low => 1024,
-        Thinking::Medium => 4096,
-        Thinking::High => 16_000,
-        Thinking::Default | Thinking::Off => return None,
-    };
+    let budget = budget_of(request.thinking)?;
     let forced = !request.tools.is_empty()
         && matches!(
             request.tool_choice,
@@ -119,7 +95,7 @@ fn thinking_budget(request: &ChatRequest) -> Option<u32> {
 /// The conversation as Messages turns: consecutive messages of one role go into one turn, so
 /// that every tool result of a turn is in one user message.
 fn messages(messages: &[Message]) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::new();
+    let mut out = Vec::new();
     let mut ids = CallIds::default();
     for message in messages {
         let (role, blocks) = match message {
@@ -150,17 +126,7 @@ fn messages(messages: &[Message]) -> Vec<Value> {
                 })],
             ),
         };
-        if blocks.is_empty() {
-            continue;
-        }
-        if let Some(last) = out.last_mut()
-            && last["role"] == role
-            && let Some(content) = last["content"].as_array_mut()
-        {
-            content.extend(blocks);
-            continue;
-        }
-        out.push(json!({"role": role, "content": blocks}));
+        push_turn(&mut out, role, "content", blocks);
     }
     out
 }
@@ -227,20 +193,17 @@ fn tool_use(provider: &str, block: &Value) -> Result<ToolCall, ModelError> {
             format!("a tool_use block has no name: {}", sketch(block)),
         ));
     };
-    let arguments = match block.get("input") {
-        None | Some(Value::Null) => "{}".to_owned(),
-        Some(input) => input.to_string(),
-    };
     Ok(ToolCall {
         provider_id: block.get("id").and_then(Value::as_str).map(str::to_owned),
         name: name.to_owned(),
-        arguments,
+        arguments: arguments_text(block.get("input")),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::Thinking;
     use crate::tool::ToolDefinition;
 
     fn request(messages: Vec<Message>) -> ChatRequest {

@@ -2,44 +2,25 @@
 
 use serde_json::{Map, Value, json};
 
-use super::http::{Client, KeyHeader, Post};
-use super::wire::{arguments_object, count, finish_with_calls, joined, malformed, sketch};
+use super::WireFormat;
+use super::http::KeyHeader;
+use super::wire::{
+    arguments_object, arguments_text, count, finish_with_calls, joined, malformed, push_turn,
+    sketch, thinking_budget,
+};
 use crate::agent::Thinking;
-use crate::context::Signal;
 use crate::model::{
-    ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall,
-    ToolChoice, Usage,
+    ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice, Usage,
 };
 
-/// A chat model behind the Gemini API.
-#[derive(Debug)]
-pub(crate) struct GeminiChat {
-    client: Client,
-}
-
-impl GeminiChat {
-    pub(crate) fn new(client: Client) -> GeminiChat {
-        GeminiChat { client }
-    }
-}
-
-impl ChatModel for GeminiChat {
-    fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a> {
-        Box::pin(async move {
-            let body = request_body(request);
-            let path = format!("/models/{}:generateContent", model_segment(&request.model));
-            let post = Post {
-                path: &path,
-                model: &request.model,
-                body: &body,
-                key_header: KeyHeader::Named("x-goog-api-key"),
-                headers: &[],
-            };
-            let answer = self.client.post_json(post, signal).await?;
-            parse_response(self.client.provider(), &answer)
-        })
-    }
-}
+/// `generateContent`: the model in the path, the key in `x-goog-api-key`.
+pub(super) static WIRE: WireFormat = WireFormat {
+    path: |model| format!("/models/{}:generateContent", model_segment(model)),
+    key_header: KeyHeader::Named("x-goog-api-key"),
+    headers: &[],
+    body: request_body,
+    parse: parse_response,
+};
 
 /// The model's name as one path segment: without a `models/` prefix, every character outside
 /// letters, digits and `-._` percent-encoded.
@@ -83,11 +64,8 @@ fn request_body(request: &ChatRequest) -> Value {
         generation.insert("maxOutputTokens".into(), json!(max));
     }
     let budget = match request.thinking {
-        Thinking::Default => None,
         Thinking::Off => Some(0),
-        Thinking::Low => Some(1024),
-        Thinking::Medium => Some(4096),
-        Thinking::High => Some(16_000),
+        level => thinking_budget(level),
     };
     if let Some(budget) = budget {
         generation.insert("thinkingConfig".into(), json!({"thinkingBudget": budget}));
@@ -101,7 +79,7 @@ fn request_body(request: &ChatRequest) -> Value {
 /// The conversation as contents: consecutive messages of one role go into one content, so that
 /// every tool result of a turn is in one user content.
 fn contents(messages: &[Message]) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::new();
+    let mut out = Vec::new();
     for message in messages {
         let (role, parts) = match message {
             Message::User { text } => ("user", text_part(text).into_iter().collect()),
@@ -132,17 +110,7 @@ fn contents(messages: &[Message]) -> Vec<Value> {
                 )
             }
         };
-        if parts.is_empty() {
-            continue;
-        }
-        if let Some(last) = out.last_mut()
-            && last["role"] == role
-            && let Some(existing) = last["parts"].as_array_mut()
-        {
-            existing.extend(parts);
-            continue;
-        }
-        out.push(json!({"role": role, "parts": parts}));
+        push_turn(&mut out, role, "parts", parts);
     }
     out
 }
@@ -241,14 +209,10 @@ fn function_call(provider: &str, call: &Value) -> Result<ToolCall, ModelError> {
             format!("a functionCall has no name: {}", sketch(call)),
         ));
     };
-    let arguments = match call.get("args") {
-        None | Some(Value::Null) => "{}".to_owned(),
-        Some(args) => args.to_string(),
-    };
     Ok(ToolCall {
         provider_id: None,
         name: name.to_owned(),
-        arguments,
+        arguments: arguments_text(call.get("args")),
     })
 }
 

@@ -106,11 +106,6 @@ impl Client {
         }
     }
 
-    /// The provider's settings.
-    pub(crate) fn settings(&self) -> &ProviderSettings {
-        &self.settings
-    }
-
     /// The provider's name, as errors give it.
     pub(crate) fn provider(&self) -> &str {
         &self.settings.name

@@ -5,7 +5,7 @@
 //! it), times requests out on the application's [`Clock`], retries 429 and 5xx with backoff
 //! (honouring `Retry-After`), maps 401/403 to an error naming the variable, 400 to the
 //! provider's own message, and a body that is not its format to
-//! [`ModelError::MalformedResponse`](super::ModelError::MalformedResponse). Tool schemas go
+//! [`ModelError::MalformedResponse`]. Tool schemas go
 //! out through the per-provider lowering of [`ToolDefinition`](crate::tool::ToolDefinition).
 
 mod anthropic;
@@ -17,10 +17,14 @@ mod wire;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::ChatModel;
+use serde_json::Value;
+
+use super::{ChatFuture, ChatModel, ChatRequest, ChatResponse, ModelError};
 use crate::app::Env;
+use crate::context::Signal;
 use crate::time::Clock;
 use crate::units::{TimeSpan, millis, seconds};
+use http::{KeyHeader, Post};
 
 /// The wire format a provider speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -137,18 +141,62 @@ impl ProviderSettings {
 /// of its first call, so that assembly and `describe` never need keys).
 pub fn connect(settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<dyn ChatModel> {
     let key = settings.key_env.as_deref().and_then(|name| env.get(name));
-    let client = http::Client::new(settings, key, clock);
-    match client.settings().kind {
-        ProviderKind::OpenAi => Arc::new(openai::OpenAiChat::new(client)),
-        ProviderKind::Anthropic => Arc::new(anthropic::AnthropicChat::new(client)),
-        ProviderKind::Gemini => Arc::new(gemini::GeminiChat::new(client)),
+    let wire = match settings.kind {
+        ProviderKind::OpenAi => &openai::WIRE,
+        ProviderKind::Anthropic => &anthropic::WIRE,
+        ProviderKind::Gemini => &gemini::WIRE,
+    };
+    Arc::new(HttpChat {
+        client: http::Client::new(settings, key, clock),
+        wire,
+    })
+}
+
+/// What sets one API apart: where a request goes, where its key goes, and how a request is
+/// written and an answer read.
+#[derive(Debug)]
+struct WireFormat {
+    /// The path after the base URL for a model: `/chat/completions`.
+    path: fn(model: &str) -> String,
+    /// Where the key goes.
+    key_header: KeyHeader,
+    /// Headers every request carries (`anthropic-version`).
+    headers: &'static [(&'static str, &'static str)],
+    /// The request's body.
+    body: fn(&ChatRequest) -> Value,
+    /// The answer, from the JSON of a successful response; errors name `provider`.
+    parse: fn(provider: &str, answer: &Value) -> Result<ChatResponse, ModelError>,
+}
+
+/// A chat model behind an HTTP API: one POST per call, in the API's wire format.
+#[derive(Debug)]
+struct HttpChat {
+    client: http::Client,
+    wire: &'static WireFormat,
+}
+
+impl ChatModel for HttpChat {
+    fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a> {
+        Box::pin(async move {
+            let body = (self.wire.body)(request);
+            let path = (self.wire.path)(&request.model);
+            let post = Post {
+                path: &path,
+                model: &request.model,
+                body: &body,
+                key_header: self.wire.key_header,
+                headers: self.wire.headers,
+            };
+            let answer = self.client.post_json(post, signal).await?;
+            (self.wire.parse)(self.client.provider(), &answer)
+        })
     }
 }
 
 static FORBIDDEN: AtomicBool = AtomicBool::new(false);
 
 /// Forbids (or allows again) every real model request in this process: each fails with
-/// [`ModelError::Forbidden`](super::ModelError::Forbidden). Tests call it so that a forgotten
+/// [`ModelError::Forbidden`]. Tests call it so that a forgotten
 /// scripted model never reaches an API. The variable `AGBOSS_FORBID_REAL_MODELS=1` does the
 /// same for a whole test run.
 pub fn forbid_real_requests(forbidden: bool) {
@@ -159,4 +207,45 @@ pub fn forbid_real_requests(forbidden: bool) {
 pub fn real_requests_forbidden() -> bool {
     FORBIDDEN.load(Ordering::SeqCst)
         || std::env::var("AGBOSS_FORBID_REAL_MODELS").is_ok_and(|v| v == "1" || v == "true")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_vendor_has_its_key_variable_a_120_s_timeout_and_four_attempts() {
+        let keys: Vec<_> = [
+            ProviderSettings::openai(),
+            ProviderSettings::anthropic(),
+            ProviderSettings::gemini(),
+            ProviderSettings::openrouter(),
+        ]
+        .into_iter()
+        .map(|s| {
+            assert_eq!(s.request_timeout, seconds(120), "{}", s.name);
+            assert_eq!(s.retry, RetryPolicy::default(), "{}", s.name);
+            (s.name, s.key_env.unwrap_or_default())
+        })
+        .collect();
+        assert_eq!(
+            keys,
+            [
+                ("openai".into(), "OPENAI_API_KEY".into()),
+                ("anthropic".into(), "ANTHROPIC_API_KEY".into()),
+                ("google".into(), "GEMINI_API_KEY".into()),
+                ("openrouter".into(), "OPENROUTER_API_KEY".into()),
+            ]
+        );
+        assert_eq!(
+            RetryPolicy::default(),
+            RetryPolicy {
+                max_attempts: 4,
+                first_backoff: millis(500),
+                max_backoff: seconds(30),
+            }
+        );
+        let local = ProviderSettings::new("local", ProviderKind::OpenAi, "http://h:8080/v1/", None);
+        assert_eq!(local.base_url, "http://h:8080/v1");
+    }
 }

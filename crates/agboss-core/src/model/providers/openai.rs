@@ -3,43 +3,22 @@
 
 use serde_json::{Map, Value, json};
 
-use super::http::{Client, KeyHeader, Post};
-use super::wire::{CallIds, count, finish_with_calls, joined, malformed, sketch};
+use super::WireFormat;
+use super::http::KeyHeader;
+use super::wire::{CallIds, arguments_text, count, finish_with_calls, joined, malformed, sketch};
 use crate::agent::Thinking;
-use crate::context::Signal;
 use crate::model::{
-    ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall,
-    ToolChoice, Usage,
+    ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice, Usage,
 };
 
-/// A chat model behind a Chat Completions API.
-#[derive(Debug)]
-pub(crate) struct OpenAiChat {
-    client: Client,
-}
-
-impl OpenAiChat {
-    pub(crate) fn new(client: Client) -> OpenAiChat {
-        OpenAiChat { client }
-    }
-}
-
-impl ChatModel for OpenAiChat {
-    fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a> {
-        Box::pin(async move {
-            let body = request_body(request);
-            let post = Post {
-                path: "/chat/completions",
-                model: &request.model,
-                body: &body,
-                key_header: KeyHeader::Bearer,
-                headers: &[],
-            };
-            let answer = self.client.post_json(post, signal).await?;
-            parse_response(self.client.provider(), &answer)
-        })
-    }
-}
+/// Chat Completions: the key as a bearer token.
+pub(super) static WIRE: WireFormat = WireFormat {
+    path: |_| "/chat/completions".into(),
+    key_header: KeyHeader::Bearer,
+    headers: &[],
+    body: request_body,
+    parse: parse_response,
+};
 
 /// The request body.
 fn request_body(request: &ChatRequest) -> Value {
@@ -203,15 +182,10 @@ fn tool_call(provider: &str, call: &Value) -> Result<ToolCall, ModelError> {
             format!("a tool call has no function name: {}", sketch(call)),
         ));
     };
-    let arguments = match function.and_then(|f| f.get("arguments")) {
-        Some(Value::String(text)) => text.clone(),
-        None | Some(Value::Null) => "{}".to_owned(),
-        Some(other) => other.to_string(),
-    };
     Ok(ToolCall {
         provider_id: call.get("id").and_then(Value::as_str).map(str::to_owned),
         name: name.to_owned(),
-        arguments,
+        arguments: arguments_text(function.and_then(|f| f.get("arguments"))),
     })
 }
 

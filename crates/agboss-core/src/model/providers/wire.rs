@@ -1,8 +1,10 @@
 //! What the three wire formats share: ids for tool calls that came without one, tool arguments
-//! as an object, token counts and finish reasons read leniently.
+//! as an object and as text, turns of one role merged, thinking budgets, token counts and
+//! finish reasons read leniently.
 
 use serde_json::{Map, Value};
 
+use crate::agent::Thinking;
 use crate::model::{FinishReason, ModelError, ToolCall};
 
 /// Ids for tool calls that have none (Gemini gives none), so that a call and its result carry
@@ -61,6 +63,47 @@ pub(super) fn arguments_object(arguments: &str) -> Value {
     }
 }
 
+/// A call's arguments as the text a tool reads: a string as it is (the JSON the model wrote),
+/// `{}` when there are none, any other value written out as JSON.
+pub(super) fn arguments_text(arguments: Option<&Value>) -> String {
+    match arguments {
+        Some(Value::String(text)) => text.clone(),
+        None | Some(Value::Null) => "{}".to_owned(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// Appends a turn of `role` holding `items` under `key` (`content`, `parts`), or adds them to
+/// the last turn when it has the same role, so that every tool result of a turn is in one user
+/// turn (Anthropic, Gemini). A turn without items is left out: the APIs refuse empty ones.
+pub(super) fn push_turn(turns: &mut Vec<Value>, role: &str, key: &str, items: Vec<Value>) {
+    if items.is_empty() {
+        return;
+    }
+    if let Some(last) = turns.last_mut()
+        && last["role"] == role
+        && let Some(existing) = last[key].as_array_mut()
+    {
+        existing.extend(items);
+        return;
+    }
+    let mut turn = Map::new();
+    turn.insert("role".into(), role.into());
+    turn.insert(key.into(), Value::Array(items));
+    turns.push(Value::Object(turn));
+}
+
+/// The thinking budget in tokens of a level that asks for thinking; `None` for the model's
+/// default and for no thinking.
+pub(super) fn thinking_budget(thinking: Thinking) -> Option<u32> {
+    match thinking {
+        Thinking::Low => Some(1024),
+        Thinking::Medium => Some(4096),
+        Thinking::High => Some(16_000),
+        Thinking::Default | Thinking::Off => None,
+    }
+}
+
 /// The number at `key` in `object`, or 0 when it is absent or not a count.
 pub(super) fn count(object: Option<&Value>, key: &str) -> u64 {
     object
@@ -104,6 +147,7 @@ pub(super) fn sketch(value: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn call(id: Option<&str>, name: &str) -> ToolCall {
         ToolCall {
@@ -126,9 +170,33 @@ mod tests {
     }
 
     #[test]
+    fn arguments_as_text_keep_what_the_model_wrote() {
+        assert_eq!(arguments_text(Some(&json!(r#"{"q":"#))), r#"{"q":"#);
+        assert_eq!(arguments_text(Some(&json!({"q": 1}))), r#"{"q":1}"#);
+        assert_eq!(arguments_text(Some(&Value::Null)), "{}");
+        assert_eq!(arguments_text(None), "{}");
+    }
+
+    #[test]
+    fn turns_of_one_role_are_merged_and_empty_ones_left_out() {
+        let mut turns = Vec::new();
+        push_turn(&mut turns, "user", "parts", vec![json!({"text": "hi"})]);
+        push_turn(&mut turns, "model", "parts", Vec::new());
+        push_turn(&mut turns, "user", "parts", vec![json!({"text": "again"})]);
+        push_turn(&mut turns, "model", "parts", vec![json!({"text": "yes"})]);
+        assert_eq!(
+            turns,
+            [
+                json!({"role": "user", "parts": [{"text": "hi"}, {"text": "again"}]}),
+                json!({"role": "model", "parts": [{"text": "yes"}]}),
+            ]
+        );
+    }
+
+    #[test]
     fn arguments_that_are_not_an_object_become_empty() {
-        assert_eq!(arguments_object(r#"{"q":1}"#), serde_json::json!({"q": 1}));
-        assert_eq!(arguments_object(r#"{"q":"#), serde_json::json!({}));
-        assert_eq!(arguments_object("[1]"), serde_json::json!({}));
+        assert_eq!(arguments_object(r#"{"q":1}"#), json!({"q": 1}));
+        assert_eq!(arguments_object(r#"{"q":"#), json!({}));
+        assert_eq!(arguments_object("[1]"), json!({}));
     }
 }
