@@ -1,5 +1,6 @@
 //! Shared attribute handling: known keys, duplicates, the crate path, error fallbacks.
 
+use darling::FromMeta;
 use darling::ast::NestedMeta;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -8,14 +9,14 @@ use syn::Path;
 /// The metas whose key is known, and the known keys that an unknown key was taken for a typo
 /// of (so that "missing `description`" is not said again after "`desc`: did you mean
 /// `description`?").
-pub struct KnownKeys {
-    pub metas: Vec<NestedMeta>,
-    pub mistyped: Vec<&'static str>,
+struct KnownKeys {
+    metas: Vec<NestedMeta>,
+    mistyped: Vec<&'static str>,
 }
 
 /// Splits `metas` into the ones whose key is in `known`, reporting unknown and repeated keys
 /// (each spanned at its key) into `errors`.
-pub fn known_keys(
+fn known_keys(
     metas: Vec<NestedMeta>,
     known: &[&'static str],
     what: &str,
@@ -71,6 +72,21 @@ pub fn known_keys(
     }
 }
 
+/// Parses an attribute's arguments into `T`: unknown and repeated keys (see [`known_keys`]) and
+/// malformed values go to `errors`. Returns `T` and the keys an unknown key was taken for a typo
+/// of.
+pub fn parse_args<T: FromMeta>(
+    args: TokenStream,
+    known: &[&'static str],
+    what: &str,
+    errors: &mut darling::error::Accumulator,
+) -> Option<(T, Vec<&'static str>)> {
+    let metas = errors.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))?;
+    let known = known_keys(metas, known, what, errors);
+    let parsed = errors.handle(T::from_list(&known.metas))?;
+    Some((parsed, known.mistyped))
+}
+
 /// The path generated code reaches the runtime through: `::agboss::__private`, or
 /// `<crate>::__private` for `crate = path`.
 pub fn private_path(krate: Option<&Path>) -> TokenStream {
@@ -78,6 +94,24 @@ pub fn private_path(krate: Option<&Path>) -> TokenStream {
         Some(path) => quote!(#path::__private),
         None => quote!(::agboss::__private),
     }
+}
+
+/// The `SourceLocation` of the item the attribute is on, for its descriptor.
+pub fn source_location(private: &TokenStream) -> TokenStream {
+    quote! {
+        #private::SourceLocation {
+            module_path: ::core::module_path!(),
+            file: ::core::file!(),
+            line: ::core::line!(),
+        }
+    }
+}
+
+/// `#[doc = text]` for an item without a doc comment of its own: generated items are documented
+/// with what the attribute says of them.
+pub fn doc_unless_documented(item: &syn::ItemStruct, text: &str) -> Option<TokenStream> {
+    let documented = item.attrs.iter().any(|a| a.path().is_ident("doc"));
+    (!documented).then(|| quote!(#[doc = #text]))
 }
 
 fn list(keys: &[&str]) -> String {

@@ -1,11 +1,10 @@
 //! `#[dto]`: serde and schemars derives with their crate paths pointed at agboss's re-exports.
 
 use darling::FromMeta;
-use darling::ast::NestedMeta;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::attrs::{known_keys, private_path};
+use crate::attrs::{parse_args, private_path};
 
 const KEYS: &[&str] = &["open", "crate"];
 
@@ -23,10 +22,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let parsed = syn::parse2::<syn::DeriveInput>(item.clone())
         .map_err(|e| errors.push(e.into()))
         .ok();
-    let args = errors
-        .handle(NestedMeta::parse_meta_list(args).map_err(Into::into))
-        .map(|metas| known_keys(metas, KEYS, "dto", &mut errors).metas)
-        .and_then(|metas| errors.handle(DtoArgs::from_list(&metas)));
+    let args = parse_args::<DtoArgs>(args, KEYS, "dto", &mut errors).map(|(args, _)| args);
     if let Some(syn::DeriveInput {
         data: syn::Data::Union(u),
         ..

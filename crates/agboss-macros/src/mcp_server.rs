@@ -1,13 +1,12 @@
 //! `#[mcp_server]`: an MCP server's declaration, checked and registered.
 
 use darling::FromMeta;
-use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Expr, ItemStruct, LitStr};
 
-use crate::attrs::{known_keys, private_path};
+use crate::attrs::{doc_unless_documented, parse_args, private_path, source_location};
 use crate::names;
 
 const KEYS: &[&str] = &["name", "command", "args", "url", "tools", "env", "crate"];
@@ -30,23 +29,19 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let item_struct = match syn::parse2::<ItemStruct>(item.clone()) {
         Ok(item_struct) => item_struct,
         Err(_) => {
-            let error = syn::Error::new_spanned(
-                crate::tool::item_name(&item),
+            return crate::tool::on_wrong_item(
+                item,
                 "#[mcp_server] goes on a unit struct: `pub struct NotesServer;`",
-            )
-            .to_compile_error();
-            return quote!(#item #error);
+            );
         }
     };
     let mut errors = darling::Error::accumulator();
-    let parsed = errors
-        .handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))
-        .and_then(|metas| {
-            let known = known_keys(metas, KEYS, "mcp_server", &mut errors);
-            let mut args = errors.handle(ServerArgs::from_list(&known.metas))?;
-            args.mistyped = known.mistyped;
-            Some(args)
-        });
+    let parsed = parse_args::<ServerArgs>(args, KEYS, "mcp_server", &mut errors).map(
+        |(mut args, mistyped)| {
+            args.mistyped = mistyped;
+            args
+        },
+    );
     let generated = parsed.and_then(|args| generate(args, &item_struct, &mut errors));
     match errors.finish_with(generated) {
         Ok(Some(tokens)) => tokens,
@@ -200,18 +195,18 @@ fn generate(
     let ident = &item.ident;
     let rust_type = ident.to_string();
     let (n_tools, n_args, n_env) = (tools.len(), server_args.len(), env.len());
-    // Like #[tool], an undocumented server is documented with what the attribute says.
-    let doc = (!item.attrs.iter().any(|a| a.path().is_ident("doc"))).then(|| {
-        let text = format!(
+    let doc = doc_unless_documented(
+        item,
+        &format!(
             " The MCP server `{name}`, with the tools {}.",
             tools
                 .iter()
                 .map(|t| format!("`{}`", t.value()))
                 .collect::<Vec<_>>()
                 .join(", ")
-        );
-        quote!(#[doc = #text])
-    });
+        ),
+    );
+    let location = source_location(&private);
     Some(quote! {
         #doc
         #item
@@ -228,11 +223,7 @@ fn generate(
             static __AGBOSS_SERVER: #private::McpServerDescriptor = #private::McpServerDescriptor::new(
                 #name,
                 #rust_type,
-                #private::SourceLocation {
-                    module_path: ::core::module_path!(),
-                    file: ::core::file!(),
-                    line: ::core::line!(),
-                },
+                #location,
                 #private::McpTransport::#transport,
                 &__AGBOSS_TOOLS,
             )

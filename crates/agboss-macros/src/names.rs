@@ -21,7 +21,8 @@ pub fn check(name: &str, kind: &str) -> Vec<String> {
     let len = name.chars().count();
     if len > MAX_NAME_LEN {
         problems.push(format!(
-            "[{kind}.name-too-long] {kind} name {name:?} is {len} characters long: model providers accept at most {MAX_NAME_LEN}"
+            "[{kind}.name-too-long] {kind} name {name:?} is {len} characters long: model providers accept at most {MAX_NAME_LEN}; shorten it by {}",
+            len - MAX_NAME_LEN
         ));
     }
     if !is_kebab_with_suffix(name, kind) {
@@ -46,7 +47,8 @@ pub fn check_agent(name: &str) -> Vec<String> {
     let len = name.chars().count();
     if len > MAX_NAME_LEN {
         problems.push(format!(
-            "[agent.name-too-long] agent name {name:?} is {len} characters long: at most {MAX_NAME_LEN}"
+            "[agent.name-too-long] agent name {name:?} is {len} characters long: at most {MAX_NAME_LEN}; shorten it by {}",
+            len - MAX_NAME_LEN
         ));
     }
     problems
@@ -75,16 +77,9 @@ pub fn kebab(name: &str) -> String {
 
 /// `lower-case-words-{kind}`.
 pub fn is_kebab_with_suffix(name: &str, kind: &str) -> bool {
-    let Some(stem) = name.strip_suffix(kind).and_then(|s| s.strip_suffix('-')) else {
-        return false;
-    };
-    !stem.is_empty()
-        && stem.split('-').all(|word| {
-            !word.is_empty()
-                && word
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        })
+    name.strip_suffix(kind)
+        .and_then(|s| s.strip_suffix('-'))
+        .is_some_and(is_kebab)
 }
 
 /// The kebab-case name to use instead: `search_issues` -> `search-issues-tool`,
@@ -187,6 +182,14 @@ mod tests {
             check_agent("JobScout"),
             ["[name.kebab-case] agent name \"JobScout\" must be kebab-case: name it \"job-scout\""]
         );
+        let long = "a".repeat(65);
+        assert_eq!(
+            check_agent(&long),
+            [format!(
+                "[agent.name-too-long] agent name {long:?} is 65 characters long: at most 64; shorten it by 1"
+            )]
+        );
+        assert!(check_agent(&"a".repeat(64)).is_empty(), "64 is allowed");
         assert_eq!(kebab("JobList"), "job-list");
         assert_eq!(kebab("Résumé"), "résumé", "letters are kept, not dropped");
     }

@@ -163,7 +163,7 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
 
 impl TimeSpanValue {
     /// The `TimeSpan` constant expression.
-    pub fn to_tokens(&self, _private: &TokenStream) -> TokenStream {
+    pub fn to_tokens(&self) -> TokenStream {
         self.tokens.clone()
     }
 }

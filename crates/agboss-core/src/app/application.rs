@@ -203,7 +203,7 @@ impl Application {
             .iter()
             .flat_map(|w| w.mcp_servers.iter().copied())
             .collect();
-        servers.sort_by_key(|s| s.name());
+        servers.sort_by_key(|s| (s.name(), std::ptr::from_ref(*s) as usize));
         servers.dedup_by_key(|s| std::ptr::from_ref(*s) as usize);
         servers
     }
@@ -257,14 +257,9 @@ impl Application {
     }
 }
 
-/// An MCP failure as an assembly problem: its bracketed code, then its message.
+/// An MCP failure as an assembly problem.
 fn mcp_problem(error: &crate::mcp::McpError) -> Problem {
-    let text = error.to_string();
-    let (code, message) = text
-        .strip_prefix('[')
-        .and_then(|t| t.split_once("] "))
-        .map_or(("mcp", text.as_str()), |(c, m)| (c, m));
-    Problem::new(static_code(code), message.to_owned())
+    Problem::new(error.code(), error.message())
 }
 
 /// A checked workflow.
@@ -394,15 +389,5 @@ impl AppTool {
     /// The tool, ready to be called.
     pub fn tool(&self) -> &Arc<dyn DynTool> {
         &self.tool
-    }
-}
-
-/// The `'static` code of an MCP problem.
-fn static_code(code: &str) -> &'static str {
-    match code {
-        "mcp.env-missing" => "mcp.env-missing",
-        "mcp.start-failed" => "mcp.start-failed",
-        "mcp.tool-missing" => "mcp.tool-missing",
-        _ => "mcp",
     }
 }

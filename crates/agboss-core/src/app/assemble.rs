@@ -16,8 +16,8 @@ use crate::deps::{Providers, missing_dependencies};
 use crate::tool::{ToolDescriptor, ToolEnv, ToolRegistration, registered_tools};
 use crate::units::ByteSize;
 
-/// The longest name every model provider accepts.
-const MAX_NAME_LEN: usize = 64;
+/// The longest name every model provider accepts (`#[tool]` checks the same when compiling).
+pub(crate) const MAX_NAME_LEN: usize = 64;
 
 pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, AssemblyError> {
     let mut problems = Vec::new();
@@ -327,20 +327,18 @@ impl WorkflowScope<'_> {
             return;
         }
         self.checked.push(tool);
-        if let Some(binding) = tool.mcp()
-            && !binding.server().declares(binding.tool())
-        {
-            problems.push(Problem::new(
-                "mcp.undeclared-tool",
-                format!(
-                    "tool `{}` calls `{}` of server `{}`, which its #[mcp_server] does not declare: add it to `tools = [..]`",
-                    tool.name(),
-                    binding.tool(),
-                    binding.server().name()
-                ),
-            ));
-        }
         if let Some(binding) = tool.mcp() {
+            if !binding.server().declares(binding.tool()) {
+                problems.push(Problem::new(
+                    "mcp.undeclared-tool",
+                    format!(
+                        "tool `{}` calls `{}` of server `{}`, which its #[mcp_server] does not declare: add it to `tools = [..]`",
+                        tool.name(),
+                        binding.tool(),
+                        binding.server().name()
+                    ),
+                ));
+            }
             self.servers.push(binding.server());
         }
         if tool.max_result_size().is_some_and(|b| b.get() == 0) {

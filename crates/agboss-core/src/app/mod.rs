@@ -26,8 +26,12 @@ mod provided;
 mod workflow;
 
 pub use application::{AppAgent, AppTool, AppWorkflow, Application, ApplicationBuilder};
+pub(crate) use assemble::MAX_NAME_LEN;
 pub use defaults::{DEFAULT_MAX_TOOL_CALLS, Setting, Source, ToolDefaults};
 pub use env::{Env, FromEnv};
 pub use infrastructure::{InfrastructureType, infrastructure_type};
 pub use problem::{AssemblyError, Problem, UnknownAgentToolError};
 pub use workflow::Workflow;
+
+#[cfg(test)]
+mod tests;

@@ -2,10 +2,15 @@
 //! assembly can report a type provided twice, and with the environment variables each reads.
 
 use std::any::TypeId;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::{Env, FromEnv};
+use crate::config::ModelSettings;
 use crate::deps::{ErasedValue, Providers};
+use crate::mcp::McpHub;
+use crate::model::ModelRouter;
+use crate::time::Clock;
 
 /// The providers of one scope, in declaration order.
 #[derive(Clone, Default)]
@@ -19,16 +24,12 @@ pub(crate) struct Provided {
     pub(crate) type_name: &'static str,
     /// The variables a `FromEnv` provider reads; empty for values given ready.
     pub(crate) env: &'static [&'static str],
-    how: How,
+    /// Makes the value on first use, from the scope's environment and clock (a value given ready
+    /// is cloned).
+    make: Make,
 }
 
-#[derive(Clone)]
-enum How {
-    Ready(ErasedValue),
-    FromEnv(fn(&Env) -> Result<ErasedValue, String>),
-    Router(std::collections::BTreeMap<String, crate::config::ModelSettings>),
-    McpHub,
-}
+type Make = Arc<dyn Fn(&Env, &Clock) -> Result<ErasedValue, String> + Send + Sync>;
 
 impl ProvidedList {
     pub(crate) fn push_ready<T: ?Sized + Send + Sync + 'static>(&mut self, value: Arc<T>) {
@@ -36,92 +37,59 @@ impl ProvidedList {
             type_id: TypeId::of::<T>(),
             type_name: std::any::type_name::<T>(),
             env: &[],
-            how: How::Ready(Arc::new(value)),
+            make: {
+                let value: ErasedValue = Arc::new(value);
+                Arc::new(move |_, _| Ok(value.clone()))
+            },
         });
     }
 
     pub(crate) fn push_from_env<T: FromEnv>(&mut self) {
-        fn make<T: FromEnv>(env: &Env) -> Result<ErasedValue, String> {
-            let value: Arc<T> = Arc::new(T::from_env(env)?);
-            Ok(Arc::new(value))
-        }
-        self.entries.push(Provided {
-            type_id: TypeId::of::<T>(),
-            type_name: std::any::type_name::<T>(),
-            env: T::VARIABLES,
-            how: How::FromEnv(make::<T>),
-        });
+        self.push_made::<T>(T::VARIABLES, |env, _| T::from_env(env));
     }
 
     /// The model router from the configuration's `[models.*]`, made on first use.
-    pub(crate) fn push_router(
-        &mut self,
-        models: std::collections::BTreeMap<String, crate::config::ModelSettings>,
-    ) {
-        self.entries.push(Provided {
-            type_id: TypeId::of::<crate::model::ModelRouter>(),
-            type_name: std::any::type_name::<crate::model::ModelRouter>(),
-            env: &[],
-            how: How::Router(models),
+    pub(crate) fn push_router(&mut self, models: BTreeMap<String, ModelSettings>) {
+        self.push_made::<ModelRouter>(&[], move |env, clock| {
+            Ok(ModelRouter::from_settings(&models, env, clock))
         });
     }
 
     /// The MCP servers' connections, made on first use.
     pub(crate) fn push_mcp_hub(&mut self) {
-        self.entries.push(Provided {
-            type_id: TypeId::of::<crate::mcp::McpHub>(),
-            type_name: std::any::type_name::<crate::mcp::McpHub>(),
-            env: &[],
-            how: How::McpHub,
+        self.push_made::<McpHub>(&[], |env, clock| {
+            Ok(McpHub::new(env.clone(), clock.clone()))
         });
     }
 
-    /// The providers, environment-backed ones made on first use from `env`. For a type given
+    /// A `T` made by `make` on first use, from the variables `env` names.
+    fn push_made<T: Send + Sync + 'static>(
+        &mut self,
+        env: &'static [&'static str],
+        make: impl Fn(&Env, &Clock) -> Result<T, String> + Send + Sync + 'static,
+    ) {
+        self.entries.push(Provided {
+            type_id: TypeId::of::<T>(),
+            type_name: std::any::type_name::<T>(),
+            env,
+            make: Arc::new(move |env, clock| {
+                let value: Arc<T> = Arc::new(make(env, clock)?);
+                Ok(Arc::new(value) as ErasedValue)
+            }),
+        });
+    }
+
+    /// The providers, each value made on first use from `env` and `clock`. For a type given
     /// twice the later one is kept (assembly has reported it already).
-    pub(crate) fn to_providers(&self, env: &Env, clock: &crate::time::Clock) -> Providers {
+    pub(crate) fn to_providers(&self, env: &Env, clock: &Clock) -> Providers {
         let mut providers = Providers::new();
         for entry in &self.entries {
-            match &entry.how {
-                How::Ready(value) => {
-                    let value = value.clone();
-                    providers.provide_lazy(
-                        entry.type_id,
-                        entry.type_name,
-                        Arc::new(move || Ok(value.clone())),
-                    );
-                }
-                How::FromEnv(make) => {
-                    let (make, env) = (*make, env.clone());
-                    providers.provide_lazy(
-                        entry.type_id,
-                        entry.type_name,
-                        Arc::new(move || make(&env)),
-                    );
-                }
-                How::McpHub => {
-                    let (env, clock) = (env.clone(), clock.clone());
-                    providers.provide_lazy(
-                        entry.type_id,
-                        entry.type_name,
-                        Arc::new(move || {
-                            let hub = crate::mcp::McpHub::new(env.clone(), clock.clone());
-                            Ok(Arc::new(Arc::new(hub)) as ErasedValue)
-                        }),
-                    );
-                }
-                How::Router(models) => {
-                    let (models, env, clock) = (models.clone(), env.clone(), clock.clone());
-                    providers.provide_lazy(
-                        entry.type_id,
-                        entry.type_name,
-                        Arc::new(move || {
-                            let router =
-                                crate::model::ModelRouter::from_settings(&models, &env, &clock);
-                            Ok(Arc::new(Arc::new(router)) as ErasedValue)
-                        }),
-                    );
-                }
-            }
+            let (make, env, clock) = (entry.make.clone(), env.clone(), clock.clone());
+            providers.provide_lazy(
+                entry.type_id,
+                entry.type_name,
+                Arc::new(move || make(&env, &clock)),
+            );
         }
         providers
     }

@@ -26,6 +26,8 @@
 
 mod secrets;
 
+pub(crate) use secrets::is_variable_name;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
@@ -231,7 +233,7 @@ fn apply_tools(section: &ToolsSection, defaults: &mut crate::app::ToolDefaults) 
         defaults.set_size_from_text(size);
     }
     if let Some(n) = section.max_tool_calls {
-        *defaults = std::mem::take(defaults).max_tool_calls(n);
+        defaults.max_tool_calls = Some(n);
     }
 }
 

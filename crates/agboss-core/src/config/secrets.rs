@@ -59,7 +59,7 @@ fn secret(origin: &str, path: &str, text: &str) -> Problem {
 }
 
 /// `OPENAI_API_KEY`: letters, digits and `_`, not starting with a digit.
-fn is_variable_name(name: &str) -> bool {
+pub(crate) fn is_variable_name(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use rmcp::model::Tool;
 use rmcp::service::{Peer, RoleClient, RunningService, ServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -17,10 +18,10 @@ use crate::app::Env;
 use crate::time::Clock;
 
 /// How long a server may take to start and answer `initialize` and `tools/list`.
-const START_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A live session with a server.
-struct Live {
+pub(crate) struct Live {
     service: RunningService<RoleClient, ()>,
     child: Option<ServerProcess>,
     diagnostics: Arc<Diagnostics>,
@@ -90,7 +91,7 @@ impl McpConnection {
                 status = child.exit_status().await;
             }
             if let Some(old) = live.take() {
-                stop(old).await;
+                old.stop().await;
             }
         }
         describe_end(status, &session.diagnostics)
@@ -113,7 +114,7 @@ impl McpConnection {
     /// Stops the server (a stdio server's whole process group).
     pub async fn shutdown(&self) {
         if let Some(live) = self.live.lock().await.take() {
-            stop(live).await;
+            live.stop().await;
         }
     }
 
@@ -133,124 +134,187 @@ impl McpConnection {
                     })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let missing = |variable: String| McpError::EnvMissing { server, variable };
-        let (service, child, diagnostics, command) = match self.descriptor.transport() {
-            McpTransport::Stdio { command, args } => {
-                let command = expand(command, &self.env).map_err(missing)?;
-                let args = args
+        let endpoint = match self.descriptor.transport() {
+            McpTransport::Stdio { command, args } => Endpoint::stdio(command, args, &self.env),
+            McpTransport::Http { url } => Endpoint::http(url, &self.env),
+        }
+        .map_err(|variable| McpError::EnvMissing { server, variable })?;
+        let failed = |reason| McpError::StartFailed {
+            server,
+            command: endpoint.to_string(),
+            reason,
+        };
+        let live = Live::open(&endpoint, &env, &self.clock, START_TIMEOUT)
+            .await
+            .map_err(failed)?;
+        let offered = match live.list_tools(&self.clock, START_TIMEOUT).await {
+            Ok(Ok(offered)) => offered,
+            Ok(Err(detail)) => {
+                live.stop().await;
+                return Err(McpError::Protocol { server, detail });
+            }
+            Err(timeout) => {
+                live.stop().await;
+                return Err(failed(timeout));
+            }
+        };
+        // The server's `tools/list` must hold every tool the declaration names.
+        if let Some(tool) = self
+            .descriptor
+            .tools()
+            .iter()
+            .find(|tool| !offered.iter().any(|o| o.name == **tool))
+        {
+            live.stop().await;
+            return Err(McpError::ToolMissing {
+                server,
+                tool: (*tool).to_owned(),
+                offered: offered
                     .iter()
-                    .map(|a| expand(a, &self.env))
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(missing)?;
-                let line = format!("{command} {}", args.join(" "));
-                let started = spawn(&command, &args, &env).map_err(|e| McpError::StartFailed {
-                    server,
-                    command: line.clone(),
-                    reason: if e.kind() == std::io::ErrorKind::NotFound {
-                        format!("`{command}` was not found: install it or put it on PATH")
-                    } else {
-                        e.to_string()
-                    },
-                })?;
-                let diagnostics = started.diagnostics.clone();
-                let mut child = ServerProcess::new(started.child);
-                let served = self
-                    .within_start(().serve((started.read, started.write)))
-                    .await;
-                match served {
-                    Ok(Ok(service)) => (service, Some(child), diagnostics, line),
-                    failed => {
-                        let status = child.exit_status().await;
-                        child.stop().await;
-                        let reason = match failed {
-                            Err(timeout) => timeout,
-                            Ok(Err(e)) => format!("{} ({e})", describe_end(status, &diagnostics)),
-                            Ok(Ok(_)) => unreachable!(),
-                        };
-                        return Err(McpError::StartFailed {
-                            server,
-                            command: line,
-                            reason,
-                        });
-                    }
-                }
-            }
-            McpTransport::Http { url } => {
-                let url = expand(url, &self.env).map_err(missing)?;
-                let client = super::http_client().map_err(|reason| McpError::StartFailed {
-                    server,
-                    command: url.clone(),
-                    reason,
-                })?;
-                let transport = StreamableHttpClientTransport::with_client(
-                    client,
-                    StreamableHttpClientTransportConfig::with_uri(url.clone()),
-                );
-                match self.within_start(().serve(transport)).await {
-                    Ok(Ok(service)) => (service, None, Arc::new(Diagnostics::default()), url),
-                    Ok(Err(e)) => {
-                        return Err(McpError::StartFailed {
-                            server,
-                            command: url,
-                            reason: e.to_string(),
-                        });
-                    }
-                    Err(timeout) => {
-                        return Err(McpError::StartFailed {
-                            server,
-                            command: url,
-                            reason: timeout,
-                        });
-                    }
-                }
-            }
-        };
-        let live = Live {
-            service,
-            child,
-            diagnostics,
-        };
-        if let Err(e) = self.check_tools(&live, &command).await {
-            stop(live).await;
-            return Err(e);
+                    .map(|t| t.name.as_ref())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
         }
         Ok(live)
     }
+}
 
-    /// The server's `tools/list` must hold every tool the declaration names.
-    async fn check_tools(&self, live: &Live, command: &str) -> Result<(), McpError> {
-        let server = self.descriptor.name();
-        let listed = self
-            .within_start(live.service.peer().list_all_tools())
-            .await
-            .map_err(|reason| McpError::StartFailed {
-                server,
-                command: command.into(),
-                reason,
-            })?
-            .map_err(|e| McpError::Protocol {
-                server,
-                detail: format!("tools/list failed: {e}"),
-            })?;
-        let offered: Vec<String> = listed.iter().map(|t| t.name.to_string()).collect();
-        for tool in self.descriptor.tools() {
-            if !offered.iter().any(|o| o == tool) {
-                return Err(McpError::ToolMissing {
-                    server,
-                    tool: (*tool).to_owned(),
-                    offered: offered.join(", "),
-                });
-            }
-        }
-        Ok(())
+/// Where a server is, its `${VAR}`s expanded: a program and its arguments, or a URL.
+pub(crate) enum Endpoint {
+    Stdio { command: String, args: Vec<String> },
+    Http { url: String },
+}
+
+impl Endpoint {
+    /// `command args`, each `${VAR}` replaced from `env`; the first variable that is not set.
+    pub(crate) fn stdio<A: AsRef<str>>(
+        command: &str,
+        args: &[A],
+        env: &Env,
+    ) -> Result<Endpoint, String> {
+        Ok(Endpoint::Stdio {
+            command: expand(command, env)?,
+            args: args
+                .iter()
+                .map(|a| expand(a.as_ref(), env))
+                .collect::<Result<_, _>>()?,
+        })
     }
 
-    /// Runs `future` under the start timeout, on the application's clock.
-    async fn within_start<F: std::future::Future>(&self, future: F) -> Result<F::Output, String> {
-        tokio::select! {
-            output = future => Ok(output),
-            () = self.clock.sleep(START_TIMEOUT) => Err(format!("it did not answer within {} s", START_TIMEOUT.as_secs())),
+    /// `url`, each `${VAR}` replaced from `env`; the first variable that is not set.
+    pub(crate) fn http(url: &str, env: &Env) -> Result<Endpoint, String> {
+        Ok(Endpoint::Http {
+            url: expand(url, env)?,
+        })
+    }
+}
+
+impl std::fmt::Display for Endpoint {
+    /// The command line, or the URL.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Endpoint::Stdio { command, args } => {
+                f.write_str(command)?;
+                args.iter().try_for_each(|arg| write!(f, " {arg}"))
+            }
+            Endpoint::Http { url } => f.write_str(url),
         }
+    }
+}
+
+impl Live {
+    /// A session with the server at `endpoint`, `initialize` answered within `timeout` on
+    /// `clock`. A stdio server is started in its own process group with the variables `env` set
+    /// on top of the process's environment. The error says why, in the server's own words where
+    /// it left some.
+    pub(crate) async fn open(
+        endpoint: &Endpoint,
+        env: &[(String, String)],
+        clock: &Clock,
+        timeout: Duration,
+    ) -> Result<Live, String> {
+        match endpoint {
+            Endpoint::Stdio { command, args } => {
+                let started = spawn(command, args, env).map_err(|e| {
+                    if e.kind() == std::io::ErrorKind::NotFound {
+                        format!("`{command}` was not found: install it or put it on PATH")
+                    } else {
+                        e.to_string()
+                    }
+                })?;
+                let diagnostics = started.diagnostics.clone();
+                let mut child = ServerProcess::new(started.child);
+                let served = within(clock, timeout, ().serve((started.read, started.write))).await;
+                let reason = match served {
+                    Ok(Ok(service)) => {
+                        return Ok(Live {
+                            service,
+                            child: Some(child),
+                            diagnostics,
+                        });
+                    }
+                    Ok(Err(e)) => e.to_string(),
+                    Err(timeout) => {
+                        child.stop().await;
+                        let stderr = diagnostics.stderr_tail().map_or_else(String::new, |tail| {
+                            format!("; its stderr ends with: {tail}")
+                        });
+                        return Err(format!("{timeout}{stderr}"));
+                    }
+                };
+                let status = child.exit_status().await;
+                child.stop().await;
+                Err(format!("{} ({reason})", describe_end(status, &diagnostics)))
+            }
+            Endpoint::Http { url } => {
+                let transport = StreamableHttpClientTransport::with_client(
+                    super::http_client()?,
+                    StreamableHttpClientTransportConfig::with_uri(url.clone()),
+                );
+                let service = within(clock, timeout, ().serve(transport))
+                    .await?
+                    .map_err(|e| e.to_string())?;
+                Ok(Live {
+                    service,
+                    child: None,
+                    diagnostics: Arc::new(Diagnostics::default()),
+                })
+            }
+        }
+    }
+
+    /// The server's tools (`tools/list`, every page), within `timeout` on `clock`: `Err` when it
+    /// did not answer in time, `Ok(Err)` when it answered with an error.
+    pub(crate) async fn list_tools(
+        &self,
+        clock: &Clock,
+        timeout: Duration,
+    ) -> Result<Result<Vec<Tool>, String>, String> {
+        let listed = within(clock, timeout, self.service.peer().list_all_tools()).await?;
+        Ok(listed.map_err(|e| format!("tools/list failed: {e}")))
+    }
+
+    /// Ends the session and stops the server (a stdio server's whole process group).
+    pub(crate) async fn stop(self) {
+        let Live { service, child, .. } = self;
+        let _ = service.cancel().await;
+        if let Some(mut child) = child {
+            // The whole process group: `npx` and the server it started.
+            child.stop().await;
+        }
+    }
+}
+
+/// Runs `future` for at most `timeout` on `clock`.
+async fn within<F: std::future::Future>(
+    clock: &Clock,
+    timeout: Duration,
+    future: F,
+) -> Result<F::Output, String> {
+    tokio::select! {
+        output = future => Ok(output),
+        () = clock.sleep(timeout) => Err(format!("it did not answer within {} s", timeout.as_secs())),
     }
 }
 
@@ -276,15 +340,6 @@ fn describe_end(status: Option<String>, diagnostics: &Diagnostics) -> String {
         reason.push_str(&format!("; its stderr ends with: {stderr}"));
     }
     reason
-}
-
-async fn stop(live: Live) {
-    let Live { service, child, .. } = live;
-    let _ = service.cancel().await;
-    if let Some(mut child) = child {
-        // The whole process group: `npx` and the server it started.
-        child.stop().await;
-    }
 }
 
 impl std::fmt::Debug for McpConnection {

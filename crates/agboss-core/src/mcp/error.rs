@@ -73,3 +73,83 @@ pub enum McpError {
         detail: String,
     },
 }
+
+impl McpError {
+    /// Its code, the one its message starts with in brackets (`mcp.start-failed`); `mcp` for the
+    /// errors that have none of their own.
+    pub fn code(&self) -> &'static str {
+        match self {
+            McpError::EnvMissing { .. } => "mcp.env-missing",
+            McpError::StartFailed { .. } => "mcp.start-failed",
+            McpError::ToolMissing { .. } => "mcp.tool-missing",
+            McpError::Undeclared { .. } => "mcp.undeclared-tool",
+            McpError::Stopped { .. } => "mcp.server-stopped",
+            McpError::Unreadable { .. } | McpError::Protocol { .. } => "mcp",
+        }
+    }
+
+    /// Its message without the bracketed code.
+    pub(crate) fn message(&self) -> String {
+        let text = self.to_string();
+        match text.strip_prefix(&format!("[{}] ", self.code())) {
+            Some(message) => message.to_owned(),
+            None => text,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::McpError;
+
+    #[test]
+    fn each_code_is_the_one_its_message_starts_with() {
+        let server = "notes-fs";
+        let coded = [
+            McpError::EnvMissing {
+                server,
+                variable: "NOTES_DIR".into(),
+            },
+            McpError::StartFailed {
+                server,
+                command: "npx".into(),
+                reason: "`npx` was not found".into(),
+            },
+            McpError::ToolMissing {
+                server,
+                tool: "read".into(),
+                offered: "write".into(),
+            },
+            McpError::Undeclared {
+                server,
+                tool: "read".into(),
+            },
+            McpError::Stopped {
+                server,
+                reason: "the process exited".into(),
+            },
+        ];
+        for error in coded {
+            let text = error.to_string();
+            assert_eq!(
+                format!("[{}] {}", error.code(), error.message()),
+                text,
+                "{text}"
+            );
+        }
+        assert_eq!(
+            McpError::EnvMissing {
+                server,
+                variable: "NOTES_DIR".into()
+            }
+            .message(),
+            "server `notes-fs` needs the environment variable NOTES_DIR, which is not set"
+        );
+        let protocol = McpError::Protocol {
+            server,
+            detail: "tools/list failed".into(),
+        };
+        assert_eq!(protocol.code(), "mcp");
+        assert_eq!(protocol.message(), "server `notes-fs`: tools/list failed");
+    }
+}

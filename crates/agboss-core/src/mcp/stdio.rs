@@ -154,3 +154,33 @@ fn shorten(text: &str) -> String {
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_last_4_kb_of_stderr_are_kept() {
+        let diagnostics = Diagnostics::default();
+        assert_eq!(diagnostics.stderr_tail(), None);
+        diagnostics.push_stderr(&[b'a'; 3000]);
+        diagnostics.push_stderr(&[b'b'; 3000]);
+        let tail = diagnostics.stderr_tail().unwrap();
+        assert_eq!(tail.len(), STDERR_TAIL);
+        assert_eq!(STDERR_TAIL, 4096);
+        assert!(tail.starts_with(&"a".repeat(1096)) && tail.ends_with(&"b".repeat(3000)));
+        diagnostics.push_stderr(b"  \n");
+        assert!(diagnostics.stderr_tail().unwrap().ends_with('b'), "trimmed");
+    }
+
+    #[test]
+    fn the_first_thing_that_is_not_mcp_is_kept() {
+        let diagnostics = Diagnostics::default();
+        diagnostics.record_violation("line 1 of its stdout is not JSON-RPC".into());
+        diagnostics.record_violation("line 2".into());
+        assert_eq!(
+            diagnostics.violation().as_deref(),
+            Some("line 1 of its stdout is not JSON-RPC")
+        );
+    }
+}

@@ -1,7 +1,6 @@
 //! The arguments of `#[agent(..)]`, as written.
 
 use darling::FromMeta;
-use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
 use proc_macro2::TokenStream;
 
@@ -46,9 +45,7 @@ pub struct AgentArgs {
 
 /// Parses the attribute's arguments; problems go to `errors`.
 pub fn parse(args: TokenStream, errors: &mut darling::error::Accumulator) -> Option<AgentArgs> {
-    let metas = errors.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))?;
-    let known = crate::attrs::known_keys(metas, KEYS, "agent", errors);
-    let mut args = errors.handle(AgentArgs::from_list(&known.metas))?;
-    args.mistyped = known.mistyped;
+    let (mut args, mistyped) = crate::attrs::parse_args::<AgentArgs>(args, KEYS, "agent", errors)?;
+    args.mistyped = mistyped;
     Some(args)
 }

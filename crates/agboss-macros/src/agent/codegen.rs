@@ -6,15 +6,14 @@ use syn::ItemStruct;
 use syn::spanned::Spanned;
 
 use super::ResolvedAgent;
-use crate::attrs::private_path;
+use crate::attrs::{doc_unless_documented, private_path, source_location};
 use crate::names;
 
 pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
     let private = private_path(agent.krate.as_ref());
     let ident = &item.ident;
-    let documented = item.attrs.iter().any(|a| a.path().is_ident("doc"));
     let description = &agent.description;
-    let doc = (!documented).then(|| quote!(#[doc = #description]));
+    let doc = doc_unless_documented(item, description);
 
     // Each tool type spanned where it is written: one that is not a `#[tool]` is reported there.
     let tool_count = agent.tools.len();
@@ -32,6 +31,7 @@ pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
     let name = &agent.name;
     let model = &agent.model;
     let rust_type = ident.to_string();
+    let location = source_location(&private);
     let thinking = syn::Ident::new(&capitalize(&agent.thinking), proc_macro2::Span::call_site());
     let turns = agent.history_turns;
     let summaries = agent.history_summaries;
@@ -40,11 +40,7 @@ pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
             #name,
             #description,
             #rust_type,
-            #private::SourceLocation {
-                module_path: ::core::module_path!(),
-                file: ::core::file!(),
-                line: ::core::line!(),
-            },
+            #location,
             #model,
             &__AGBOSS_PROMPTS,
             &__AGBOSS_TOOLS,

@@ -15,12 +15,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let item_struct = match syn::parse2::<syn::ItemStruct>(item.clone()) {
         Ok(item_struct) => item_struct,
         Err(_) => {
-            let error = syn::Error::new_spanned(
-                crate::tool::item_name(&item),
+            return crate::tool::on_wrong_item(
+                item,
                 "#[agent] goes on a unit struct: `pub struct Scout;`",
-            )
-            .to_compile_error();
-            return quote!(#item #error);
+            );
         }
     };
     let mut errors = darling::Error::accumulator();

@@ -1,7 +1,6 @@
 //! The arguments of `#[tool(..)]`, as written.
 
 use darling::FromMeta;
-use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
 use proc_macro2::TokenStream;
 
@@ -96,9 +95,8 @@ pub fn parse(
     kind: Kind,
     errors: &mut darling::error::Accumulator,
 ) -> Option<ToolArgs> {
-    let metas = errors.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))?;
-    let known = crate::attrs::known_keys(metas, kind.keys(), kind.attribute(), errors);
-    let mut args = errors.handle(ToolArgs::from_list(&known.metas))?;
-    args.mistyped = known.mistyped;
+    let (mut args, mistyped) =
+        crate::attrs::parse_args::<ToolArgs>(args, kind.keys(), kind.attribute(), errors)?;
+    args.mistyped = mistyped;
     Some(args)
 }

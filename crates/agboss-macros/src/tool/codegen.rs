@@ -9,7 +9,7 @@ use syn::ItemStruct;
 use syn::spanned::Spanned;
 
 use super::ResolvedTool;
-use crate::attrs::private_path;
+use crate::attrs::{doc_unless_documented, private_path, source_location};
 
 pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let private = private_path(tool.krate.as_ref());
@@ -19,9 +19,7 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let mcp_check = gen_mcp_check(tool, &private);
     let ident = &item.ident;
     // A struct without a doc comment is documented with what the model reads of it.
-    let documented = item.attrs.iter().any(|a| a.path().is_ident("doc"));
-    let description = &tool.description;
-    let doc = (!documented).then(|| quote!(#[doc = #description]));
+    let doc = doc_unless_documented(item, &tool.description);
     // Spanned on the struct's name: a missing `ToolHandler` impl is reported there, once.
     let impl_header = quote_spanned! {ident.span()=>
         #[automatically_derived]
@@ -80,22 +78,19 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     let name = &tool.name;
     let description = &tool.description;
     let rust_type = ident.to_string();
+    let location = source_location(private);
     let mut descriptor = quote! {
         #private::ToolDescriptor::new(
             #name,
             #description,
             #rust_type,
-            #private::SourceLocation {
-                module_path: ::core::module_path!(),
-                file: ::core::file!(),
-                line: ::core::line!(),
-            },
+            #location,
             #private::tool_input_schema::<#ident>,
             #private::tool_output_schema::<#ident>,
         )
     };
     if let Some(timeout) = &tool.timeout {
-        let timeout = timeout.to_tokens(private);
+        let timeout = timeout.to_tokens();
         descriptor = quote!(#descriptor.with_timeout(#timeout));
     }
     if let Some(bound) = &tool.max_result_size {

@@ -17,15 +17,13 @@ pub fn expand(args: TokenStream, item: TokenStream, kind: Kind) -> TokenStream {
     let item_struct = match syn::parse2::<syn::ItemStruct>(item.clone()) {
         Ok(item_struct) => item_struct,
         Err(_) => {
-            let error = syn::Error::new_spanned(
-                item_name(&item),
-                format!(
+            return on_wrong_item(
+                item,
+                &format!(
                     "#[{}] goes on a struct: its fields are the tool's dependencies, and its `ToolHandler` impl is the code",
                     kind.attribute()
                 ),
             );
-            let error = error.to_compile_error();
-            return quote!(#item #error);
         }
     };
     let mut errors = darling::Error::accumulator();
@@ -42,8 +40,15 @@ pub fn expand(args: TokenStream, item: TokenStream, kind: Kind) -> TokenStream {
     }
 }
 
+/// `item` unchanged, with `message` reported on its name: the attribute is on the wrong kind of
+/// item.
+pub(crate) fn on_wrong_item(item: TokenStream, message: &str) -> TokenStream {
+    let error = syn::Error::new_spanned(item_name(&item), message).to_compile_error();
+    quote!(#item #error)
+}
+
 /// The part of an item that names it (`fn search_issues`), for an error about the item.
-pub(crate) fn item_name(item: &TokenStream) -> TokenStream {
+fn item_name(item: &TokenStream) -> TokenStream {
     match syn::parse2::<syn::Item>(item.clone()) {
         Ok(syn::Item::Fn(f)) => {
             let (token, ident) = (f.sig.fn_token, f.sig.ident);

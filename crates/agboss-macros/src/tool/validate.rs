@@ -3,7 +3,7 @@
 
 use darling::util::SpannedValue;
 use proc_macro2::Span;
-use syn::{Fields, ItemStruct, Path, Type};
+use syn::{ItemStruct, Path, Type};
 
 use super::args::{Kind, ToolArgs};
 use crate::names;
@@ -130,10 +130,6 @@ pub fn resolve(
             ty: f.ty.clone(),
         })
         .collect();
-    debug_assert!(matches!(
-        item.fields,
-        Fields::Named(_) | Fields::Unnamed(_) | Fields::Unit
-    ));
     if !problems.is_empty()
         || name.is_none()
         || description.is_none()

@@ -3,20 +3,13 @@
 
 use std::io::Write as _;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::Tool;
-use rmcp::service::{RoleClient, RunningService, ServiceExt};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::Value;
 
 use super::{GenerateError, ListedTool, ServerSpec, ServerTransport, generate};
 use crate::app::Env;
-use crate::mcp::descriptor::expand;
-use crate::mcp::process::ServerProcess;
-use crate::mcp::stdio::{Diagnostics, spawn};
+use crate::mcp::connection::{Endpoint, Live};
 use crate::time::Clock;
 
 /// What `agboss g mcp` asks for.
@@ -44,131 +37,54 @@ pub struct Generated {
     pub formatted: bool,
 }
 
-/// Starts the server, lists its tools and stops it. `${VAR}`s in the command, its arguments or
-/// the URL are read from `env`; the variables of [`ServerSpec::env_names`] are handed to a stdio
-/// server.
+/// Starts the server, lists its tools and stops it; starting and listing may each take
+/// `timeout`. `${VAR}`s in the command, its arguments or the URL are read from `env`; the
+/// variables of [`ServerSpec::env_names`] that `env` sets are handed to a stdio server.
 pub async fn list_tools(
     spec: &ServerSpec,
     env: &Env,
     timeout: Duration,
 ) -> Result<Vec<ListedTool>, GenerateError> {
     let server = spec.name.clone();
-    let missing = |variable: String| GenerateError::EnvMissing {
+    let endpoint = match &spec.transport {
+        ServerTransport::Stdio { command, args } => Endpoint::stdio(command, args, env),
+        ServerTransport::Http { url } => Endpoint::http(url, env),
+    }
+    .map_err(|variable| GenerateError::EnvMissing {
         server: server.clone(),
         variable,
-    };
-    let failed = |command: &str, reason: String| GenerateError::StartFailed {
-        server: server.clone(),
-        command: command.to_owned(),
-        reason,
-    };
+    })?;
     let names = spec.env_names();
+    let pairs: Vec<(String, String)> = names
+        .iter()
+        .filter_map(|name| env.get(name).map(|value| (name.clone(), value)))
+        .collect();
     let unset: Vec<&str> = names
         .iter()
         .map(String::as_str)
         .filter(|name| env.get(name).is_none())
         .collect();
-    let unset_note = if unset.is_empty() {
-        String::new()
-    } else {
-        format!("; the variables {} it needs are not set", unset.join(", "))
+    let failed = |reason: String| GenerateError::StartFailed {
+        server: server.clone(),
+        command: endpoint.to_string(),
+        reason: if unset.is_empty() {
+            reason
+        } else {
+            format!(
+                "{reason}; the variables {} it needs are not set",
+                unset.join(", ")
+            )
+        },
     };
-    let listed = match &spec.transport {
-        ServerTransport::Stdio { command, args } => {
-            let command = expand(command, env).map_err(missing)?;
-            let args = args
-                .iter()
-                .map(|a| expand(a, env))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(missing)?;
-            let line = std::iter::once(command.as_str())
-                .chain(args.iter().map(String::as_str))
-                .collect::<Vec<_>>()
-                .join(" ");
-            let pairs: Vec<(String, String)> = names
-                .iter()
-                .filter_map(|name| env.get(name).map(|value| (name.clone(), value)))
-                .collect();
-            let started = spawn(&command, &args, &pairs).map_err(|e| {
-                let reason = if e.kind() == std::io::ErrorKind::NotFound {
-                    format!("`{command}` was not found: install it or put it on PATH")
-                } else {
-                    e.to_string()
-                };
-                failed(&line, reason)
-            })?;
-            let diagnostics = started.diagnostics.clone();
-            let mut child = ServerProcess::new(started.child);
-            let transport = (started.read, started.write);
-            let listed = within(timeout, async move {
-                list_then_close(().serve(transport).await.map_err(|e| e.to_string())?).await
-            })
-            .await;
-            let exited = child.exited_on_its_own();
-            child.stop().await;
-            listed.map_err(|reason| {
-                let reason = format!("{reason}{}{unset_note}", side_story(exited, &diagnostics));
-                failed(&line, reason)
-            })?
-        }
-        ServerTransport::Http { url } => {
-            let url = expand(url, env).map_err(missing)?;
-            let client = crate::mcp::http_client().map_err(|reason| failed(&url, reason))?;
-            let transport = StreamableHttpClientTransport::with_client(
-                client,
-                StreamableHttpClientTransportConfig::with_uri(url.clone()),
-            );
-            within(timeout, async move {
-                list_then_close(().serve(transport).await.map_err(|e| e.to_string())?).await
-            })
-            .await
-            .map_err(|reason| failed(&url, format!("{reason}{unset_note}")))?
-        }
-    };
-    Ok(listed.iter().map(listed_tool).collect())
-}
-
-/// The server's tools; then the session is closed, whatever the answer.
-async fn list_then_close(service: RunningService<RoleClient, ()>) -> Result<Vec<Tool>, String> {
-    let tools = service
-        .peer()
-        .list_all_tools()
+    // The generator has no application, so no application clock: the system's.
+    let clock = Clock::system();
+    let live = Live::open(&endpoint, &pairs, &clock, timeout)
         .await
-        .map_err(|e| format!("tools/list failed: {e}"));
-    let _ = service.cancel().await;
-    tools
-}
-
-/// Runs `future` for at most `timeout` (on the system clock: the generator has no application).
-async fn within<T>(
-    timeout: Duration,
-    future: impl Future<Output = Result<T, String>>,
-) -> Result<T, String> {
-    tokio::select! {
-        output = future => output,
-        () = Clock::system().sleep(timeout) => Err(format!(
-            "it did not answer within {} s",
-            timeout.as_secs_f64()
-        )),
-    }
-}
-
-/// What a stdio server said on the side: how it exited, what it wrote that was not MCP, the end
-/// of its stderr.
-fn side_story(exited: Option<String>, diagnostics: &Arc<Diagnostics>) -> String {
-    let mut story = String::new();
-    if let Some(status) = exited {
-        story.push_str(&format!("; the process {status}"));
-    }
-    if let Some(violation) = diagnostics.violation() {
-        story.push_str(&format!(
-            "; {violation}: a stdio MCP server must write only protocol messages to stdout"
-        ));
-    }
-    if let Some(stderr) = diagnostics.stderr_tail() {
-        story.push_str(&format!("; its stderr ends with: {stderr}"));
-    }
-    story
+        .map_err(failed)?;
+    let listed = live.list_tools(&clock, timeout).await;
+    live.stop().await;
+    let listed = listed.and_then(|listed| listed).map_err(failed)?;
+    Ok(listed.iter().map(listed_tool).collect())
 }
 
 /// A listed tool as plain data.
@@ -240,17 +156,11 @@ pub async fn from_server(request: &Request, env: &Env) -> Result<Generated, Gene
     let code = generate(&request.spec, &picked)?;
     let mut tools: Vec<String> = picked.into_iter().map(|t| t.name).collect();
     tools.sort();
-    Ok(match format_source(&code) {
-        Some(formatted) => Generated {
-            code: formatted,
-            tools,
-            formatted: true,
-        },
-        None => Generated {
-            code,
-            tools,
-            formatted: false,
-        },
+    let formatted = format_source(&code);
+    Ok(Generated {
+        formatted: formatted.is_some(),
+        code: formatted.unwrap_or(code),
+        tools,
     })
 }
 

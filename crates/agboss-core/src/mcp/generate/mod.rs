@@ -48,8 +48,9 @@ use schema::Mapper;
 use spec::check_spec;
 use types::TypeDef;
 
-/// How long a server may take to start and list its tools, unless told otherwise.
-pub const DEFAULT_START_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a server may take to start and list its tools, unless told otherwise: as long as
+/// an application gives its servers.
+pub const DEFAULT_START_TIMEOUT: Duration = super::connection::START_TIMEOUT;
 
 /// A tool a server lists, as plain data.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,6 +3,7 @@
 
 use super::GenerateError;
 use super::names::{self, pascal};
+use crate::config::is_variable_name;
 use crate::mcp::descriptor::variables_in;
 
 /// The server the generated `#[mcp_server]` declares.
@@ -77,14 +78,9 @@ impl ServerSpec {
 /// Whether the spec can be written as an `#[mcp_server]` the macro accepts.
 pub(crate) fn check_spec(spec: &ServerSpec) -> Result<(), GenerateError> {
     let invalid = |message: String| Err(GenerateError::Invalid(message));
-    let kebab = !spec.name.is_empty()
-        && spec.name.split('-').all(|w| {
-            !w.is_empty()
-                && w.chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-        });
-    if !kebab {
-        let suggestion = names::kebab(&spec.name);
+    // A kebab-case name is its own kebab form; any other name changes.
+    let suggestion = names::kebab(&spec.name);
+    if suggestion.is_empty() || suggestion != spec.name {
         return invalid(format!(
             "the server name {:?} must be kebab-case{}",
             spec.name,
@@ -104,12 +100,7 @@ pub(crate) fn check_spec(spec: &ServerSpec) -> Result<(), GenerateError> {
         ));
     }
     for variable in &spec.env_names() {
-        let valid = !variable.is_empty()
-            && !variable.starts_with(|c: char| c.is_ascii_digit())
-            && variable
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid {
+        if !is_variable_name(variable) {
             return invalid(format!(
                 "{variable:?} is not the name of an environment variable: `--env` takes NAMES, such as NOTES_DIR, never values"
             ));

@@ -391,3 +391,55 @@ fn values_are_announced_in_the_header() {
     );
     assert!(code.contains("    pub any: agboss::dto::Value,"), "{code}");
 }
+
+#[test]
+fn server_names_and_variables_are_checked_as_the_macro_checks_them() {
+    let tool = ListedTool::new("a", json!({}));
+    let refused = |spec: &ServerSpec| match generate(spec, std::slice::from_ref(&tool)) {
+        Err(GenerateError::Invalid(message)) => message,
+        other => panic!("not refused: {other:?}"),
+    };
+    for name in ["notes-fs", "fs2", "2-fs"] {
+        let mut good = spec();
+        good.name = name.into();
+        assert!(
+            generate(&good, std::slice::from_ref(&tool)).is_ok(),
+            "{name}"
+        );
+    }
+    for (name, message) in [
+        ("", "the server name \"\" must be kebab-case"),
+        (
+            "notes--fs",
+            "the server name \"notes--fs\" must be kebab-case: name it \"notes-fs\"",
+        ),
+        (
+            "-fs",
+            "the server name \"-fs\" must be kebab-case: name it \"fs\"",
+        ),
+        (
+            "notes_fs",
+            "the server name \"notes_fs\" must be kebab-case: name it \"notes-fs\"",
+        ),
+        (
+            "café",
+            "the server name \"café\" must be kebab-case: name it \"cafe\"",
+        ),
+    ] {
+        let mut bad = spec();
+        bad.name = name.into();
+        assert_eq!(refused(&bad), message);
+    }
+    let mut bad = spec();
+    bad.env = vec!["2FA".into()];
+    assert_eq!(
+        refused(&bad),
+        "\"2FA\" is not the name of an environment variable: `--env` takes NAMES, such as NOTES_DIR, never values"
+    );
+    let mut bad = spec();
+    bad.server_type = Some("notesServer".into());
+    assert_eq!(
+        refused(&bad),
+        "the server type \"notesServer\" must be a PascalCase Rust name such as `NotesServer`"
+    );
+}
