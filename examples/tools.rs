@@ -147,6 +147,9 @@ impl ToolHandler for FetchPageTool {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // agboss builds reqwest without a process-wide TLS provider (its own clients get one each);
+    // a program that makes its own reqwest client installs one.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let address = serve_fake_api().await?;
     let base = format!("http://{address}");
     let http = reqwest::Client::new();
@@ -264,4 +267,13 @@ async fn answer(
         .status(status)
         .body(Full::new(Bytes::from(body)))
         .expect("a valid response"))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The example, run end to end as `cargo run --example tools` runs it.
+    #[test]
+    fn the_example_runs() {
+        super::main().expect("the example runs");
+    }
 }

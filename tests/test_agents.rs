@@ -4,6 +4,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use agboss::context::Tenant;
 use agboss::model::{ToolCall, ToolChoice};
 use agboss::prelude::*;
 use agboss::run::{Answer, Budgets, LoopEvent, RunError};
@@ -28,6 +29,8 @@ pub struct Found {
 #[derive(Default)]
 pub struct Seen {
     pub keys: Mutex<Vec<String>>,
+    /// What each call knew of its execution.
+    pub contexts: Mutex<Vec<String>>,
     pub runs: AtomicUsize,
 }
 
@@ -48,6 +51,15 @@ impl ToolHandler for Search {
             .lock()
             .unwrap()
             .push(self.execution.idempotency_key().to_owned());
+        let tenant = self.execution.tenant().map(|t| t.tenant_id());
+        self.seen.contexts.lock().unwrap().push(format!(
+            "thread {} owner {:?} tenant {:?} workflow {} call {}",
+            self.execution.thread_id(),
+            self.execution.owner_id(),
+            tenant,
+            self.execution.workflow(),
+            self.execution.call_id(),
+        ));
         Ok(Found {
             found: vec![format!("about {}", input.words)],
         })
@@ -153,6 +165,17 @@ pub struct Verdict {
 )]
 pub struct Judge;
 
+/// Must call the search tool on every turn.
+#[agent(
+    name = "searcher",
+    description = "Always searches",
+    prompt = "prompts/helper.prompt.md",
+    model = "openai/gpt-5-mini",
+    tools = [Search],
+    tool_choice = "search-tool",
+)]
+pub struct Searcher;
+
 struct Fixture {
     app: Application,
     model: ScriptedModel,
@@ -171,14 +194,23 @@ impl Fixture {
 }
 
 fn fixture(turns: impl IntoIterator<Item = Turn>) -> Fixture {
+    fixture_over(Arc::new(MemoryStore::new()), turns)
+}
+
+/// The fixture's application journaling to `store`, which may hold a run already.
+fn fixture_over(store: Arc<MemoryStore>, turns: impl IntoIterator<Item = Turn>) -> Fixture {
     agboss::testing::forbid_real_requests(true);
     let model = ScriptedModel::new(turns);
     let seen = Arc::new(Seen::default());
     let started = Arc::new(tokio::sync::Notify::new());
-    let store = Arc::new(MemoryStore::new());
     let app = Application::builder("agents")
         .store(store.clone())
-        .workflow(Workflow::new("desk").agent::<Helper>().agent::<Judge>())
+        .workflow(
+            Workflow::new("desk")
+                .agent::<Helper>()
+                .agent::<Judge>()
+                .agent::<Searcher>(),
+        )
         .provide(seen.clone())
         .provide(Arc::new(tokio::sync::Barrier::new(3)))
         .provide(started.clone())
@@ -222,12 +254,17 @@ async fn tool_results_go_back_to_the_model() {
         .run("desk", "when?")
         .thread("t-1")
         .owner("u-1")
+        .tenant(Tenant::new("acme"))
         .await
         .unwrap();
     assert_eq!(outcome.text(), Some("Tuesday."));
     assert_eq!(outcome.tool_calls, 1);
     let key = f.seen.keys.lock().unwrap()[0].clone();
     assert_eq!(key, format!("{}:helper:1:call_0", outcome.execution_id));
+    assert_eq!(
+        f.seen.contexts.lock().unwrap()[..],
+        [r#"thread t-1 owner Some("u-1") tenant Some("acme") workflow desk call call_0"#]
+    );
 }
 
 #[tokio::test]
@@ -296,19 +333,14 @@ async fn unknown_tools_and_malformed_arguments_are_tool_errors_the_model_reads()
             }
         }),
     ]);
-    let mut contents = Vec::new();
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let hook = seen.clone();
+    let contents = Arc::new(Mutex::new(Vec::new()));
+    let hook = contents.clone();
     f.app
         .run("desk", "go")
-        .on_tool_end(move |end| {
-            hook.lock()
-                .unwrap()
-                .push((end.tool.to_owned(), end.content.to_owned()))
-        })
+        .on_tool_end(move |end| hook.lock().unwrap().push(end.content.to_owned()))
         .await
         .unwrap();
-    contents.extend(seen.lock().unwrap().iter().map(|(_, c)| c.clone()));
+    let mut contents = contents.lock().unwrap().clone();
     contents.sort();
     assert_eq!(
         contents,
@@ -345,6 +377,36 @@ async fn past_max_tool_calls_the_run_fails_and_its_spend_still_counts() {
     assert!(matches!(&journal[1], LoopEvent::ModelAnswered { usage, .. } if usage.total() == 120));
     assert!(
         matches!(&journal[2], LoopEvent::Failed { code, .. } if code == "agents.helper.limits.toolCalls")
+    );
+}
+
+#[tokio::test]
+async fn resuming_a_failed_run_reports_the_code_it_failed_with() {
+    let five = (0..5)
+        .map(|i| ("search-tool", json!({"words": format!("w{i}")})))
+        .collect::<Vec<_>>();
+    let f = fixture([Turn::calls(five)]);
+    f.app
+        .run("desk", "go")
+        .execution_id("over-the-limit")
+        .await
+        .unwrap_err();
+    let resumed = fixture_over(f.store.clone(), []);
+    let error = resumed
+        .app
+        .resume("over-the-limit", None)
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), "agents.helper.limits.toolCalls");
+    assert!(
+        error
+            .to_string()
+            .starts_with("[agents.helper.limits.toolCalls] LimitExceededError: "),
+        "{error}"
+    );
+    assert!(
+        resumed.model.requests().is_empty(),
+        "a failed run is not run again"
     );
 }
 
@@ -452,6 +514,53 @@ async fn the_tool_choice_can_change_per_turn() {
 }
 
 #[tokio::test]
+async fn an_agents_own_tool_choice_holds_on_every_turn() {
+    let forced = || ToolChoice::Tool("search-tool".into());
+    let f = fixture([
+        Turn::call("search-tool", json!({"words": "a"})).expect_tool_choice(forced()),
+        Turn::text("done").expect_tool_choice(forced()),
+    ]);
+    let outcome = f.app.run("desk", "go").agent("searcher").await.unwrap();
+    assert_eq!(outcome.text(), Some("done"));
+}
+
+#[tokio::test]
+async fn an_agent_with_an_output_may_not_answer_in_text() {
+    let f = fixture([Turn::text("it is fine")]);
+    let error = f
+        .app
+        .run("desk", "judge it")
+        .agent("judge")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "agent `judge` answers through `answer-verdict`, but the model answered in text"
+    );
+    let journal = f.journal().await;
+    assert!(
+        matches!(journal.last(), Some(LoopEvent::Failed { code, .. }) if code == "answer.missing"),
+        "{journal:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_script_says_which_expectation_a_request_missed() {
+    let f = fixture([
+        Turn::call("search-tool", json!({"words": "dentist"})),
+        Turn::text("Tuesday.").expect_tool_result("Wednesday"),
+    ]);
+    let error = f.app.run("desk", "when?").await.unwrap_err().to_string();
+    assert!(
+        error.starts_with(
+            "model call failed: scripted model: request 2 should have the last message is a tool result containing \"Wednesday\", but the last message is "
+        ),
+        "{error}"
+    );
+    assert!(error.contains("about dentist"), "{error}");
+}
+
+#[tokio::test]
 async fn repeated_and_missing_call_ids_become_unique_keys() {
     let call = |id: Option<&str>| ToolCall {
         provider_id: id.map(Into::into),
@@ -539,25 +648,6 @@ async fn on_tool_end_reports_truncation() {
     );
 }
 
-/// An application over `store` whose model plays `turns`.
-fn resumed_app(
-    store: Arc<MemoryStore>,
-    turns: impl IntoIterator<Item = Turn>,
-) -> (Application, ScriptedModel, Arc<Seen>) {
-    let model = ScriptedModel::new(turns);
-    let seen = Arc::new(Seen::default());
-    let app = Application::builder("agents")
-        .workflow(Workflow::new("desk").agent::<Helper>())
-        .provide(seen.clone())
-        .provide(Arc::new(tokio::sync::Barrier::new(3)))
-        .provide(Arc::new(tokio::sync::Notify::new()))
-        .chat_model(Arc::new(model.clone()))
-        .store(store)
-        .build()
-        .unwrap();
-    (app, model, seen)
-}
-
 async fn journal_of(events: &[LoopEvent]) -> Arc<MemoryStore> {
     let store = Arc::new(MemoryStore::new());
     for (seq, event) in events.iter().enumerate() {
@@ -583,26 +673,28 @@ async fn a_run_resumes_from_its_journal_without_redoing_steps() {
 
     // Crashed after the model's answer was journaled: the pending call runs on resume, the
     // model is not asked that turn again.
-    let store = journal_of(&events[..2]).await;
-    let (app, model, seen) =
-        resumed_app(store, [Turn::text("resumed").expect_tool_result("about a")]);
-    let outcome = app.resume("resumable", None).await.unwrap();
+    let resumed = fixture_over(
+        journal_of(&events[..2]).await,
+        [Turn::text("resumed").expect_tool_result("about a")],
+    );
+    let outcome = resumed.app.resume("resumable", None).await.unwrap();
     assert_eq!(outcome.text(), Some("resumed"));
-    assert_eq!(model.requests().len(), 1);
-    assert_eq!(seen.runs.load(Ordering::SeqCst), 1);
+    assert_eq!(resumed.model.requests().len(), 1);
+    assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 1);
     assert_eq!(
-        seen.keys.lock().unwrap()[0],
+        resumed.seen.keys.lock().unwrap()[0],
         "resumable:helper:1:call_0",
         "the same id"
     );
 
     // Crashed after the call finished: nothing is run again.
-    let store = journal_of(&events[..3]).await;
-    let (app, model, seen) =
-        resumed_app(store, [Turn::text("resumed").expect_tool_result("about a")]);
-    app.resume("resumable", None).await.unwrap();
-    assert_eq!(model.requests().len(), 1);
-    assert_eq!(seen.runs.load(Ordering::SeqCst), 0);
+    let resumed = fixture_over(
+        journal_of(&events[..3]).await,
+        [Turn::text("resumed").expect_tool_result("about a")],
+    );
+    resumed.app.resume("resumable", None).await.unwrap();
+    assert_eq!(resumed.model.requests().len(), 1);
+    assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 0);
 }
 
 #[tokio::test]

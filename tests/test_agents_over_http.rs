@@ -10,7 +10,7 @@ use agboss::config::Config;
 use agboss::prelude::*;
 use agboss::units::usd;
 use serde_json::Value;
-use wire_server::{Canned, WireServer};
+use wire_server::{Canned, WireServer, fixture};
 
 #[dto]
 pub struct CustomerId {
@@ -53,14 +53,6 @@ impl ToolHandler for LookupCustomer {
     tools = [LookupCustomer],
 )]
 pub struct Lookup;
-
-fn fixture(provider: &str, name: &str) -> String {
-    std::fs::read_to_string(format!(
-        "{}/fixtures/{provider}/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
-}
 
 /// Runs the lookup agent against a server replaying `provider`'s tool call, then its text.
 async fn run_against(
@@ -164,4 +156,76 @@ async fn gemini() {
         response["response"]["name"],
         Value::String("Ada (C-17)".into())
     );
+}
+
+/// With no more configuration than each API's address (here a local server), a model id goes
+/// by its vendor: `openai/`, `anthropic/` and `google/` to their own APIs without the vendor,
+/// any other vendor to OpenRouter with the id whole, each with its own key variable.
+#[tokio::test]
+async fn model_ids_route_by_vendor() {
+    // The id, the `[models.*]` section moved to the local server, the key's variable, the
+    // wire format, and the model name and key header that server must get.
+    let routes = [
+        (
+            "openai/gpt-5-mini",
+            "openai",
+            "OPENAI_API_KEY",
+            "openai",
+            "gpt-5-mini",
+            ("authorization", "Bearer the-key"),
+        ),
+        (
+            "anthropic/claude-sonnet-4-5",
+            "anthropic",
+            "ANTHROPIC_API_KEY",
+            "anthropic",
+            "claude-sonnet-4-5",
+            ("x-api-key", "the-key"),
+        ),
+        (
+            "google/gemini-2.5-flash",
+            "google",
+            "GEMINI_API_KEY",
+            "gemini",
+            "gemini-2.5-flash",
+            ("x-goog-api-key", "the-key"),
+        ),
+        (
+            "moonshotai/kimi-k2.6",
+            "openrouter",
+            "OPENROUTER_API_KEY",
+            "openai",
+            "moonshotai/kimi-k2.6",
+            ("authorization", "Bearer the-key"),
+        ),
+    ];
+    for (model, section, key_env, wire, sent, (header, key)) in routes {
+        let server = WireServer::start([Canned::json(200, fixture(wire, "text"))]).await;
+        let config = Config::from_toml(
+            "routes.toml",
+            &format!(
+                "[agents.lookup]\nmodel = {model:?}\n[models.{section}]\nbase_url = {:?}\n",
+                server.base_url()
+            ),
+        );
+        let app = Application::builder("routes")
+            .workflow(Workflow::new("desk").agent::<Lookup>())
+            .provide(Arc::new(AtomicUsize::new(0)))
+            .config(config)
+            .env(Env::from_pairs([(key_env, "the-key")]))
+            .build()
+            .unwrap();
+        app.run("desk", "Who is C-17?").await.unwrap();
+        let request = &server.requests()[0];
+        let name = match wire {
+            "gemini" => request
+                .path
+                .strip_prefix("/models/")
+                .and_then(|p| p.strip_suffix(":generateContent"))
+                .map(str::to_owned),
+            _ => request.body["model"].as_str().map(str::to_owned),
+        };
+        assert_eq!(name.as_deref(), Some(sent), "{model}");
+        assert_eq!(request.header(header), Some(key), "{model}");
+    }
 }

@@ -186,13 +186,7 @@ fn infrastructure_belongs_to_the_application() {
 fn two_tools_of_one_agent_may_not_share_a_name() {
     #[tool(name = "lookup-customer-tool", description = "Another lookup")]
     pub struct ImpostorLookup;
-    impl ToolHandler for ImpostorLookup {
-        type Input = Ask;
-        type Output = Reply;
-        async fn run(&self, input: Ask) -> Result<Reply, ToolError> {
-            Ok(Reply { text: input.text })
-        }
-    }
+    echo!(ImpostorLookup);
     #[agent(
         name = "confused",
         description = "Has two lookups",
@@ -228,13 +222,7 @@ pub struct CustomerTool {
 
 #[tool(name = "answer-customer-tool", description = "Not a framework answer")]
 pub struct FakeAnswer;
-impl ToolHandler for FakeAnswer {
-    type Input = Ask;
-    type Output = Reply;
-    async fn run(&self, input: Ask) -> Result<Reply, ToolError> {
-        Ok(Reply { text: input.text })
-    }
-}
+echo!(FakeAnswer);
 
 #[agent(
     name = "answers-customers",
@@ -260,6 +248,31 @@ fn the_answer_tool_counts_among_the_names() {
             .ends_with("and the answer tool of agent `answers-customers`; rename one"),
         "{}",
         error.problems()[0]
+    );
+}
+
+/// Forces a tool it does not have.
+#[agent(
+    name = "picky",
+    description = "Insists on a tool it lacks",
+    prompt = "prompts/brief.prompt.md",
+    model = "openai/gpt-5-mini",
+    tools = [DraftReply],
+    tool_choice = "lookup-customer-tool",
+)]
+pub struct Picky;
+
+#[test]
+fn a_tool_choice_must_name_one_of_the_agents_tools() {
+    let error = support_desk()
+        .workflow(Workflow::new("picky").agent::<Picky>())
+        .build()
+        .err()
+        .unwrap();
+    assert_eq!(error.codes(), ["agent.tool-choice-unknown"]);
+    assert_eq!(
+        error.problems()[0].message(),
+        "agent `picky`: tool_choice names `lookup-customer-tool`, which is not one of its tools"
     );
 }
 

@@ -69,6 +69,21 @@ async fn a_valid_call_returns_the_output_as_json() {
 }
 
 #[tokio::test]
+async fn a_tool_without_a_bound_is_read_up_to_128_kb() {
+    let (tool, _) = search();
+    let outcome = tool.invoke(r#"{"query": "login", "limit": 20000}"#).await;
+    assert!(outcome.is_result_truncated);
+    assert!(outcome.is_ok(), "cut, not an error");
+    // No whitespace to cut at: the cut falls on the bound, 128 × 1,024 bytes.
+    let (kept, marker) = outcome.content.split_at(131_072);
+    assert!(kept.starts_with(r#"{"items":["login-0","login-1","#));
+    assert_eq!(
+        marker,
+        "\n[result truncated: 268,901 bytes, the first 131,072 kept]"
+    );
+}
+
+#[tokio::test]
 async fn invalid_input_never_reaches_run() {
     let (tool, runs) = search();
     let cases = [

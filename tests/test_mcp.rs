@@ -2,10 +2,13 @@
 
 mod mcp_common;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use agboss::mcp::McpServer;
+use agboss::prelude::*;
 use agboss::testing::test_tool;
+use agboss::units::bytes;
 use mcp_common::*;
 
 #[tokio::test]
@@ -71,44 +74,21 @@ async fn a_path_outside_the_filesystem_servers_root_is_refused() {
 
 #[tokio::test]
 async fn a_timeout_cancels_the_request_on_the_server() {
-    let log = temp_dir("cancel").join("fake.log");
-    let tool = std::sync::Arc::new(test_tool::<Wait>().env(env(
-        &temp_dir("cancel-root"),
-        &[
-            ("FAKE_MODE", "normal".into()),
-            ("FAKE_LOG", log.display().to_string()),
-        ],
-    )));
+    let (env, log) = fake("cancel", "normal");
+    let tool = Arc::new(test_tool::<Wait>().env(env));
     let call = tokio::spawn({
         let tool = tool.clone();
         async move { tool.invoke("{}").await }
     });
     // Once the server holds the request (the timeout counts from the call's start, server
     // start-up included), the clock passes the tool's timeout.
-    for _ in 0..500 {
-        if std::fs::read_to_string(&log).is_ok_and(|l| l.contains("waiting")) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let id = held_request(&log).await;
     tool.clock().wait_for_timers(1).await;
     tool.clock().advance(Duration::from_millis(500));
     let outcome = call.await.unwrap();
     assert_eq!(outcome.content, "Tool error: timed out after 500 ms");
     // The server hears of it: MCP's cancel notification, with the reason.
-    let mut logged = String::new();
-    for _ in 0..100 {
-        logged = std::fs::read_to_string(&log).unwrap_or_default();
-        if logged.contains("cancelled") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let waiting = logged
-        .lines()
-        .find(|l| l.starts_with("waiting"))
-        .expect("the call reached the server");
-    let id = waiting.trim_start_matches("waiting ");
+    let logged = log_with(&log, "cancelled").await;
     assert!(
         logged.contains(&format!("cancelled {id} timed out after 500 ms")),
         "{logged}"
@@ -117,8 +97,63 @@ async fn a_timeout_cancels_the_request_on_the_server() {
 }
 
 #[tokio::test]
+async fn cancelling_the_execution_cancels_the_request_on_the_server() {
+    let (env, log) = fake("cancel-by-user", "normal");
+    let tool = Arc::new(test_tool::<Wait>().env(env));
+    let call = tokio::spawn({
+        let tool = tool.clone();
+        async move { tool.invoke("{}").await }
+    });
+    let id = held_request(&log).await;
+    tool.execution().cancel("the user left");
+    let outcome = call.await.unwrap();
+    assert_eq!(outcome.content, "Tool error: the user left");
+    let logged = log_with(&log, "cancelled").await;
+    assert!(
+        logged.contains(&format!("cancelled {id} the user left")),
+        "{logged}"
+    );
+    tool.mcp().shutdown().await;
+}
+
+#[mcp_tool(
+    name = "short-echo-tool",
+    description = "Echoes, briefly",
+    server = Everything,
+    calls = "echo",
+    max_result_size = bytes(24),
+)]
+pub struct ShortEcho {
+    server: McpClient<Everything>,
+}
+
+impl ToolHandler for ShortEcho {
+    type Input = Message;
+    type Output = PlainText;
+
+    async fn run(&self, input: Message) -> Result<PlainText, ToolError> {
+        self.server.call(&input).await
+    }
+}
+
+#[tokio::test]
+async fn an_mcp_result_is_bounded_like_any_other() {
+    let tool = test_tool::<ShortEcho>().env(env(&temp_dir("bounded"), &[]));
+    let outcome = tool
+        .invoke(r#"{"message": "the quick brown fox jumps over the lazy dog"}"#)
+        .await;
+    assert!(outcome.is_result_truncated);
+    assert!(outcome.is_ok(), "cut, not an error");
+    assert_eq!(
+        outcome.content,
+        "{\"text\":\"Echo: the\n[result truncated: 60 bytes, the first 18 kept]"
+    );
+    tool.mcp().shutdown().await;
+}
+
+#[tokio::test]
 async fn a_server_killed_mid_call_is_a_tool_error_and_starts_again() {
-    let tool = std::sync::Arc::new(test_tool::<LongWork>().env(env(&temp_dir("killed"), &[])));
+    let tool = Arc::new(test_tool::<LongWork>().env(env(&temp_dir("killed"), &[])));
     let call = tokio::spawn({
         let tool = tool.clone();
         async move { tool.invoke(r#"{"duration": 30, "steps": 30}"#).await }
@@ -143,8 +178,6 @@ async fn a_server_killed_mid_call_is_a_tool_error_and_starts_again() {
         outcome.content
     );
     // The next call starts the server again.
-    let echo = test_tool::<Echo>();
-    let _ = echo;
     let again = tool.invoke(r#"{"duration": 0, "steps": 1}"#).await;
     assert!(again.is_ok(), "{}", again.content);
     let new_pid = connection.pid().await.unwrap();

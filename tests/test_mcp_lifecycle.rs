@@ -13,22 +13,15 @@ use mcp_common::*;
 
 #[tokio::test]
 async fn garbage_on_stdout_is_a_clear_error() {
-    let log = temp_dir("banner").join("log");
-    let tool = test_tool::<Hello>().env(env(
-        &temp_dir("banner-root"),
-        &[
-            ("FAKE_MODE", "banner".into()),
-            ("FAKE_LOG", log.display().to_string()),
-        ],
-    ));
+    let (env, _) = fake("banner", "banner");
+    let tool = test_tool::<Hello>().env(env);
     let outcome = tool.invoke("{}").await;
-    assert_eq!(
-        outcome.content,
-        "Tool error: [mcp.start-failed] server `fake` could not be started (python3 ".to_owned()
-            + outcome
-                .content
-                .split_once("(python3 ")
-                .map_or("", |(_, rest)| rest)
+    assert!(
+        outcome.content.starts_with(
+            "Tool error: [mcp.start-failed] server `fake` could not be started (python3 "
+        ),
+        "{}",
+        outcome.content
     );
     assert!(
         outcome.content.contains(r#"line 1 of its stdout is not JSON-RPC: "fake server 1.0 starting on stdio"; a stdio MCP server must write only protocol messages to stdout"#),
@@ -39,14 +32,8 @@ async fn garbage_on_stdout_is_a_clear_error() {
 
 #[tokio::test]
 async fn invalid_utf8_on_stdout_is_a_clear_error() {
-    let log = temp_dir("utf8").join("log");
-    let tool = test_tool::<Hello>().env(env(
-        &temp_dir("utf8-root"),
-        &[
-            ("FAKE_MODE", "bad-utf8".into()),
-            ("FAKE_LOG", log.display().to_string()),
-        ],
-    ));
+    let (env, _) = fake("utf8", "bad-utf8");
+    let tool = test_tool::<Hello>().env(env);
     let outcome = tool.invoke("{}").await;
     assert!(
         outcome.content.starts_with("Tool error: [mcp.server-stopped] server `fake` stopped during the call: line 3 of its stdout is not UTF-8 (byte 1 of the line: 0xff)"),
@@ -137,7 +124,7 @@ async fn an_agent_calls_mcp_tools_and_describe_says_where_they_come_from() {
         Turn::call("read-note-tool", serde_json::json!({ "path": path })),
         Turn::text("Tuesday at 9.").expect_tool_result("Tuesday at 9"),
     ]);
-    let app = library(model, &notes);
+    let app = library(model.clone(), &notes);
     let text = agboss::describe::text(&app);
     assert!(
         text.contains("· read-note-tool (read, mcp notes-fs) — Reads a note"),
@@ -163,6 +150,13 @@ async fn an_agent_calls_mcp_tools_and_describe_says_where_they_come_from() {
         .unwrap();
     assert_eq!(outcome.text(), Some("Tuesday at 9."));
     assert_eq!(*sources.lock().unwrap(), ["notes-fs"]);
+    // The model is offered the #[mcp_tool]s; the servers' own tool names stay inside.
+    let offered: Vec<String> = model.requests()[0]
+        .tools
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert_eq!(offered, ["echo-tool", "read-note-tool", "weather-tool"]);
 
     // One server process per server, shared, and none left after shutdown.
     let pid = app
@@ -173,6 +167,28 @@ async fn an_agent_calls_mcp_tools_and_describe_says_where_they_come_from() {
         .unwrap();
     app.shutdown().await;
     assert!(!mcp_servers::node_pids_of("server-filesystem").contains(&pid));
+}
+
+#[tokio::test]
+async fn servers_start_on_first_use_and_every_execution_shares_them() {
+    let echo = |message: &str| Turn::call("echo-tool", serde_json::json!({ "message": message }));
+    let model = ScriptedModel::new([
+        echo("one"),
+        Turn::text("1").expect_tool_result("Echo: one"),
+        echo("two"),
+        Turn::text("2").expect_tool_result("Echo: two"),
+    ]);
+    let app = library(model, &temp_dir("lazy"));
+    let everything = app.mcp().connection(Everything::DESCRIPTOR);
+    assert!(!everything.is_running().await, "building starts nothing");
+
+    app.run("desk", "one").await.unwrap();
+    let pid = everything.pid().await.expect("started by the first call");
+    app.run("desk", "two").await.unwrap();
+    assert_eq!(everything.pid().await, Some(pid), "the same process");
+    // Only the servers a call used were started.
+    assert!(!app.mcp().connection(NotesFs::DESCRIPTOR).is_running().await);
+    app.shutdown().await;
 }
 
 /// server-everything started by a shell that stays its parent, as `npx` does, beside a helper

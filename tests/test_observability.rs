@@ -16,20 +16,6 @@ pub struct Text {
     pub text: String,
 }
 
-#[tool(name = "shout-tool", description = "Shouts", read_only = true)]
-pub struct Shout;
-
-impl ToolHandler for Shout {
-    type Input = Text;
-    type Output = Text;
-
-    async fn run(&self, input: Text) -> Result<Text, ToolError> {
-        Ok(Text {
-            text: input.text.to_uppercase(),
-        })
-    }
-}
-
 /// Summarizes with a model of its own: its spend is the tool's.
 #[tool(
     name = "summarize-tool",
@@ -65,7 +51,7 @@ impl ToolHandler for Summarize {
     description = "Speaks",
     prompt = "prompts/helper.prompt.md",
     model = "openai/gpt-5-mini",
-    tools = [Shout, Summarize],
+    tools = [Summarize],
 )]
 pub struct Speaker;
 
@@ -102,8 +88,7 @@ async fn a_tools_model_calls_are_the_tools_spend_and_count_in_the_budget() {
         Turn::text("Short.").usage(2_000, 1_000),
         Turn::text("A summary.").usage(10, 0),
     ]);
-    let app = app(model);
-    let outcome = app
+    let outcome = app(model)
         .run("desk", "summarize")
         .budgets(Budgets::none().usd(usd("1")))
         .await
@@ -124,7 +109,7 @@ async fn a_tools_model_calls_are_the_tools_spend_and_count_in_the_budget() {
         Turn::text("Short.").usage(2_000, 1_000),
         Turn::text("never asked"),
     ]);
-    let error = app_with(model)
+    let error = app(model)
         .run("desk", "summarize")
         .budgets(Budgets::none().usd(usd("0.25")))
         .await
@@ -133,8 +118,4 @@ async fn a_tools_model_calls_are_the_tools_spend_and_count_in_the_budget() {
         error.to_string(),
         "BudgetExceededError: budget `usd` is spent: $0.30 of $0.25"
     );
-}
-
-fn app_with(model: ScriptedModel) -> Application {
-    app(model)
 }

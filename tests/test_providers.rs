@@ -101,12 +101,7 @@ const GEMINI: Spec = Spec {
 impl Spec {
     /// The fixture `tests/fixtures/<provider>/<name>.json`.
     fn fixture(&self, name: &str) -> String {
-        let path = format!(
-            "{}/fixtures/{}/{name}.json",
-            env!("CARGO_MANIFEST_DIR"),
-            self.fixtures
-        );
-        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+        wire_server::fixture(self.fixtures, name)
     }
 
     fn canned(&self, status: u16, fixture: &str) -> Canned {
@@ -279,6 +274,32 @@ fn the_forbidden_switch_stops_every_provider_before_the_network() {
                 }
             );
             assert!(server.requests().is_empty());
+        }
+    });
+}
+
+#[test]
+fn a_forbidden_key_names_the_variable_too() {
+    run(async {
+        for spec in [OPENAI, ANTHROPIC, GEMINI] {
+            let forbidden = Canned::json(403, r#"{"error": {"message": "not allowed"}}"#);
+            let (result, requests) = ask(spec, vec![forbidden]).await;
+            let error = result.unwrap_err();
+            assert_eq!(
+                error,
+                ModelError::Unauthorized {
+                    provider: spec.name.into(),
+                    status: 403,
+                    key_env: spec.key_env.into(),
+                }
+            );
+            assert!(error.to_string().contains(spec.key_env), "{error}");
+            assert_eq!(
+                requests.len(),
+                1,
+                "{}: a refused key is not retried",
+                spec.name
+            );
         }
     });
 }

@@ -17,6 +17,7 @@ mod notes;
 mod scout;
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use agboss::config::Config;
 use agboss::prelude::*;
@@ -34,9 +35,7 @@ fn desk(models: &Models) -> Result<Application, agboss::AssemblyError> {
         .provide_from_env::<JobBoard>()
         .defaults(ToolDefaults::new().max_result_size(kilobytes(64)));
     match models {
-        Models::Scripted(_) => {
-            builder = builder.chat_model(models.scripted().expect("scripted"));
-        }
+        Models::Scripted(model) => builder = builder.chat_model(Arc::new(model.clone())),
         Models::Provider { config, .. } => builder = builder.config(config.clone()),
     }
     if let Some(path) = std::env::var_os("DESK_CONFIG") {

@@ -1,8 +1,6 @@
 //! Which model the desk talks to: a provider configured through environment variables, or, with
 //! none, a scripted model (so the example runs on a fresh machine).
 
-use std::sync::Arc;
-
 use agboss::config::Config;
 use agboss::model::{ScriptedModel, Turn};
 use serde_json::json;
@@ -70,14 +68,4 @@ fn script() -> ScriptedModel {
         )
         .expect_tool_result("Rust Compiler Engineer"),
     ])
-}
-
-impl Models {
-    /// The scripted model, as the application's only model.
-    pub fn scripted(&self) -> Option<Arc<ScriptedModel>> {
-        match self {
-            Models::Scripted(model) => Some(Arc::new(model.clone())),
-            Models::Provider { .. } => None,
-        }
-    }
 }

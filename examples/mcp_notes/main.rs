@@ -14,10 +14,19 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use agboss::config::Config;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::run::Answer;
 use serde_json::json;
+
+/// The providers looked for, the variable that enables each, and the model then used.
+const PROVIDERS: &[(&str, &str)] = &[
+    ("OPENAI_API_KEY", "openai/gpt-5-mini"),
+    ("ANTHROPIC_API_KEY", "anthropic/claude-haiku-4-5"),
+    ("GEMINI_API_KEY", "google/gemini-2.5-flash"),
+    ("OPENROUTER_API_KEY", "moonshotai/kimi-k2.6"),
+];
 
 /// The official filesystem server, confined to the notes directory.
 #[mcp_server(
@@ -144,18 +153,18 @@ async fn main() -> ExitCode {
         eprintln!("cannot create the notes directory {dir}: {e}");
         return ExitCode::FAILURE;
     }
-    let provider = [
-        "OPENAI_API_KEY",
-        "ANTHROPIC_API_KEY",
-        "GEMINI_API_KEY",
-        "OPENROUTER_API_KEY",
-    ]
-    .iter()
-    .any(|v| std::env::var_os(v).is_some());
+    // The model of the first provider whose key is set; the notes agent is sent to it.
+    let provider = PROVIDERS
+        .iter()
+        .find(|(variable, _)| std::env::var_os(variable).is_some())
+        .map(|(_, model)| *model);
     let mut builder = Application::builder("mcp-notes")
         .workflow(Workflow::new("notes").agent::<Notes>())
         .env(agboss::app::Env::process().with("NOTES_DIR", dir.clone()));
-    if !provider {
+    if let Some(model) = provider {
+        let toml = format!("[agents.notes]\nmodel = {model:?}\n");
+        builder = builder.config(Config::from_toml("the environment", &toml));
+    } else {
         builder = builder.chat_model(Arc::new(ScriptedModel::new([
             Turn::call(
                 "save-note-tool",
@@ -179,10 +188,11 @@ async fn main() -> ExitCode {
     if let Some(command) = agboss::cli::command() {
         return command.run(&app);
     }
-    if !provider {
-        println!(
+    match provider {
+        Some(model) => println!("model: {model}"),
+        None => println!(
             "no model provider configured (set OPENAI_API_KEY, ...): running on a scripted model"
-        );
+        ),
     }
     println!("notes directory: {dir} (starting the filesystem server; npx may fetch it first)");
     if let Err(problems) = app.start_mcp_servers().await {

@@ -52,6 +52,7 @@ impl FromEnv for NotesFile {
     }
 }
 
+/// Makes each of the tools `$ty` answer with the text it was asked.
 macro_rules! echo {
     ($($ty:ty),*) => {$(
         impl ToolHandler for $ty {
@@ -64,6 +65,8 @@ macro_rules! echo {
         }
     )*};
 }
+#[allow(unused_imports)]
+pub(crate) use echo;
 
 #[tool(
     name = "lookup-customer-tool",

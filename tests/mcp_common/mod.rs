@@ -62,6 +62,42 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The environment of the scripted server in `mode`, and the log file it writes to.
+pub fn fake(name: &str, mode: &str) -> (Env, PathBuf) {
+    let log = temp_dir(name).join("fake.log");
+    let env = env(
+        &temp_dir(&format!("{name}-root")),
+        &[
+            ("FAKE_MODE", mode.into()),
+            ("FAKE_LOG", log.display().to_string()),
+        ],
+    );
+    (env, log)
+}
+
+/// The scripted server's log once it contains `needle`, or as it is after 10 s.
+pub async fn log_with(log: &Path, needle: &str) -> String {
+    let mut logged = String::new();
+    for _ in 0..500 {
+        logged = std::fs::read_to_string(log).unwrap_or_default();
+        if logged.contains(needle) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    logged
+}
+
+/// The id of the request the scripted server holds (a `wait` call), once it holds one.
+pub async fn held_request(log: &Path) -> String {
+    log_with(log, "waiting ")
+        .await
+        .lines()
+        .find_map(|line| line.strip_prefix("waiting "))
+        .expect("the call reached the server")
+        .to_owned()
+}
+
 #[dto]
 pub struct Message {
     /// What to echo.

@@ -123,15 +123,14 @@ impl<T: Tool> TestTool<T> {
     /// Calls the tool with JSON `arguments` as a model sends them; returns what the model
     /// reads, bounded.
     pub async fn invoke(&self, arguments: &str) -> CallOutcome {
-        let frame = self.next_frame();
+        let invoker = self.invoker();
         if let Some(missing) = self.missing_dependencies().into_iter().next() {
-            let bound = self.invoker().bound();
             return CallOutcome::failed(
                 ToolFailure::Dependency(DependencyError::Missing(missing)),
-                bound,
+                invoker.bound(),
             );
         }
-        self.invoker().invoke(arguments, &frame).await
+        invoker.invoke(arguments, &self.next_frame()).await
     }
 
     fn invoker(&self) -> Invoker<T> {

@@ -2,33 +2,16 @@
 //! (`serde_json::Value`) against direct parsing, and validation itself. These figures are why
 //! the contract validates on a reusable tape instead of a `Value` (docs/performance.md).
 
+mod common;
+
 use std::hint::black_box;
 use std::sync::Arc;
 
 use agboss::context::{Execution, Step};
-use agboss::prelude::*;
 use agboss::tool::CallFrame;
+use common::{ARGUMENTS, Items, Query};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::Deserialize;
-
-/// The benchmark's input.
-#[dto]
-pub struct Query {
-    /// Words to search for.
-    pub query: String,
-    /// How many items at most.
-    #[schemars(range(min = 1))]
-    pub limit: u32,
-}
-
-/// The benchmark's output.
-#[dto]
-pub struct Items {
-    /// What was found.
-    pub items: Vec<String>,
-}
-
-const ARGUMENTS: &str = r#"{"query": "login timeout", "limit": 3}"#;
 
 fn parts(c: &mut Criterion) {
     let schema = agboss::tool::input_schema_of::<Query>();

@@ -11,6 +11,8 @@
 //! Futures here finish on their first poll, so both sides are driven by one poll with a no-op
 //! waker: what is measured is the work, not a runtime.
 
+mod common;
+
 use std::future::Future;
 use std::hint::black_box;
 use std::pin::pin;
@@ -20,24 +22,8 @@ use std::task::{Context, Poll, Waker};
 use agboss::context::{Execution, Step};
 use agboss::prelude::*;
 use agboss::tool::{CallFrame, DynTool, Invoker, ToolEnv};
+use common::{ARGUMENTS, Items, Query};
 use criterion::{Criterion, criterion_group, criterion_main};
-
-/// The benchmark's input.
-#[dto]
-pub struct Query {
-    /// Words to search for.
-    pub query: String,
-    /// How many items at most.
-    #[schemars(range(min = 1))]
-    pub limit: u32,
-}
-
-/// The benchmark's output.
-#[dto]
-pub struct Items {
-    /// What was found.
-    pub items: Vec<String>,
-}
 
 /// A search whose work is the same as the floor's.
 #[tool(name = "search-tool", description = "Searches")]
@@ -61,8 +47,6 @@ impl ToolHandler for Search {
         Ok(found(&input))
     }
 }
-
-const ARGUMENTS: &str = r#"{"query": "login timeout", "limit": 3}"#;
 
 fn poll_once<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);

@@ -41,6 +41,21 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tokio::task::{JoinHandle, JoinSet};
 
+/// The fixture `tests/fixtures/<provider>/<name>.json`: an answer in `provider`'s documented
+/// wire format (`openai`, `anthropic`, `gemini`).
+///
+/// # Panics
+///
+/// If the file cannot be read: a test cannot run without its fixture.
+pub fn fixture(provider: &str, name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(provider)
+        .join(format!("{name}.json"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("wire-server: cannot read {}: {e}", path.display()))
+}
+
 /// A response the server gives, in its turn.
 #[derive(Clone, Debug)]
 pub struct Canned {
