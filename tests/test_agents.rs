@@ -487,7 +487,9 @@ async fn a_structured_answer_is_validated_and_a_bad_one_goes_back() {
             "answer-verdict",
             json!({"ok": true, "reason": "all checks pass"}),
         )
-        .expect_tool_result("Tool error: invalid input:"),
+        .expect_tool_result(
+            "Tool error: invalid input: reason: must be at least 3 characters long, got 2",
+        ),
     ]);
     let outcome = f.app.run("desk", "judge it").agent("judge").await.unwrap();
     assert_eq!(

@@ -124,6 +124,12 @@ impl AnswerSpec {
     pub fn schema(&self) -> Value {
         (self.schema)()
     }
+
+    /// The schema with its validator; why it does not compile, if it does not (assembly
+    /// reports that as `[agent.answer-schema-invalid]`).
+    pub(crate) fn compile(&self) -> Result<crate::tool::SchemaCheck, String> {
+        crate::tool::SchemaCheck::compile(self.schema()).map_err(|e| e.to_string())
+    }
 }
 
 impl fmt::Debug for AnswerSpec {

@@ -310,6 +310,14 @@ impl WorkflowScope<'_> {
             if let Some(first) = names.insert(name, site.clone()) {
                 problems.push(duplicate(self.name, agent, name, &first, &site));
             }
+            if let Err(why) = answer.compile() {
+                problems.push(Problem::new(
+                    "agent.answer-schema-invalid",
+                    format!(
+                        "agent `{agent}`: the schema of its answer `{name}` does not compile: {why}"
+                    ),
+                ));
+            }
         }
         AppAgent {
             descriptor,

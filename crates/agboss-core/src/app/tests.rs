@@ -2,7 +2,7 @@
 //! by hand, as the macros would build them.
 
 use super::*;
-use crate::agent::AgentDescriptor;
+use crate::agent::{AgentDescriptor, AnswerSpec};
 use crate::config::Config;
 use crate::deps::{DependencyError, Scope};
 use crate::dto::PlainText;
@@ -37,6 +37,33 @@ static PICKY: AgentDescriptor = AgentDescriptor::new(
     &[],
 )
 .with_tool_choice("nope-tool");
+
+/// An answer whose schema has a pattern no regex engine reads.
+struct Broken;
+
+impl schemars::JsonSchema for Broken {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Broken".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "properties": { "id": { "type": "string", "pattern": "(unclosed" } }
+        })
+    }
+}
+
+static BROKEN_ANSWER: AgentDescriptor = AgentDescriptor::new(
+    "reporter",
+    "Answers with a report",
+    "Reporter",
+    HERE,
+    "moonshotai/kimi-k2.6",
+    &[],
+    &[],
+)
+.with_answer(AnswerSpec::of::<Broken>("answer-broken"));
 
 /// A tool that echoes its text.
 struct Echo;
@@ -170,6 +197,21 @@ fn a_tool_choice_must_name_one_of_the_agents_tools() {
     assert_eq!(
         error.problems()[0].message(),
         "agent `picky`: tool_choice names `nope-tool`, which is not one of its tools"
+    );
+}
+
+#[test]
+fn an_answer_schema_that_does_not_compile_is_refused_at_assembly() {
+    let error = build(
+        Application::builder("desk-application")
+            .workflow(Workflow::new("desk").agent_descriptor(&BROKEN_ANSWER)),
+    );
+    assert_eq!(error.codes(), ["agent.answer-schema-invalid"]);
+    assert!(
+        error.problems()[0].message().starts_with(
+            "agent `reporter`: the schema of its answer `answer-broken` does not compile: "
+        ),
+        "{error}"
     );
 }
 

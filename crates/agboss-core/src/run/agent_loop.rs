@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use jsonschema::Validator;
 use serde_json::Value;
 use tracing::Instrument;
 
@@ -16,7 +15,7 @@ use crate::context::{AbortReason, Execution};
 use crate::model::{ChatModel, ChatRequest, Message, ModelError, ModelRouter, ToolChoice};
 use crate::spend::SpendEntry;
 use crate::store::Store;
-use crate::tool::ToolDefinition;
+use crate::tool::{SchemaCheck, ToolDefinition};
 
 /// The loop of one agent in one execution.
 pub(crate) struct AgentLoop<'a> {
@@ -35,10 +34,10 @@ pub(crate) struct AgentLoop<'a> {
     pub(super) answer: Option<AnswerTool>,
 }
 
-/// The agent's answer tool `answer-<dto>` and the validator of its arguments.
+/// The agent's answer tool `answer-<dto>` and the check of its arguments.
 pub(super) struct AnswerTool {
     pub(super) name: &'static str,
-    pub(super) validator: Validator,
+    pub(super) check: SchemaCheck,
 }
 
 impl<'a> AgentLoop<'a> {
@@ -56,11 +55,9 @@ impl<'a> AgentLoop<'a> {
             .filter_map(|t| ToolDefinition::of(t.descriptor()).ok())
             .collect();
         let answer = agent.descriptor().answer().and_then(|spec| {
+            // Assembly refused an answer schema that does not compile.
+            let check = spec.compile().ok()?;
             let schema = spec.schema();
-            let validator = jsonschema::options()
-                .should_validate_formats(true)
-                .build(&schema)
-                .ok()?;
             tools.push(ToolDefinition {
                 name: spec.tool_name().into(),
                 description: format!(
@@ -71,7 +68,7 @@ impl<'a> AgentLoop<'a> {
             });
             Some(AnswerTool {
                 name: spec.tool_name(),
-                validator,
+                check,
             })
         });
         let (model, wire) = match router.resolve(agent.model()) {
@@ -179,7 +176,7 @@ impl<'a> AgentLoop<'a> {
         if let Some(answer) = &self.answer
             && let Some(call) = response.tool_calls.iter().find(|c| c.name == answer.name)
             && let Ok(value) = serde_json::from_str::<Value>(&call.arguments)
-            && answer.validator.is_valid(&value)
+            && answer.check.check_value(&value).is_ok()
         {
             let answered = LoopEvent::ModelAnswered {
                 turn,

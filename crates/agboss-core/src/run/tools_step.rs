@@ -10,7 +10,7 @@ use super::agent_loop::AgentLoop;
 use super::state::{LoopEvent, LoopState, Spent};
 use super::{RunError, ToolEnd};
 use crate::context::Step;
-use crate::tool::{CallFrame, CallOutcome, bound_text};
+use crate::tool::{CallFrame, CallOutcome, Issues, ToolFailure, bound_text};
 
 /// What one finished call journals: the call (its position in `state.pending`) and what the
 /// model reads.
@@ -160,23 +160,22 @@ impl AgentLoop<'_> {
         self.bounded(index, text)
     }
 
+    /// An answer the model sent that its schema refuses, said as a tool's invalid input is.
     fn invalid_answer(&self, index: usize, arguments: &str) -> Finished {
-        let problem = match serde_json::from_str::<serde_json::Value>(arguments) {
-            Err(e) => format!("malformed JSON: {e}"),
-            Ok(value) => self
-                .answer
-                .as_ref()
-                .map(|answer| {
-                    answer
-                        .validator
-                        .iter_errors(&value)
-                        .map(|e| e.to_string())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                })
-                .unwrap_or_default(),
+        let issues = match serde_json::from_str::<serde_json::Value>(arguments) {
+            Err(e) => Issues::malformed(&e),
+            Ok(value) => match &self.answer {
+                Some(answer) => answer.check.check_value(&value).err().unwrap_or_else(|| {
+                    Issues::one(
+                        None,
+                        "a turn gives one answer: this one came after the first",
+                    )
+                }),
+                None => Issues::one(None, "this agent gives no structured answer"),
+            },
         };
-        self.bounded(index, format!("Tool error: invalid input: {problem}"))
+        let failure = ToolFailure::InvalidInput(issues);
+        self.bounded(index, format!("Tool error: {failure}"))
     }
 
     fn bounded(&self, index: usize, text: String) -> Finished {

@@ -32,6 +32,7 @@ pub use handler::{Tool, ToolHandler};
 pub use invoke::{CallFrame, DynTool, Invoker, ToolEnv};
 pub use issues::{Issue, Issues};
 pub use outcome::CallOutcome;
+pub(crate) use schema::SchemaCheck;
 pub use schema::{
     SchemaError, input_schema_of, output_schema_of, tool_input_schema, tool_output_schema,
 };

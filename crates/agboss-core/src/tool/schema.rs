@@ -99,7 +99,10 @@ impl CompiledSchemas {
 }
 
 impl SchemaCheck {
-    fn compile(schema: Value) -> Result<SchemaCheck, jsonschema::ValidationError<'static>> {
+    /// `schema` with its validator (formats checked).
+    pub(crate) fn compile(
+        schema: Value,
+    ) -> Result<SchemaCheck, jsonschema::ValidationError<'static>> {
         let validator = jsonschema::options_for::<TapeJson>()
             .should_validate_formats(true)
             .build(&schema)?;
@@ -115,7 +118,8 @@ impl SchemaCheck {
         }
     }
 
-    /// Checks a typed value (a test's input, a tool's output), written on a pooled tape.
+    /// Checks a typed value (a test's input, a tool's output, an agent's structured answer),
+    /// written on a pooled tape.
     pub(crate) fn check_value<V: Serialize>(&self, value: &V) -> Result<(), Issues> {
         with_tape(|tape| {
             if let Err(error) = fill_from_serialize(tape, value) {
