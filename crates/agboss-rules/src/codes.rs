@@ -1,0 +1,335 @@
+//! The catalogue of problem codes: every code agboss reports, each once, with what it means and
+//! the template of its message.
+//!
+//! A message names what is wrong, where, and the fix. Templates hold `{placeholders}` that
+//! [`Code::fill`] replaces; the same template serves the compiler's error (a macro) and the
+//! assembly's problem (the runtime), so the two read alike.
+//!
+//! ```
+//! use agboss_rules::codes;
+//!
+//! let text = codes::WORKFLOW_DUPLICATE_NAME.fill(&[("workflow", &"desk")]);
+//! assert_eq!(text, "two workflows are named `desk`: give each its own name");
+//! assert_eq!(codes::WORKFLOW_DUPLICATE_NAME.to_string(), "workflow.duplicate-name");
+//! assert!(codes::find("tool.duplicate-name").is_some());
+//! ```
+
+use std::fmt;
+
+/// One problem code: its id (`tool.duplicate-name`), what it means, and its message template.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Code {
+    id: &'static str,
+    meaning: &'static str,
+    template: &'static str,
+}
+
+impl Code {
+    const fn new(id: &'static str, meaning: &'static str, template: &'static str) -> Code {
+        Code {
+            id,
+            meaning,
+            template,
+        }
+    }
+
+    /// The id, as written between brackets: `tool.duplicate-name`.
+    pub const fn id(&self) -> &'static str {
+        self.id
+    }
+
+    /// What the code means, in one line (the table in the docs).
+    pub const fn meaning(&self) -> &'static str {
+        self.meaning
+    }
+
+    /// The message template, with `{placeholders}`.
+    pub const fn template(&self) -> &'static str {
+        self.template
+    }
+
+    /// The message: the template with each `{key}` replaced by its value in `values`. A key
+    /// without a value stays as written, so a missing one shows in a test, never as a panic.
+    pub fn fill(&self, values: &[(&str, &dyn fmt::Display)]) -> String {
+        let mut out = String::with_capacity(self.template.len() + 32);
+        let mut rest = self.template;
+        while let Some(at) = rest.find(['{', '}']) {
+            out.push_str(&rest[..at]);
+            let brace = &rest[at..at + 1];
+            let after = &rest[at + 1..];
+            // `{{` and `}}` are a literal brace.
+            if after.starts_with(brace) {
+                out.push_str(brace);
+                rest = &after[1..];
+                continue;
+            }
+            let close = match (brace, after.find('}')) {
+                ("{", Some(close)) => close,
+                _ => {
+                    out.push_str(brace);
+                    rest = after;
+                    continue;
+                }
+            };
+            let key = &after[..close];
+            match values.iter().find(|(k, _)| *k == key) {
+                Some((_, value)) => out.push_str(&value.to_string()),
+                None => out.push_str(&rest[at..at + close + 2]),
+            }
+            rest = &after[close + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// A [`Finding`] of this code with its template filled from `values`.
+    pub fn finding(&'static self, values: &[(&str, &dyn fmt::Display)]) -> Finding {
+        Finding {
+            code: self,
+            message: self.fill(values),
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    /// The id.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+/// A rule broken: its code and the message, printed `[code] message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The code.
+    pub code: &'static Code,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl Finding {
+    /// The same finding, its message prefixed with what it is about: `tool `x`: ...`.
+    pub fn about(mut self, what: &str) -> Finding {
+        self.message = format!("{what}: {}", self.message);
+        self
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}] {}", self.code.id, self.message)
+    }
+}
+
+macro_rules! catalogue {
+    ($($(#[$doc:meta])* $name:ident = ($id:literal, $meaning:literal, $template:literal);)*) => {
+        $(
+            $(#[$doc])*
+            pub static $name: Code = Code::new($id, $meaning, $template);
+        )*
+
+        /// Every code, in the order of this file.
+        pub static ALL: &[&Code] = &[$(&$name),*];
+    };
+}
+
+catalogue! {
+    // Names.
+    /// A component's name is not kebab-case with its kind's suffix.
+    NAME_KIND_SUFFIX = ("name.kind-suffix", "a component's name is not kebab-case ending in its kind",
+        "{kind} name {name} must be kebab-case ending in `-{kind}`: name it {suggestion}");
+    /// A name that must be kebab-case is not.
+    NAME_KEBAB_CASE = ("name.kebab-case", "a name is not kebab-case",
+        "{kind} name {name} must be kebab-case: name it {suggestion}");
+    /// A name a model sees has characters the providers refuse.
+    TOOL_NAME_INVALID = ("tool.name-invalid", "a name a model sees has characters model providers refuse",
+        "name {name} has characters model providers refuse ({chars}): use only letters, digits, `_` and `-`");
+    /// A name a model sees is longer than the providers accept.
+    TOOL_NAME_TOO_LONG = ("tool.name-too-long", "a name a model sees is longer than model providers accept",
+        "name {name} is {len} characters long: model providers accept at most {max}; shorten it by {over}");
+    /// An agent's name is too long.
+    AGENT_NAME_TOO_LONG = ("agent.name-too-long", "an agent's name is too long",
+        "agent name {name} is {len} characters long: at most {max}; shorten it by {over}");
+    /// Two tools of one agent share a name.
+    TOOL_DUPLICATE_NAME = ("tool.duplicate-name", "two tools of one agent share a name (its answer tool `answer-<dto>` included)",
+        "agent `{agent}` (workflow `{workflow}`) has two tools named `{name}`: {first} and {second}; rename one");
+    /// A tool's JSON Schema does not compile.
+    TOOL_SCHEMA_INVALID = ("tool.schema-invalid", "a tool's input or output schema does not compile",
+        "tool `{tool}`: the {which} schema {reason}");
+    /// A bound on results is not a whole number of bytes from 1.
+    TOOLS_MAX_RESULT_SIZE_INVALID = ("tools.max-result-size-invalid", "a bound on results is zero or not a whole number of bytes",
+        "{owner}: {reason}");
+
+    // Agents.
+    /// Configuration lists a tool by a name no `#[tool]` has.
+    AGENT_UNKNOWN_TOOL = ("agent.unknown-tool", "configuration lists a tool by a name no #[tool] has (UnknownAgentToolError)",
+        "UnknownAgentToolError: agent `{agent}` (workflow `{workflow}`) lists the tool `{tool}`, but no #[tool] in this program is named so{hint}");
+    /// Two agents of one workflow share a name.
+    AGENT_DUPLICATE_NAME = ("agent.duplicate-name", "two agents of one workflow share a name",
+        "workflow `{workflow}` has two agents named `{agent}`: give each its own name");
+    /// An agent's tool-call limit is 0.
+    AGENT_MAX_TOOL_CALLS_INVALID = ("agent.max-tool-calls-invalid", "an agent's limit of tool calls is 0",
+        "{subject}: max tool calls of 0{from} would stop it before its first call: give at least 1");
+    /// A model id is not `vendor/model`.
+    AGENT_MODEL_INVALID = ("agent.model-invalid", "a model id is not `vendor/model`",
+        "model {model} is not `vendor/model`: write it as the router knows it, such as \"openai/gpt-5-mini\" or \"moonshotai/kimi-k2.6\"");
+    /// An agent's tool choice names a tool it does not have.
+    AGENT_TOOL_CHOICE_UNKNOWN = ("agent.tool-choice-unknown", "an agent's tool choice names a tool it does not have",
+        "agent `{agent}`: tool_choice names `{tool}`, which is not one of its tools");
+    /// An agent's answer DTO has a schema that does not compile.
+    AGENT_ANSWER_SCHEMA_INVALID = ("agent.answer-schema-invalid", "the schema of an agent's answer DTO does not compile",
+        "agent `{agent}`: the schema of its answer `{name}` does not compile: {why}");
+    /// Two workflows share a name.
+    WORKFLOW_DUPLICATE_NAME = ("workflow.duplicate-name", "two workflows share a name",
+        "two workflows are named `{workflow}`: give each its own name");
+
+    // Dependencies.
+    /// Nothing provides what a field needs.
+    DI_MISSING_IMPLEMENTATION = ("di.missing-implementation", "a field's type that neither its workflow nor the application provides",
+        "workflow `{workflow}`: {owner} field `{field}` needs `{type_written}`, which neither the workflow nor the application provides (provide `{provided}`)");
+    /// One scope provides a type twice.
+    DI_AMBIGUOUS_IMPLEMENTATION = ("di.ambiguous-implementation", "one scope provides a type twice",
+        "{scope} provides `{type_name}` more than once: keep one, or give a workflow its own");
+    /// A workflow provides what only the application may.
+    DI_INFRASTRUCTURE_IN_WORKFLOW = ("di.infrastructure-in-workflow", "a workflow provides what only the application may",
+        "workflow `{workflow}` provides `{type_name}`, {what}: infrastructure serves every workflow, so provide it on the application");
+
+    // Configuration.
+    /// A configuration file cannot be read or parsed.
+    CONFIG_INVALID = ("config.invalid", "a configuration file cannot be read or parsed",
+        "{origin}: {detail}");
+    /// A configuration value looks like a secret.
+    CONFIG_SECRET_VALUE = ("config.secret-value", "a configuration value looks like a key or token",
+        "{origin}: {path} holds what looks like a secret (\"{shown}…\"): configuration keeps the NAME of the environment variable that holds it, such as `api_key_env = \"OPENAI_API_KEY\"`; remove the value from the file and rotate it");
+    /// What must be the name of an environment variable is not one.
+    CONFIG_ENV_NAME_INVALID = ("config.env-name-invalid", "what must name an environment variable does not",
+        "{value} is not the name of an environment variable: use letters, digits and `_`, not starting with a digit, such as \"NOTES_DIR\"; configuration holds NAMES, never values");
+    /// Configuration names a workflow the application does not have.
+    CONFIG_UNKNOWN_WORKFLOW = ("config.unknown-workflow", "configuration names a workflow the application does not have",
+        "{origin}: [workflows.{workflow}] names no workflow of the application");
+    /// Configuration names an agent no workflow has.
+    CONFIG_UNKNOWN_AGENT = ("config.unknown-agent", "configuration names an agent no workflow has",
+        "the configuration sets agent `{agent}`, which no workflow has");
+    /// A provider made from the environment cannot be made.
+    CONFIG_ENV_MISSING = ("config.env-missing", "a provider made from environment variables cannot be made",
+        "`{type_name}` (provided by {scope}) cannot be made: {reason}");
+
+    // MCP.
+    /// An `#[mcp_server]` has no transport, or two.
+    MCP_TRANSPORT = ("mcp.transport", "an MCP server has no transport, or two",
+        "{detail}");
+    /// A `${VAR}` an `#[mcp_server]` uses is not in its `env`.
+    MCP_ENV_UNDECLARED = ("mcp.env-undeclared", "a `${VAR}` of an MCP server is not in its `env`",
+        "`${{{variable}}}` is not listed in `env`: add `env = [\"{variable}\"]` so the application checks it is set before starting the server");
+    /// A tool calls a server tool the server's declaration does not name.
+    MCP_UNDECLARED_TOOL = ("mcp.undeclared-tool", "a tool calls a server tool its #[mcp_server] does not declare",
+        "{subject} calls `{tool}` of server `{server}`, which its #[mcp_server] does not declare: add it to `tools = [..]`");
+    /// A variable an MCP server needs is not set.
+    MCP_ENV_MISSING = ("mcp.env-missing", "an environment variable an MCP server needs is not set",
+        "server `{server}` needs the environment variable {variable}, which is not set");
+    /// An MCP server could not be started.
+    MCP_START_FAILED = ("mcp.start-failed", "an MCP server could not be started",
+        "server `{server}` could not be started ({command}): {reason}");
+    /// An MCP server does not offer a tool its declaration names.
+    MCP_TOOL_MISSING = ("mcp.tool-missing", "an MCP server does not offer a tool its declaration names",
+        "server `{server}` does not offer the tool `{tool}` its declaration names (it offers: {offered})");
+    /// An MCP server stopped during a call.
+    MCP_SERVER_STOPPED = ("mcp.server-stopped", "an MCP server stopped during a call",
+        "server `{server}` stopped during the call: {reason}");
+    /// An MCP server failed otherwise: an error response, an answer its tool cannot read.
+    MCP = ("mcp", "an MCP server answered with an error or something its tool cannot read",
+        "server `{server}`: {detail}");
+    /// `g mcp` was asked for something it cannot do.
+    MCP_GENERATE_INVALID = ("mcp.generate-invalid", "`g mcp` was given options it cannot use",
+        "{detail}");
+    /// `g mcp` has no tool left to generate.
+    MCP_GENERATE_NO_TOOLS = ("mcp.generate-no-tools", "`g mcp` has no tool left to generate",
+        "no tool of server `{server}` is left to generate{detail}");
+
+    // Runs.
+    /// An agent with an answer DTO answered otherwise.
+    ANSWER_MISSING = ("answer.missing", "an agent with an answer DTO ended without a valid answer",
+        "agent `{agent}` answers through `{tool}`, but {why}");
+    /// The token budget is spent.
+    BUDGETS_TOKENS = ("budgets.tokens", "the token budget of an execution is spent",
+        "BudgetExceededError: budget `tokens` is spent: {used} tokens used of {limit}");
+    /// The money budget is spent.
+    BUDGETS_USD = ("budgets.usd", "the money budget of an execution is spent",
+        "BudgetExceededError: budget `usd` is spent: {spent} of {limit}");
+    /// The model call failed.
+    MODEL = ("model", "a model call failed",
+        "model call failed: {detail}");
+    /// The execution was cancelled.
+    CANCELLED = ("cancelled", "the execution was cancelled",
+        "cancelled: {reason}");
+    /// The store failed.
+    STORE = ("store", "the store failed; the run stopped where its journal ends",
+        "{detail}");
+    /// No such workflow, agent or execution.
+    NOT_FOUND = ("not-found", "no such workflow, agent or execution",
+        "{detail}");
+}
+
+/// The code with id `id`.
+pub fn find(id: &str) -> Option<&'static Code> {
+    ALL.iter().copied().find(|c| c.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_code_is_in_the_catalogue_once() {
+        for (i, code) in ALL.iter().enumerate() {
+            assert!(
+                ALL[..i].iter().all(|c| c.id != code.id),
+                "{} twice",
+                code.id
+            );
+            assert!(!code.meaning.is_empty() && !code.template.is_empty());
+            assert!(
+                !code.template.ends_with('.'),
+                "{}: messages end without a period",
+                code.id
+            );
+        }
+    }
+
+    #[test]
+    fn templates_fill_every_placeholder_given() {
+        let text = TOOL_DUPLICATE_NAME.fill(&[
+            ("agent", &"scout"),
+            ("workflow", &"desk"),
+            ("name", &"fetch-tool"),
+            ("first", &"A (a.rs:1)"),
+            ("second", &"B (b.rs:2)"),
+        ]);
+        assert_eq!(
+            text,
+            "agent `scout` (workflow `desk`) has two tools named `fetch-tool`: A (a.rs:1) and B (b.rs:2); rename one"
+        );
+        // A placeholder without a value stays visible.
+        assert_eq!(
+            WORKFLOW_DUPLICATE_NAME.fill(&[]),
+            "two workflows are named `{workflow}`: give each its own name"
+        );
+        // `{{` and `}}` are literal braces.
+        assert!(
+            MCP_ENV_UNDECLARED
+                .fill(&[("variable", &"ROOT")])
+                .starts_with("`${ROOT}` is not listed in `env`: add `env = [\"ROOT\"]`")
+        );
+    }
+
+    #[test]
+    fn a_finding_prints_its_code_in_brackets() {
+        let finding = CONFIG_UNKNOWN_AGENT
+            .finding(&[("agent", &"scout")])
+            .about("desk.toml");
+        assert_eq!(
+            finding.to_string(),
+            "[config.unknown-agent] desk.toml: the configuration sets agent `scout`, which no workflow has"
+        );
+    }
+}
