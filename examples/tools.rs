@@ -9,11 +9,10 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use agboss::context::{Execution, Step};
-use agboss::deps::Providers;
 use agboss::prelude::*;
-use agboss::tool::{CallFrame, Invoker, ToolDefinition, ToolEnv};
+use agboss::tool::tool_definition_of;
 use agboss::units::{kilobytes, seconds};
+use agboss::{Application, Workflow};
 use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response, StatusCode};
@@ -154,20 +153,26 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let base = format!("http://{address}");
     let http = reqwest::Client::new();
 
-    let mut providers = Providers::new();
-    providers.provide(Arc::new(IssuesApi {
-        http: http.clone(),
-        base: base.clone(),
-    }));
-    providers.provide(Arc::new(PageReader { http }));
-    let env = ToolEnv::new(Arc::new(providers), Clock::system());
-    let search = Invoker::<SearchIssues>::new(env.clone());
-    let fetch = Invoker::<FetchPageTool>::new(env);
+    // The two tools in a workflow of their own, with the services they need.
+    let app = Application::builder("tools-example")
+        .workflow(
+            Workflow::new("desk")
+                .tool::<SearchIssues>()
+                .tool::<FetchPageTool>(),
+        )
+        .provide(Arc::new(IssuesApi {
+            http: http.clone(),
+            base: base.clone(),
+        }))
+        .provide(Arc::new(PageReader { http }))
+        .build()?;
+    let search = app.tool::<SearchIssues>();
+    let fetch = app.tool::<FetchPageTool>();
 
     println!("== what the model is told (OpenAI form)\n");
     for definition in [
-        ToolDefinition::of(SearchIssues::DESCRIPTOR)?,
-        ToolDefinition::of(FetchPageTool::DESCRIPTOR)?,
+        tool_definition_of::<SearchIssues>()?,
+        tool_definition_of::<FetchPageTool>()?,
     ] {
         println!(
             "{}\n",
@@ -175,29 +180,22 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
 
-    let execution = Execution::builder("exec-1")
-        .thread("t-1")
-        .owner("u-1")
-        .build();
-    let frame =
-        |n: u32| CallFrame::new(execution.clone(), Step::new("desk", 1, format!("call_{n}")));
-
     println!("== what the model reads\n");
-    let outcome = search.invoke(r#"{"query": "login"}"#, &frame(1)).await;
+    let outcome = search.invoke(r#"{"query": "login"}"#).await;
     show(
         "search-issues-tool {query: login}",
         &outcome.content,
         outcome.is_result_truncated,
     );
 
-    let outcome = search.invoke(r#"{"q": "login"}"#, &frame(2)).await;
+    let outcome = search.invoke(r#"{"q": "login"}"#).await;
     show(
         "search-issues-tool {q: login}",
         &outcome.content,
         outcome.is_result_truncated,
     );
 
-    let outcome = fetch.invoke(r#"{"url": "not a url"}"#, &frame(3)).await;
+    let outcome = fetch.invoke(r#"{"url": "not a url"}"#).await;
     show(
         "fetch-page-tool {url: not a url}",
         &outcome.content,
@@ -205,7 +203,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let missing = format!(r#"{{"url": "{base}/pages/missing"}}"#);
-    let outcome = fetch.invoke(&missing, &frame(4)).await;
+    let outcome = fetch.invoke(&missing).await;
     show(
         "fetch-page-tool (a page that is not there)",
         &outcome.content,
@@ -213,7 +211,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let handbook = format!(r#"{{"url": "{base}/pages/handbook"}}"#);
-    let outcome = fetch.invoke(&handbook, &frame(5)).await;
+    let outcome = fetch.invoke(&handbook).await;
     let tail = &outcome.content[outcome.content.len() - 120..];
     show(
         &format!(

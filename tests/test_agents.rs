@@ -5,12 +5,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agboss::context::Tenant;
+use agboss::journal::LoopEvent;
+use agboss::journal::{MemoryStore, Store};
 use agboss::model::{ToolCall, ToolChoice};
 use agboss::prelude::*;
-use agboss::run::{Answer, Budgets, LoopEvent, RunError};
-use agboss::store::{MemoryStore, Store};
+use agboss::run::{Answer, Budgets, RunError};
 use agboss::testing::{ScriptedModel, Turn};
 use agboss::units::{bytes, usd};
+use agboss::{Application, Workflow};
 use serde_json::json;
 
 #[dto]
@@ -732,6 +734,6 @@ async fn the_journal_is_the_state() {
         let text = serde_json::to_string(event).unwrap();
         assert_eq!(&serde_json::from_str::<LoopEvent>(&text).unwrap(), event);
     }
-    let state = agboss::run::LoopState::from_events(&journal);
+    let state = agboss::journal::LoopState::from_events(&journal);
     assert_eq!(state.messages.len(), 4, "input, call, result, answer");
 }

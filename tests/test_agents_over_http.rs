@@ -9,6 +9,7 @@ use agboss::app::Env;
 use agboss::config::Config;
 use agboss::prelude::*;
 use agboss::units::usd;
+use agboss::{Application, Workflow};
 use serde_json::Value;
 use wire_server::{Canned, WireServer, fixture};
 

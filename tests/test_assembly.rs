@@ -8,6 +8,7 @@ use agboss::app::{Env, Source};
 use agboss::config::Config;
 use agboss::prelude::*;
 use agboss::units::{bytes, kilobytes};
+use agboss::{Application, ToolDefaults, Workflow};
 use common::*;
 
 #[test]
@@ -119,8 +120,25 @@ fn a_missing_provider_is_named_with_the_workflow_tool_field_and_type() {
     );
 }
 
-#[test]
-fn a_workflow_provider_serves_its_tools_before_the_applications() {
+/// Says whose customer record an id is.
+#[tool(name = "who-is-tool", description = "Names a customer")]
+pub struct WhoIs {
+    crm: Arc<dyn Crm>,
+}
+
+impl ToolHandler for WhoIs {
+    type Input = Ask;
+    type Output = Reply;
+
+    async fn run(&self, input: Ask) -> Result<Reply, ToolError> {
+        Ok(Reply {
+            text: self.crm.customer(&input.text),
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_workflow_provider_serves_its_tools_before_the_applications() {
     struct OtherCrm;
     impl Crm for OtherCrm {
         fn customer(&self, _: &str) -> String {
@@ -131,17 +149,24 @@ fn a_workflow_provider_serves_its_tools_before_the_applications() {
         .workflow(
             Workflow::new("support")
                 .agent::<Triage>()
+                .tool::<WhoIs>()
                 .provide::<dyn Crm>(Arc::new(OtherCrm)),
         )
+        .workflow(Workflow::new("other").tool::<WhoIs>())
         .provide::<dyn Crm>(Arc::new(FixedCrm))
         .provide_from_env::<NotesFile>()
         .build()
         .unwrap();
-    let env = app.workflow("support").unwrap().tool_env();
-    assert_eq!(
-        env.providers().get::<dyn Crm>().unwrap().customer("1"),
-        "Grace"
-    );
+    let ask = || Ask { text: "1".into() };
+    let reply = app.tool::<WhoIs>().call(ask()).await.unwrap();
+    assert_eq!(reply.text, "Grace", "the first workflow that has it");
+    let reply = app
+        .tool::<WhoIs>()
+        .in_workflow("other")
+        .call(ask())
+        .await
+        .unwrap();
+    assert_eq!(reply.text, FixedCrm.customer("1"), "the application's");
 }
 
 #[test]
@@ -319,7 +344,7 @@ fn names_made_at_run_time_meet_the_providers_rules() {
     assert_eq!(error.codes(), ["tool.name-too-long", "tool.name-invalid"]);
     assert_eq!(
         error.problems()[0].message(),
-        "the answer tool of agent `reporter`: name \"answer-a-quarterly-report-of-every-customer-ticket-escalated-to-engineering\" is 75 characters long: model providers accept at most 64"
+        "the answer tool of agent `reporter`: name \"answer-a-quarterly-report-of-every-customer-ticket-escalated-to-engineering\" is 75 characters long: model providers accept at most 64; shorten it by 11"
     );
     assert_eq!(
         error.problems()[1].message(),
@@ -546,11 +571,7 @@ async fn environment_backed_providers_are_made_on_first_use() {
     let triage = app.workflow("support").unwrap().agent("triage").unwrap();
     let notes = triage.tool("read-notes-tool").unwrap();
     assert_eq!(notes.env_vars(), ["NOTES_FILE"]);
-    let frame = agboss::tool::CallFrame::new(
-        agboss::context::Execution::builder("e").build(),
-        agboss::context::Step::new("triage", 1, "call_1"),
-    );
-    let outcome = notes.tool().invoke(r#"{"text": "x"}"#, &frame).await;
+    let outcome = app.tool::<ReadNotes>().invoke(r#"{"text": "x"}"#).await;
     assert_eq!(
         outcome.content,
         "Tool error: tool `read-notes-tool` field `notes`: `assembly::common::NotesFile` is unavailable: NOTES_FILE is not set"

@@ -1,7 +1,7 @@
 //! What each provider's model reads of a tool: snapshots of the three wire forms.
 
 use agboss::prelude::*;
-use agboss::tool::{ProviderFlavor, ToolDefinition, tool_definition_of};
+use agboss::tool::{ToolDefinition, WireFormat, tool_definition_of};
 
 /// How urgent an issue is.
 #[dto]
@@ -131,15 +131,15 @@ fn gemini_has_no_references_or_unsupported_keywords() {
 fn a_tool_without_parameters_still_has_an_object_root() {
     let ping = tool_definition_of::<Ping>().unwrap();
     for flavor in [
-        ProviderFlavor::OpenAi,
-        ProviderFlavor::Anthropic,
-        ProviderFlavor::Gemini,
+        WireFormat::OpenAi,
+        WireFormat::Anthropic,
+        WireFormat::Gemini,
     ] {
         let declared = ping.to_provider(flavor);
         let schema = match flavor {
-            ProviderFlavor::OpenAi => &declared["function"]["parameters"],
-            ProviderFlavor::Anthropic => &declared["input_schema"],
-            ProviderFlavor::Gemini => &declared["parameters"],
+            WireFormat::OpenAi => &declared["function"]["parameters"],
+            WireFormat::Anthropic => &declared["input_schema"],
+            WireFormat::Gemini => &declared["parameters"],
         };
         assert_eq!(schema["type"], "object", "{flavor:?}");
         assert!(schema["properties"].is_object(), "{flavor:?}");

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use agboss::prelude::*;
 use agboss::testing::test_tool;
+use agboss::tool::Tool;
 use agboss::tool::ToolFailure;
 use agboss::units::usd;
 

@@ -5,7 +5,6 @@ mod mcp_common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use agboss::mcp::McpServer;
 use agboss::prelude::*;
 use agboss::testing::test_tool;
 use agboss::units::bytes;
@@ -16,7 +15,7 @@ async fn a_text_result_arrives_as_plain_text() {
     let tool = test_tool::<Echo>().env(env(&temp_dir("text"), &[]));
     let outcome = tool.invoke(r#"{"message": "hi"}"#).await;
     assert_eq!(outcome.content, r#"{"text":"Echo: hi"}"#);
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
 }
 
 #[tokio::test]
@@ -31,7 +30,7 @@ async fn structured_content_maps_to_the_output_dto() {
         .output;
     assert!(!weather.conditions.is_empty());
     assert!((0.0..=100.0).contains(&weather.humidity));
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
 }
 
 #[tokio::test]
@@ -49,7 +48,7 @@ async fn an_is_error_result_is_a_tool_error_with_the_servers_message() {
         "the server's own message lists the cities: {}",
         outcome.content
     );
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
 }
 
 #[tokio::test]
@@ -69,7 +68,7 @@ async fn a_path_outside_the_filesystem_servers_root_is_refused() {
         "{}",
         outside.content
     );
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
 }
 
 #[tokio::test]
@@ -93,7 +92,7 @@ async fn a_timeout_cancels_the_request_on_the_server() {
         logged.contains(&format!("cancelled {id} timed out after 500 ms")),
         "{logged}"
     );
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
 }
 
 #[tokio::test]
@@ -113,7 +112,7 @@ async fn cancelling_the_execution_cancels_the_request_on_the_server() {
         logged.contains(&format!("cancelled {id} the user left")),
         "{logged}"
     );
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
 }
 
 #[mcp_tool(
@@ -148,7 +147,7 @@ async fn an_mcp_result_is_bounded_like_any_other() {
         outcome.content,
         "{\"text\":\"Echo: the\n[result truncated: 60 bytes, the first 18 kept]"
     );
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
 }
 
 #[tokio::test]
@@ -158,7 +157,7 @@ async fn a_server_killed_mid_call_is_a_tool_error_and_starts_again() {
         let tool = tool.clone();
         async move { tool.invoke(r#"{"duration": 30, "steps": 30}"#).await }
     });
-    let connection = tool.mcp().connection(Everything::DESCRIPTOR);
+    let connection = tool.mcp_server::<Everything>();
     let pid = loop {
         if let Some(pid) = connection.pid().await {
             break pid;
@@ -182,7 +181,7 @@ async fn a_server_killed_mid_call_is_a_tool_error_and_starts_again() {
     assert!(again.is_ok(), "{}", again.content);
     let new_pid = connection.pid().await.unwrap();
     assert_ne!(new_pid, pid);
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
     assert!(
         !mcp_servers::node_pids_of("server-everything").contains(&new_pid),
         "no process is left"
@@ -198,7 +197,7 @@ async fn streamable_http_on_loopback() {
         tool.invoke(r#"{"message": "over http"}"#).await.content,
         r#"{"text":"Echo: over http"}"#
     );
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
 }
 
 #[tokio::test]

@@ -5,10 +5,10 @@ mod mcp_common;
 
 use std::sync::Arc;
 
-use agboss::mcp::McpServer;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::testing::test_tool;
+use agboss::{Application, Workflow};
 use mcp_common::*;
 
 #[tokio::test]
@@ -40,7 +40,7 @@ async fn invalid_utf8_on_stdout_is_a_clear_error() {
         "{}",
         outcome.content
     );
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
 }
 
 #[agent(
@@ -159,12 +159,7 @@ async fn an_agent_calls_mcp_tools_and_describe_says_where_they_come_from() {
     assert_eq!(offered, ["echo-tool", "read-note-tool", "weather-tool"]);
 
     // One server process per server, shared, and none left after shutdown.
-    let pid = app
-        .mcp()
-        .connection(NotesFs::DESCRIPTOR)
-        .pid()
-        .await
-        .unwrap();
+    let pid = app.mcp_server::<NotesFs>().pid().await.unwrap();
     app.shutdown().await;
     assert!(!mcp_servers::node_pids_of("server-filesystem").contains(&pid));
 }
@@ -179,7 +174,7 @@ async fn servers_start_on_first_use_and_every_execution_shares_them() {
         Turn::text("2").expect_tool_result("Echo: two"),
     ]);
     let app = library(model, &temp_dir("lazy"));
-    let everything = app.mcp().connection(Everything::DESCRIPTOR);
+    let everything = app.mcp_server::<Everything>();
     assert!(!everything.is_running().await, "building starts nothing");
 
     app.run("desk", "one").await.unwrap();
@@ -187,7 +182,7 @@ async fn servers_start_on_first_use_and_every_execution_shares_them() {
     app.run("desk", "two").await.unwrap();
     assert_eq!(everything.pid().await, Some(pid), "the same process");
     // Only the servers a call used were started.
-    assert!(!app.mcp().connection(NotesFs::DESCRIPTOR).is_running().await);
+    assert!(!app.mcp_server::<NotesFs>().is_running().await);
     app.shutdown().await;
 }
 
@@ -250,12 +245,7 @@ async fn dropping_the_application_stops_the_servers_grandchildren_too() {
         .build()
         .unwrap();
     app.start_mcp_servers().await.unwrap();
-    let shell = app
-        .mcp()
-        .connection(EverythingViaShell::DESCRIPTOR)
-        .pid()
-        .await
-        .unwrap();
+    let shell = app.mcp_server::<EverythingViaShell>().pid().await.unwrap();
     let mut children = children_of(shell);
     for _ in 0..200 {
         if children.len() == 2 {
@@ -305,7 +295,7 @@ async fn check_environment_names_the_variables_mcp_servers_miss() {
         "{text}"
     );
     assert!(
-        !app.mcp().connection(NotesFs::DESCRIPTOR).is_running().await,
+        !app.mcp_server::<NotesFs>().is_running().await,
         "nothing was started"
     );
 }

@@ -8,6 +8,7 @@ use agboss::model::{
 use agboss::prelude::*;
 use agboss::run::Budgets;
 use agboss::units::usd;
+use agboss::{Application, Workflow};
 use serde_json::json;
 
 #[dto]

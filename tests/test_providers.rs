@@ -20,12 +20,11 @@ use std::future::Future;
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
-use agboss::agent::Thinking;
 use agboss::app::Env;
 use agboss::context::Signal;
-use agboss::model::providers::{
-    ProviderKind, ProviderSettings, RetryPolicy, connect, forbid_real_requests,
-};
+use agboss::model::Thinking;
+use agboss::model::forbid_real_requests;
+use agboss::model::providers::{ProviderSettings, RetryPolicy, WireFormat, connect};
 use agboss::model::{
     ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice,
     Usage,
@@ -46,7 +45,7 @@ static SWITCH: RwLock<()> = RwLock::new(());
 #[derive(Clone, Copy, Debug)]
 struct Spec {
     name: &'static str,
-    kind: ProviderKind,
+    kind: WireFormat,
     key_env: &'static str,
     fixtures: &'static str,
     model: &'static str,
@@ -61,7 +60,7 @@ struct Spec {
 
 const OPENAI: Spec = Spec {
     name: "openai",
-    kind: ProviderKind::OpenAi,
+    kind: WireFormat::OpenAi,
     key_env: "OPENAI_API_KEY",
     fixtures: "openai",
     model: "gpt-5-mini",
@@ -73,7 +72,7 @@ const OPENAI: Spec = Spec {
 
 const ANTHROPIC: Spec = Spec {
     name: "anthropic",
-    kind: ProviderKind::Anthropic,
+    kind: WireFormat::Anthropic,
     key_env: "ANTHROPIC_API_KEY",
     fixtures: "anthropic",
     model: "claude-sonnet-4-5",
@@ -88,7 +87,7 @@ const ANTHROPIC: Spec = Spec {
 
 const GEMINI: Spec = Spec {
     name: "google",
-    kind: ProviderKind::Gemini,
+    kind: WireFormat::Gemini,
     key_env: "GEMINI_API_KEY",
     fixtures: "gemini",
     model: "gemini-2.5-flash",
@@ -136,11 +135,11 @@ impl Spec {
     /// The key as `request` carried it, in this API's header.
     fn key_sent<'r>(&self, request: &'r Recorded) -> Option<&'r str> {
         match self.kind {
-            ProviderKind::OpenAi => request
+            WireFormat::OpenAi => request
                 .header("authorization")
                 .and_then(|v| v.strip_prefix("Bearer ")),
-            ProviderKind::Anthropic => request.header("x-api-key"),
-            ProviderKind::Gemini => request.header("x-goog-api-key"),
+            WireFormat::Anthropic => request.header("x-api-key"),
+            WireFormat::Gemini => request.header("x-goog-api-key"),
         }
     }
 

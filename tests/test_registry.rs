@@ -1,6 +1,7 @@
 //! Every `#[tool]` is registered with its descriptor, across crates, before anything runs.
 
 use agboss::prelude::*;
+use agboss::tool::Tool;
 use agboss::tool::registered_tools;
 use agboss::units::{kilobytes, seconds};
 

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
+use agboss::{Application, Workflow};
 use serde_json::json;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};

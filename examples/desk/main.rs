@@ -19,10 +19,9 @@ mod scout;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use agboss::config::Config;
-use agboss::prelude::*;
 use agboss::run::Answer;
 use agboss::units::kilobytes;
+use agboss::{Application, Config, ToolDefaults, Workflow};
 
 use models::Models;
 use notes::{NotesAgent, NotesFile};

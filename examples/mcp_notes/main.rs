@@ -18,6 +18,7 @@ use agboss::config::Config;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::run::Answer;
+use agboss::{Application, Workflow};
 use serde_json::json;
 
 /// The providers looked for, the variable that enables each, and the model then used.

@@ -20,9 +20,7 @@ use std::hint::black_box;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use agboss::context::{Execution, Step};
-use agboss::prelude::*;
-use agboss::tool::{CallFrame, Invoker};
+use agboss::{Application, Workflow};
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_common::{Echo, env, temp_dir};
 use rmcp::ServiceExt;
@@ -69,14 +67,12 @@ fn mcp(c: &mut Criterion) {
         .build()
         .unwrap();
     runtime.block_on(app.start_mcp_servers()).unwrap();
-    let invoker = Invoker::<Echo>::new(app.workflow("bench").unwrap().tool_env().clone());
-    let execution = Execution::builder("bench").build();
-    let frame = || CallFrame::new(execution.clone(), Step::new("agent", 1, "call_1"));
+    let echo = app.tool::<Echo>();
 
     // The two sides must agree before they are compared.
     let raw_text = runtime.block_on(raw_call()).unwrap();
     assert_eq!(raw_text.content[0].as_text().unwrap().text, "Echo: hi");
-    let outcome = runtime.block_on(invoker.invoke(ARGUMENTS, &frame()));
+    let outcome = runtime.block_on(echo.invoke(ARGUMENTS));
     assert_eq!(outcome.content, r#"{"text":"Echo: hi"}"#);
 
     let mut group = c.benchmark_group("mcp");
@@ -97,7 +93,7 @@ fn mcp(c: &mut Criterion) {
             runtime.block_on(async {
                 let start = Instant::now();
                 for _ in 0..iters {
-                    black_box(invoker.invoke(black_box(ARGUMENTS), &frame()).await);
+                    black_box(echo.invoke(black_box(ARGUMENTS)).await);
                 }
                 start.elapsed()
             })

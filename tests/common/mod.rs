@@ -7,6 +7,7 @@ use std::sync::Arc;
 use agboss::app::{Env, FromEnv};
 use agboss::prelude::*;
 use agboss::units::{kilobytes, seconds};
+use agboss::{Application, ToolDefaults, Workflow};
 
 /// A question.
 #[dto]

@@ -223,8 +223,7 @@ fn gemini_reports_a_blocked_prompt_with_its_reason() {
 fn a_server_without_a_key_gets_no_auth_header() {
     run(async {
         let server = WireServer::start([OPENAI.canned(200, "text")]).await;
-        let settings =
-            ProviderSettings::new("local", ProviderKind::OpenAi, &server.base_url(), None);
+        let settings = ProviderSettings::new("local", WireFormat::OpenAi, &server.base_url(), None);
         let model = connect(
             settings,
             &Env::from_pairs::<&str, &str>([]),

@@ -2,6 +2,8 @@
 #![deny(warnings)]
 
 use agboss::prelude::*;
+use agboss::agent::Agent;
+use agboss::{Application, Workflow};
 
 /// Words to look for.
 #[dto]

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use agboss::prelude::*;
+use agboss::tool::Tool;
 use agboss::units::{kilobytes, millis, minutes, seconds};
 
 /// Words to look for.

@@ -15,36 +15,53 @@
 //! assert!(read.text.ends_with("[result truncated: 500,000 bytes, the first 131,069 kept]"));
 //! ```
 
-pub mod agent;
-pub mod app;
-pub mod config;
-pub mod context;
-pub mod deps;
-pub mod describe;
+// The layers, bottom to top (docs/architecture.md); a module imports only from layers below it,
+// which tests/tidy.rs checks.
+pub mod base;
 pub mod dto;
+pub mod time;
+pub mod units;
+
+pub mod spend;
+
+pub mod context;
+
+pub mod deps;
+
+pub mod tool;
+
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod model;
+
+pub mod agent;
+
+pub mod journal;
+
 pub mod run;
-pub mod spend;
-pub mod store;
-pub mod time;
-pub mod tool;
-pub mod units;
+
+#[cfg(feature = "config")]
+pub mod config;
+
+pub mod app;
+
+pub mod describe;
 
 /// Items generated code needs. Not public API: reach them through `agboss::__private`.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::agent::{
-        Agent, AgentDescriptor, AgentRegistration, AnswerSpec, History, PromptFile, Thinking,
+        Agent, AgentDescriptor, AgentRegistration, AnswerSpec, History, PromptFile,
     };
-    pub use crate::deps::{Dependency, DependencyError, DependencySpec, Scope};
+    #[cfg(feature = "mcp")]
     pub use crate::mcp::{
-        McpBinding, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,
-        declares as mcp_declares,
+        McpClient, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,
+        declares as mcp_declares, remote_tool as mcp_remote_tool,
     };
+    pub use crate::model::Thinking;
     pub use crate::tool::{
-        SourceLocation, Tool, ToolDescriptor, ToolHandler, ToolRegistration, tool_input_schema,
-        tool_output_schema,
+        Dependency, DependencyError, DependencySpec, Scope, SourceLocation, Tool, ToolDescriptor,
+        ToolError, ToolHandler, ToolRegistration, tool_input_schema, tool_output_schema,
     };
     pub use crate::units::{ByteSize, TimeSpan, TimeUnit, bytes};
     pub use inventory;

@@ -61,7 +61,6 @@
 
 mod test_tool;
 
-pub use agboss_core::model::providers::forbid_real_requests;
-pub use agboss_core::model::{ScriptedModel, Turn};
+pub use agboss_core::model::{ScriptedModel, Turn, forbid_real_requests};
 pub use agboss_core::time::ManualClock;
 pub use test_tool::{TestRun, TestTool, test_tool};

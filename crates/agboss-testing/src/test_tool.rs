@@ -4,13 +4,17 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use agboss_core::app::Env;
+use agboss_core::base::Env;
 use agboss_core::context::{Execution, Step};
-use agboss_core::deps::{DependencyError, MissingDependency, Providers, missing_dependencies};
-use agboss_core::mcp::McpHub;
+use agboss_core::deps::Providers;
+#[cfg(feature = "mcp")]
+use agboss_core::mcp::{McpConnection, McpHub, McpServer};
 use agboss_core::spend::SpendEntry;
 use agboss_core::time::{Clock, ManualClock};
-use agboss_core::tool::{CallFrame, CallOutcome, Invoker, Tool, ToolEnv, ToolFailure};
+use agboss_core::tool::{
+    CallFrame, CallOutcome, DependencyError, Invoker, MissingDependency, Tool, ToolEnv,
+    ToolFailure, missing_dependencies,
+};
 use agboss_core::units::{ByteSize, TimeSpan};
 
 /// A runner for tool `T`; see the [crate docs](crate).
@@ -21,6 +25,7 @@ pub fn test_tool<T: Tool>() -> TestTool<T> {
         timeout: None,
         bound: None,
         env: Env::process(),
+        #[cfg(feature = "mcp")]
         mcp: OnceLock::new(),
         execution: Execution::builder("test-execution")
             .thread("test-thread")
@@ -38,7 +43,9 @@ pub struct TestTool<T> {
     clock: ManualClock,
     timeout: Option<TimeSpan>,
     bound: Option<ByteSize>,
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     env: Env,
+    #[cfg(feature = "mcp")]
     mcp: OnceLock<Arc<McpHub>>,
     execution: Execution,
     calls: AtomicU32,
@@ -82,9 +89,24 @@ impl<T: Tool> TestTool<T> {
         self
     }
 
-    /// The runner's MCP servers: one connection per server for all its calls, stopped when the
-    /// runner is dropped or with [`McpHub::shutdown`].
-    pub fn mcp(&self) -> &Arc<McpHub> {
+    /// The runner's connection to MCP server `S`: one per server for all its calls, started on
+    /// the first call that needs it.
+    #[cfg(feature = "mcp")]
+    pub fn mcp_server<S: McpServer>(&self) -> Arc<McpConnection> {
+        self.mcp().connection(S::DESCRIPTOR)
+    }
+
+    /// Stops the MCP servers the runner started (a stdio server's whole process group); they
+    /// are stopped when the runner is dropped too.
+    pub async fn shutdown(&self) {
+        #[cfg(feature = "mcp")]
+        if let Some(hub) = self.mcp.get() {
+            hub.shutdown().await;
+        }
+    }
+
+    #[cfg(feature = "mcp")]
+    fn mcp(&self) -> &Arc<McpHub> {
         self.mcp
             .get_or_init(|| Arc::new(McpHub::new(self.env.clone(), Clock::from(&self.clock))))
     }
@@ -134,7 +156,9 @@ impl<T: Tool> TestTool<T> {
     }
 
     fn invoker(&self) -> Invoker<T> {
+        #[cfg_attr(not(feature = "mcp"), allow(unused_mut))]
         let mut providers = self.providers.clone();
+        #[cfg(feature = "mcp")]
         providers.provide(self.mcp().clone());
         let env = ToolEnv::new(Arc::new(providers), Clock::from(&self.clock));
         let mut invoker = Invoker::<T>::new(env);

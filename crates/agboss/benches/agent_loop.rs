@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use agboss::context::Signal;
 use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, ToolCall};
 use agboss::prelude::*;
+use agboss::{Application, Workflow};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const TURNS: u32 = 1_000;

@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use agboss::agent::AgentDescriptor;
 use agboss::prelude::*;
-use agboss::tool::{
-    SourceLocation, ToolDescriptor, ToolRegistration, tool_input_schema, tool_output_schema,
-};
 use agboss::units::kilobytes;
+use agboss::{Application, Workflow};
+use agboss_core::tool::{
+    SourceLocation, Tool, ToolDescriptor, ToolRegistration, tool_input_schema, tool_output_schema,
+};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
 /// The tools' input and output.

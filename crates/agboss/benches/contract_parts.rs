@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use agboss::context::{Execution, Step};
-use agboss::tool::CallFrame;
+use agboss_core::tool::CallFrame;
 use common::{ARGUMENTS, Items, Query};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde::Deserialize;

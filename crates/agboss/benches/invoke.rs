@@ -21,7 +21,8 @@ use std::task::{Context, Poll, Waker};
 
 use agboss::context::{Execution, Step};
 use agboss::prelude::*;
-use agboss::tool::{CallFrame, DynTool, Invoker, ToolEnv};
+// The contract itself, below the facade: what the loop runs for every call.
+use agboss_core::tool::{CallFrame, DynTool, Invoker, ToolEnv};
 use common::{ARGUMENTS, Items, Query};
 use criterion::{Criterion, criterion_group, criterion_main};
 

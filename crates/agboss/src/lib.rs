@@ -7,6 +7,9 @@
 //! clock, output validated, and the result a value (never a panic) bounded before the model
 //! reads it.
 //!
+//! A file of tools, DTOs or agents needs one line, `use agboss::prelude::*;`. A `main` needs
+//! `use agboss::{Application, Workflow, ...};` and the modules it reaches into.
+//!
 //! ```
 //! use std::sync::Arc;
 //! use agboss::prelude::*;
@@ -53,29 +56,30 @@
 //! );
 //! ```
 //!
-//! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`](mod@dto)
-//! (framework DTOs), [`tool`](mod@tool) (the call contract), [`agent`](mod@agent), [`app`]
-//! (workflows, applications, assembly), [`config`] (TOML), [`describe`], [`context`]
-//! (executions, signals, steps), [`deps`], [`time`], [`spend`], [`mcp`](mod@mcp) (MCP servers
-//! behind `#[mcp_server]` and `#[mcp_tool]`), `cli` (feature `cli`, on by default: `describe`,
-//! `g mcp`) and `testing` (feature `testing`).
+//! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`](mod@dto),
+//! [`tool`](mod@tool) (the call contract), [`agent`](mod@agent), [`app`] (workflows,
+//! applications, assembly), [`run`] (outcomes, errors, budgets), [`model`] (chat models and
+//! providers), [`journal`] (events and stores), [`context`], [`spend`], [`time`], [`describe`],
+//! and with their features [`mcp`](mod@mcp), `config`, `cli` and `testing`.
+//!
+//! Features, all on by default but `testing`: `mcp`, `openai`, `anthropic`, `gemini`, `config`,
+//! `cli`; `testing` adds [`test_tool`](testing::test_tool) and scripted models.
 
 // The macros generate `::agboss::__private` paths; this makes them resolve inside this crate's
-// own tests too (nothing outside `cfg(test)` uses them yet).
+// own tests too.
 #[allow(unused_extern_crates)]
 extern crate self as agboss;
 
 #[doc(inline)]
-pub use agboss_macros::{agent, dto, mcp_server, mcp_tool, tool};
+pub use agboss_macros::{agent, dto, tool};
+#[cfg(feature = "mcp")]
+#[doc(inline)]
+pub use agboss_macros::{mcp_server, mcp_tool};
 
-pub use agboss_core::agent::Agent;
-pub use agboss_core::app::{Application, AssemblyError, ToolDefaults, Workflow};
-pub use agboss_core::context::ExecutionContext;
-pub use agboss_core::tool::{Tool, ToolError, ToolHandler};
-
-pub use agboss_core::{
-    agent, app, config, context, deps, describe, mcp, model, run, spend, store, time, tool, units,
-};
+pub use agboss_core::app::{Application, ApplicationBuilder, ToolDefaults, Workflow};
+pub use agboss_core::base::{AssemblyError, Env, FromEnv};
+#[cfg(feature = "config")]
+pub use agboss_core::config::Config;
 
 /// Marks a type as infrastructure: only the application may provide it, never a workflow
 /// (`[di.infrastructure-in-workflow]`).
@@ -86,8 +90,25 @@ pub use agboss_core::{
 /// ```
 pub use agboss_core::infrastructure;
 
-#[cfg(feature = "cli")]
-pub mod cli;
+/// What a file of tools, DTOs or agents needs: `use agboss::prelude::*;`.
+pub mod prelude {
+    pub use crate::{agent, dto, tool};
+    #[cfg(feature = "mcp")]
+    pub use crate::{mcp_server, mcp_tool};
+    pub use agboss_core::context::ExecutionContext;
+    pub use agboss_core::dto::PlainText;
+    #[cfg(feature = "mcp")]
+    pub use agboss_core::mcp::McpClient;
+    pub use agboss_core::model::ModelClient;
+    pub use agboss_core::spend::SpendRecorder;
+    pub use agboss_core::time::Clock;
+    pub use agboss_core::tool::{ToolError, ToolHandler};
+}
+
+/// Values with units: `seconds(10)`, `kilobytes(256)`, `usd("0.25")`.
+pub mod units {
+    pub use agboss_core::units::*;
+}
 
 /// DTOs the framework defines, and the JSON value type for free-form fields of DTOs.
 pub mod dto {
@@ -97,20 +118,122 @@ pub mod dto {
     pub use serde_json::Value;
 }
 
-/// What a file of tools needs: `use agboss::prelude::*;`.
-pub mod prelude {
-    pub use crate::{agent, dto, mcp_server, mcp_tool, tool};
-    pub use agboss_core::agent::Agent;
-    pub use agboss_core::app::{Application, ToolDefaults, Workflow};
-    pub use agboss_core::context::ExecutionContext;
-    pub use agboss_core::dto::PlainText;
-    pub use agboss_core::mcp::McpClient;
-    pub use agboss_core::spend::SpendRecorder;
-    pub use agboss_core::time::Clock;
-    pub use agboss_core::tool::{Tool, ToolError, ToolHandler};
+/// Tools: the handler you write, what `#[tool]` registers, the call contract's results and
+/// errors, and tools as models see them.
+pub mod tool {
+    pub use agboss_core::tool::bound::{WHITESPACE_WINDOW, effective_bound};
+    pub use agboss_core::tool::{
+        BoundedText, CallOutcome, Dependency, DependencyError, Issue, Issues, MissingDependency,
+        RemoteTool, Requirement, SchemaError, Scope, SourceLocation, Tool, ToolDefinition,
+        ToolDescriptor, ToolError, ToolFailure, ToolHandler, ToolOrigin, ToolRegistration,
+        WireFormat, bound_text, input_schema_of, output_schema_of, registered_tools,
+        tool_definition_of,
+    };
 }
 
-/// Test harnesses: [`test_tool`](testing::test_tool) and the [`ManualClock`](testing::ManualClock).
+/// Agents: what `#[agent]` registers, and an agent as assembly left it.
+pub mod agent {
+    pub use agboss_core::agent::{
+        Agent, AgentDescriptor, AgentSettings, AnswerSpec, AppAgent, AppTool, History, PromptFile,
+        registered_agents,
+    };
+}
+
+/// Applications: workflows, providers and defaults, assembly and its problems, and starting
+/// runs.
+pub mod app {
+    pub use agboss_core::app::{
+        AppWorkflow, Application, ApplicationBuilder, DEFAULT_MAX_TOOL_CALLS, RunBuilder,
+        ToolDefaults, ToolSlice, Workflow,
+    };
+    pub use agboss_core::base::{
+        AssemblyError, Env, FromEnv, Problem, Setting, Source, UnknownAgentToolError,
+    };
+    pub use agboss_core::deps::InfrastructureType;
+    /// The catalogue of problem codes, each with what it means and its message template.
+    pub use agboss_rules::codes;
+}
+
+/// Runs: how they end, the errors they end with, their limits and budgets.
+pub mod run {
+    pub use agboss_core::journal::Answer;
+    pub use agboss_core::run::{LimitExceededError, RunError, RunOutcome, ToolEnd};
+    pub use agboss_core::spend::{BudgetExceededError, Budgets};
+}
+
+/// Chat models: messages, the [`ChatModel`](model::ChatModel) trait, the router and the HTTP
+/// providers.
+pub mod model {
+    pub use agboss_core::model::{
+        ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelClient,
+        ModelError, ModelRouter, ModelSettings, PriceSettings, Prices, ScriptedModel, Thinking,
+        ToolCall, ToolChoice, Turn, Usage, forbid_real_requests, real_requests_forbidden,
+    };
+    /// Providers over HTTP, by wire format.
+    #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+    pub mod providers {
+        pub use agboss_core::model::providers::{ProviderSettings, RetryPolicy, connect};
+        pub use agboss_core::tool::WireFormat;
+    }
+}
+
+/// The journal: the events a run is made of, its state, and the stores that keep it.
+pub mod journal {
+    pub use agboss_core::journal::{
+        Answer, CallResult, LoopEvent, LoopState, MemoryStore, Next, PendingCall, STATE_VERSION,
+        Spent, Store, StoreError, StoreFuture,
+    };
+}
+
+/// What a call runs in: its execution, its step and its cancellation signal.
+pub mod context {
+    pub use agboss_core::context::{
+        AbortKind, AbortReason, Execution, ExecutionContext, Signal, Step, Tenant,
+    };
+}
+
+/// Spend: what an execution paid, and its budgets.
+pub mod spend {
+    pub use agboss_core::spend::{
+        BudgetExceededError, Budgets, SpendEntry, SpendLedger, SpendRecorder,
+    };
+}
+
+/// The application's clock.
+pub mod time {
+    pub use agboss_core::time::{Clock, ManualClock};
+}
+
+/// `describe`: who can use which tool, with what limits, as text or versioned JSON.
+pub mod describe {
+    pub use agboss_core::describe::{DESCRIBE_VERSION, json, text};
+}
+
+/// MCP servers and their tools (`#[mcp_server]`, `#[mcp_tool]`).
+#[cfg(feature = "mcp")]
+pub mod mcp {
+    pub use agboss_core::mcp::{
+        ListError, ListedTool, McpClient, McpConnection, McpError, McpServer, McpServerDescriptor,
+        McpTransport, START_TIMEOUT, ServerAddress, list_tools, registered_mcp_servers,
+    };
+}
+
+/// Configuration files (TOML).
+#[cfg(feature = "config")]
+pub mod config {
+    pub use agboss_core::agent::AgentSettings;
+    pub use agboss_core::config::{Config, ToolSettings};
+    pub use agboss_core::model::{ModelSettings, PriceSettings};
+}
+
+/// The subcommands a program mounts in its command line (`describe`, `g mcp`).
+#[cfg(feature = "cli")]
+pub mod cli {
+    pub use agboss_cli::*;
+}
+
+/// Test harnesses: [`test_tool`](testing::test_tool), the [`ManualClock`](testing::ManualClock)
+/// and scripted models.
 #[cfg(feature = "testing")]
 pub mod testing {
     pub use agboss_testing::*;
@@ -150,6 +273,7 @@ mod tests {
 
     #[test]
     fn the_facade_can_use_its_own_macros() {
+        use crate::tool::Tool;
         assert_eq!(Echo::DESCRIPTOR.name(), "echo-tool");
         assert!(
             crate::tool::registered_tools()

@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 use schemars::JsonSchema;
 use serde_json::Value;
 
+use crate::model::Thinking;
 use crate::tool::{SourceLocation, ToolRegistration, input_schema_of};
 
 /// One prompt file, read at compile time.
@@ -29,34 +30,6 @@ impl PromptFile {
     /// The file's text.
     pub fn text(&self) -> &'static str {
         self.text
-    }
-}
-
-/// How hard the agent asks its model to think, where the model supports it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Thinking {
-    /// The model's own default.
-    #[default]
-    Default,
-    /// No thinking.
-    Off,
-    /// A little.
-    Low,
-    /// More.
-    Medium,
-    /// As much as the model offers.
-    High,
-}
-
-impl fmt::Display for Thinking {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Thinking::Default => "default",
-            Thinking::Off => "off",
-            Thinking::Low => "low",
-            Thinking::Medium => "medium",
-            Thinking::High => "high",
-        })
     }
 }
 

@@ -3,15 +3,19 @@
 use std::sync::Arc;
 
 use super::provided::ProvidedList;
-use super::{AssemblyError, Env, FromEnv, Problem, Setting, ToolDefaults, Workflow};
-use crate::agent::AgentDescriptor;
+use super::{ToolDefaults, Workflow};
+use agboss_rules::codes;
+
+use crate::agent::AppAgent;
+use crate::base::{AssemblyError, Env, FromEnv, Problem, Setting};
+#[cfg(feature = "config")]
 use crate::config::Config;
 use crate::deps::Providers;
+use crate::journal::Store;
 use crate::model::{ChatModel, ModelError, ModelRouter};
-use crate::run::Budgets;
-use crate::store::Store;
+use crate::spend::Budgets;
 use crate::time::Clock;
-use crate::tool::{DynTool, ToolDescriptor, ToolEnv};
+use crate::tool::{ToolDescriptor, ToolEnv};
 use crate::units::ByteSize;
 
 /// Builds an [`Application`].
@@ -33,6 +37,7 @@ pub struct ApplicationBuilder {
     pub(crate) provided: ProvidedList,
     pub(crate) defaults: ToolDefaults,
     pub(crate) clock: Clock,
+    #[cfg(feature = "config")]
     pub(crate) config: Option<Config>,
     pub(crate) env: Env,
     pub(crate) router: Option<ModelRouter>,
@@ -72,6 +77,7 @@ impl ApplicationBuilder {
     }
 
     /// Configuration, usually from a TOML file: it overrides what the code declares.
+    #[cfg(feature = "config")]
     pub fn config(mut self, config: Config) -> Self {
         self.config = Some(config);
         self
@@ -94,7 +100,7 @@ impl ApplicationBuilder {
         self.router(ModelRouter::new().route("*", "model", model, false))
     }
 
-    /// Where executions are journaled; a [`MemoryStore`](crate::store::MemoryStore) unless set.
+    /// Where executions are journaled; a [`MemoryStore`](crate::journal::MemoryStore) unless set.
     pub fn store(mut self, store: Arc<dyn Store>) -> Self {
         self.store = Some(store);
         self
@@ -133,6 +139,7 @@ impl Application {
             provided: ProvidedList::default(),
             defaults: ToolDefaults::default(),
             clock: Clock::system(),
+            #[cfg(feature = "config")]
             config: None,
             env: Env::process(),
             router: None,
@@ -176,41 +183,10 @@ impl Application {
         &self.store
     }
 
-    /// The MCP servers' connections.
-    pub fn mcp(&self) -> Arc<crate::mcp::McpHub> {
-        self.providers
-            .get::<crate::mcp::McpHub>()
-            .expect("assembly provides the MCP hub")
-    }
-
-    /// Starts every MCP server the application's tools call and checks that each offers the
-    /// tools its declaration names; every problem at once (`[mcp.start-failed]`,
-    /// `[mcp.tool-missing]`, `[mcp.env-missing]`). Without this call servers start on first use
-    /// and a problem is the error of the call that needed them.
-    pub async fn start_mcp_servers(&self) -> Result<(), AssemblyError> {
-        let failures = self.mcp().start(self.used_mcp_servers()).await;
-        if failures.is_empty() {
-            return Ok(());
-        }
-        let problems = failures.iter().map(mcp_problem).collect();
-        Err(AssemblyError::new(self.name.clone(), problems))
-    }
-
-    /// Every MCP server a workflow's tools call, each once, sorted by name.
-    fn used_mcp_servers(&self) -> Vec<&'static crate::mcp::McpServerDescriptor> {
-        let mut servers: Vec<_> = self
-            .workflows
-            .iter()
-            .flat_map(|w| w.mcp_servers.iter().copied())
-            .collect();
-        servers.sort_by_key(|s| (s.name(), std::ptr::from_ref(*s) as usize));
-        servers.dedup_by_key(|s| std::ptr::from_ref(*s) as usize);
-        servers
-    }
-
     /// Stops what the application started: every MCP server (a stdio server's whole process
     /// group). Calls after it start the servers again.
     pub async fn shutdown(&self) {
+        #[cfg(feature = "mcp")]
         self.mcp().shutdown().await;
     }
 
@@ -237,18 +213,19 @@ impl Application {
                     continue;
                 }
                 seen.push((type_name, reason.clone()));
-                problems.push(Problem::new(
-                    "config.env-missing",
-                    format!("`{type_name}` (provided by {scope}) cannot be made: {reason}"),
-                ));
+                problems.push(
+                    codes::CONFIG_ENV_MISSING
+                        .finding(&[
+                            ("type_name", &type_name),
+                            ("scope", &scope),
+                            ("reason", &reason),
+                        ])
+                        .into(),
+                );
             }
         }
-        problems.extend(
-            self.mcp()
-                .missing_env(self.used_mcp_servers())
-                .iter()
-                .map(mcp_problem),
-        );
+        #[cfg(feature = "mcp")]
+        problems.extend(self.missing_mcp_env());
         if problems.is_empty() {
             Ok(())
         } else {
@@ -257,16 +234,12 @@ impl Application {
     }
 }
 
-/// An MCP failure as an assembly problem.
-fn mcp_problem(error: &crate::mcp::McpError) -> Problem {
-    Problem::new(error.code(), error.message())
-}
-
 /// A checked workflow.
 pub struct AppWorkflow {
     pub(crate) name: String,
     pub(crate) agents: Vec<AppAgent>,
     pub(crate) unassigned: Vec<&'static ToolDescriptor>,
+    #[cfg(feature = "mcp")]
     pub(crate) mcp_servers: Vec<&'static crate::mcp::McpServerDescriptor>,
     pub(crate) env: ToolEnv,
     pub(crate) own_providers: Providers,
@@ -287,10 +260,11 @@ impl AppWorkflow {
 
     /// The agent named `name`.
     pub fn agent(&self, name: &str) -> Option<&AppAgent> {
-        self.agents.iter().find(|a| a.descriptor.name() == name)
+        self.agents.iter().find(|a| a.name() == name)
     }
 
     /// The MCP servers its tools call.
+    #[cfg(feature = "mcp")]
     pub fn mcp_servers(&self) -> &[&'static crate::mcp::McpServerDescriptor] {
         &self.mcp_servers
     }
@@ -301,7 +275,7 @@ impl AppWorkflow {
     }
 
     /// What its tools are called in: its providers over the application's, and the clock.
-    pub fn tool_env(&self) -> &ToolEnv {
+    pub(crate) fn tool_env(&self) -> &ToolEnv {
         &self.env
     }
 
@@ -313,81 +287,5 @@ impl AppWorkflow {
     /// The limit of tool calls of its agents without their own.
     pub fn max_tool_calls(&self) -> &Setting<u32> {
         &self.max_tool_calls
-    }
-}
-
-/// A checked agent: its model, limits and tools as they are in effect.
-pub struct AppAgent {
-    pub(crate) descriptor: &'static AgentDescriptor,
-    pub(crate) model: String,
-    pub(crate) max_tool_calls: Setting<u32>,
-    pub(crate) max_result_size: Setting<ByteSize>,
-    pub(crate) tools: Vec<AppTool>,
-}
-
-impl AppAgent {
-    /// What `#[agent]` declared.
-    pub fn descriptor(&self) -> &'static AgentDescriptor {
-        self.descriptor
-    }
-
-    /// Its name.
-    pub fn name(&self) -> &'static str {
-        self.descriptor.name()
-    }
-
-    /// The model in effect (configuration may override the declared one).
-    pub fn model(&self) -> &str {
-        &self.model
-    }
-
-    /// Its limit of tool calls per run, and where it came from.
-    pub fn max_tool_calls(&self) -> &Setting<u32> {
-        &self.max_tool_calls
-    }
-
-    /// The bound for its context blocks and its tools without their own.
-    pub fn max_result_size(&self) -> &Setting<ByteSize> {
-        &self.max_result_size
-    }
-
-    /// Its tools, declared ones first, then those configuration adds.
-    pub fn tools(&self) -> &[AppTool] {
-        &self.tools
-    }
-
-    /// The tool named `name`.
-    pub fn tool(&self, name: &str) -> Option<&AppTool> {
-        self.tools.iter().find(|t| t.descriptor.name() == name)
-    }
-}
-
-/// A tool as one agent has it: its effective bound and the callable tool.
-pub struct AppTool {
-    pub(crate) descriptor: &'static ToolDescriptor,
-    pub(crate) bound: Setting<ByteSize>,
-    pub(crate) env_vars: Vec<&'static str>,
-    pub(crate) tool: Arc<dyn DynTool>,
-}
-
-impl AppTool {
-    /// The tool's descriptor.
-    pub fn descriptor(&self) -> &'static ToolDescriptor {
-        self.descriptor
-    }
-
-    /// The bound on what the model reads of its results, and where it came from.
-    pub fn bound(&self) -> &Setting<ByteSize> {
-        &self.bound
-    }
-
-    /// The environment variables its dependencies are made from.
-    pub fn env_vars(&self) -> &[&'static str] {
-        &self.env_vars
-    }
-
-    /// The tool, ready to be called.
-    pub fn tool(&self) -> &Arc<dyn DynTool> {
-        &self.tool
     }
 }

@@ -1,7 +1,5 @@
 //! Tool defaults of workflows and applications, and where an effective setting came from.
 
-use std::fmt;
-
 use crate::units::ByteSize;
 
 /// `defaults.tools` of a workflow or an application.
@@ -82,47 +80,6 @@ pub(crate) fn parse_size(text: &str) -> Result<ByteSize, String> {
         }
         crate::units::ByteSizeError::OutOfRange(_) => format!("\"{text}\" is out of range"),
     })
-}
-
-/// Where an effective setting came from: the thing itself, its workflow, its application, or
-/// the framework.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Source {
-    /// Set on the tool or agent itself.
-    Own,
-    /// The workflow's `defaults.tools` (its name).
-    Workflow(String),
-    /// The application's `defaults.tools` (its name).
-    Application(String),
-    /// Nothing set: the framework's default.
-    BuiltIn,
-}
-
-impl fmt::Display for Source {
-    /// `own`, the workflow's or application's name, or `built-in`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Source::Own => f.write_str("own"),
-            Source::Workflow(name) | Source::Application(name) => f.write_str(name),
-            Source::BuiltIn => f.write_str("built-in"),
-        }
-    }
-}
-
-/// An effective setting and where it came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setting<T> {
-    /// The value in effect.
-    pub value: T,
-    /// Where it came from.
-    pub source: Source,
-}
-
-impl<T: fmt::Display> fmt::Display for Setting<T> {
-    /// `64 KB (desk-application)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.value, self.source)
-    }
 }
 
 /// The default limit of tool calls per agent run.

@@ -18,19 +18,20 @@
 
 mod application;
 mod assemble;
+#[cfg(feature = "config")]
+mod configure;
 mod defaults;
-mod env;
-mod infrastructure;
-mod problem;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod provided;
+mod run;
+mod tool_slice;
 mod workflow;
 
-pub use application::{AppAgent, AppTool, AppWorkflow, Application, ApplicationBuilder};
-pub(crate) use assemble::MAX_NAME_LEN;
-pub use defaults::{DEFAULT_MAX_TOOL_CALLS, Setting, Source, ToolDefaults};
-pub use env::{Env, FromEnv};
-pub use infrastructure::{InfrastructureType, infrastructure_type};
-pub use problem::{AssemblyError, Problem, UnknownAgentToolError};
+pub use application::{AppWorkflow, Application, ApplicationBuilder};
+pub use defaults::{DEFAULT_MAX_TOOL_CALLS, ToolDefaults};
+pub use run::RunBuilder;
+pub use tool_slice::ToolSlice;
 pub use workflow::Workflow;
 
 #[cfg(test)]

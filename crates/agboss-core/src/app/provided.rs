@@ -5,11 +5,11 @@ use std::any::TypeId;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::{Env, FromEnv};
-use crate::config::ModelSettings;
+use crate::base::{Env, FromEnv};
 use crate::deps::{ErasedValue, Providers};
+#[cfg(feature = "mcp")]
 use crate::mcp::McpHub;
-use crate::model::ModelRouter;
+use crate::model::{ModelRouter, ModelSettings};
 use crate::time::Clock;
 
 /// The providers of one scope, in declaration order.
@@ -56,6 +56,7 @@ impl ProvidedList {
     }
 
     /// The MCP servers' connections, made on first use.
+    #[cfg(feature = "mcp")]
     pub(crate) fn push_mcp_hub(&mut self) {
         self.push_made::<McpHub>(&[], |env, clock| {
             Ok(McpHub::new(env.clone(), clock.clone()))

@@ -3,11 +3,14 @@
 
 use super::*;
 use crate::agent::{AgentDescriptor, AnswerSpec};
+use crate::base::AssemblyError;
 use crate::config::Config;
-use crate::deps::{DependencyError, Scope};
 use crate::dto::PlainText;
-use crate::mcp::{McpBinding, McpServerDescriptor, McpTransport};
-use crate::tool::{SourceLocation, Tool, ToolDescriptor, ToolError, ToolHandler, ToolRegistration};
+use crate::mcp::{McpServerDescriptor, McpTransport, remote_tool};
+use crate::tool::{
+    DependencyError, Scope, SourceLocation, Tool, ToolDescriptor, ToolError, ToolHandler,
+    ToolRegistration,
+};
 use crate::tool::{tool_input_schema, tool_output_schema};
 use crate::units::ByteSize;
 
@@ -251,7 +254,7 @@ static WRITE_NOTE: ToolDescriptor = ToolDescriptor::new(
     tool_input_schema::<Echo>,
     tool_output_schema::<Echo>,
 )
-.with_mcp(McpBinding::new(&NOTES_FS, "write_file"));
+.with_remote(remote_tool(&NOTES_FS, "write_file"));
 
 #[test]
 fn an_mcp_tool_built_by_hand_must_call_a_declared_tool() {

@@ -2,9 +2,10 @@
 
 use std::sync::Arc;
 
+use super::ToolDefaults;
 use super::provided::ProvidedList;
-use super::{FromEnv, ToolDefaults};
 use crate::agent::{Agent, AgentDescriptor};
+use crate::base::FromEnv;
 use crate::tool::{Tool, ToolRegistration};
 
 /// A workflow as declared; [`ApplicationBuilder::build`](super::ApplicationBuilder::build)

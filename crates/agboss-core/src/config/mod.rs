@@ -23,17 +23,21 @@
 //! A file holds the names of environment variables, never secrets: a value that looks like a
 //! key or token is refused (`[config.secret-value]`), and every `*_env` value must be a
 //! variable name. Problems are reported with the application's other assembly problems.
+//!
+//! A [`Config`] is plain data: what the file says, and what is wrong with it. The application
+//! applies it (`ApplicationBuilder::config`); nothing here knows the application.
 
 mod secrets;
 
-pub(crate) use secrets::is_variable_name;
-
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
+use agboss_rules::codes;
 use serde::Deserialize;
 
-use crate::app::{ApplicationBuilder, Problem};
+use crate::agent::AgentSettings;
+use crate::base::Problem;
+use crate::model::ModelSettings;
 
 /// A parsed configuration, with the problems found in it (reported at assembly).
 #[derive(Clone, Debug, Default)]
@@ -41,52 +45,6 @@ pub struct Config {
     origin: String,
     file: ConfigFile,
     problems: Vec<Problem>,
-}
-
-/// What configuration sets for one agent.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct AgentOverride {
-    /// Its model, `vendor/model`.
-    pub model: Option<String>,
-    /// Its limit of tool calls per run.
-    pub max_tool_calls: Option<u32>,
-    /// Tools added to its declared ones, by name.
-    #[serde(default)]
-    pub tools: Vec<String>,
-}
-
-/// A model provider's settings: where it is and which variable holds its key.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct ModelSettings {
-    /// The wire format: `openai` (and every compatible server), `anthropic` or `gemini`.
-    /// Defaults to the section's own name for `openai`, `anthropic`, `google`, `openrouter`.
-    pub kind: Option<String>,
-    /// The vendors (the part of a model id before `/`) routed here; defaults to the section's
-    /// name (`google` for Gemini, every other vendor for `openrouter`).
-    #[serde(default)]
-    pub vendors: Vec<String>,
-    /// Whether the model id goes to the API without its vendor (`local/qwen2.5` → `qwen2.5`).
-    /// Defaults to true, except for OpenRouter, which takes ids whole.
-    pub strip_vendor: Option<bool>,
-    /// The API's base URL.
-    pub base_url: Option<String>,
-    /// The NAME of the environment variable that holds the API key.
-    pub api_key_env: Option<String>,
-    /// Prices per million tokens, in dollars as text (`"0.15"`), by model id.
-    #[serde(default)]
-    pub prices: BTreeMap<String, PriceSettings>,
-}
-
-/// A model's prices per million tokens, as decimal dollar texts.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct PriceSettings {
-    /// Dollars per million input tokens.
-    pub input: String,
-    /// Dollars per million output tokens.
-    pub output: String,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -98,7 +56,7 @@ struct ConfigFile {
     #[serde(default)]
     workflows: BTreeMap<String, WorkflowSection>,
     #[serde(default)]
-    agents: BTreeMap<String, AgentOverride>,
+    agents: BTreeMap<String, AgentSettings>,
     #[serde(default)]
     models: BTreeMap<String, ModelSettings>,
 }
@@ -106,7 +64,7 @@ struct ConfigFile {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DefaultsSection {
-    tools: Option<ToolsSection>,
+    tools: Option<ToolSettings>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -116,11 +74,14 @@ struct WorkflowSection {
     defaults: DefaultsSection,
 }
 
-#[derive(Clone, Debug, Default, Deserialize)]
+/// `defaults.tools` as a file writes it, for the application or one workflow.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-struct ToolsSection {
-    max_result_size: Option<String>,
-    max_tool_calls: Option<u32>,
+pub struct ToolSettings {
+    /// The bound on results, as written (`"64 KB"`); checked when it is applied.
+    pub max_result_size: Option<String>,
+    /// The limit of tool calls per agent run.
+    pub max_tool_calls: Option<u32>,
 }
 
 impl Config {
@@ -134,19 +95,13 @@ impl Config {
                 match ConfigFile::deserialize(raw) {
                     Ok(file) => file,
                     Err(e) => {
-                        problems.push(Problem::new(
-                            "config.invalid",
-                            format!("{origin}: {}", one_line(&e.to_string())),
-                        ));
+                        problems.push(invalid(&origin, one_line(&e.to_string())));
                         ConfigFile::default()
                     }
                 }
             }
             Err(e) => {
-                problems.push(Problem::new(
-                    "config.invalid",
-                    format!("{origin}: {}", one_line(&e.to_string())),
-                ));
+                problems.push(invalid(&origin, one_line(&e.to_string())));
                 ConfigFile::default()
             }
         };
@@ -164,10 +119,7 @@ impl Config {
         match std::fs::read_to_string(path) {
             Ok(text) => Config::from_toml(origin, &text),
             Err(e) => Config {
-                problems: vec![Problem::new(
-                    "config.invalid",
-                    format!("{origin} cannot be read: {e}"),
-                )],
+                problems: vec![invalid(&origin, format!("it cannot be read: {e}"))],
                 origin,
                 file: ConfigFile::default(),
             },
@@ -194,47 +146,34 @@ impl Config {
         &self.file.models
     }
 
-    /// Applies the configuration to `builder`; returns the agent overrides for assembly.
-    pub(crate) fn apply(
-        self,
-        builder: &mut ApplicationBuilder,
-        problems: &mut Vec<Problem>,
-    ) -> HashMap<String, AgentOverride> {
-        problems.extend(self.problems);
-        let file = self.file;
-        if let Some(name) = file.name {
-            builder.name = name;
-        }
-        if let Some(tools) = &file.defaults.tools {
-            apply_tools(tools, &mut builder.defaults);
-        }
-        for (name, section) in &file.workflows {
-            match builder.workflows.iter_mut().find(|w| &w.name == name) {
-                Some(workflow) => {
-                    if let Some(tools) = &section.defaults.tools {
-                        apply_tools(tools, &mut workflow.defaults);
-                    }
-                }
-                None => problems.push(Problem::new(
-                    "config.unknown-workflow",
-                    format!(
-                        "{}: [workflows.{name}] names no workflow of the application",
-                        self.origin
-                    ),
-                )),
-            }
-        }
-        file.agents.into_iter().collect()
+    /// The application's name, if the file sets one.
+    pub fn name(&self) -> Option<&str> {
+        self.file.name.as_deref()
+    }
+
+    /// The application's `defaults.tools`, if the file sets them.
+    pub fn tool_defaults(&self) -> Option<&ToolSettings> {
+        self.file.defaults.tools.as_ref()
+    }
+
+    /// Each `[workflows.<name>]` section: the workflow's name and its `defaults.tools`.
+    pub fn workflows(&self) -> impl Iterator<Item = (&str, Option<&ToolSettings>)> {
+        self.file
+            .workflows
+            .iter()
+            .map(|(name, section)| (name.as_str(), section.defaults.tools.as_ref()))
+    }
+
+    /// Each `[agents.<name>]` section, by agent name.
+    pub fn agents(&self) -> &BTreeMap<String, AgentSettings> {
+        &self.file.agents
     }
 }
 
-fn apply_tools(section: &ToolsSection, defaults: &mut crate::app::ToolDefaults) {
-    if let Some(size) = &section.max_result_size {
-        defaults.set_size_from_text(size);
-    }
-    if let Some(n) = section.max_tool_calls {
-        defaults.max_tool_calls = Some(n);
-    }
+fn invalid(origin: &str, detail: String) -> Problem {
+    codes::CONFIG_INVALID
+        .finding(&[("origin", &origin), ("detail", &detail)])
+        .into()
 }
 
 fn one_line(text: &str) -> String {

@@ -1,7 +1,10 @@
 //! Keeping secrets out of configuration files: values that look like keys are refused, and
 //! every `*_env` value must be the name of a variable.
 
-use crate::app::Problem;
+use agboss_rules::codes;
+use agboss_rules::vars::is_variable_name;
+
+use crate::base::Problem;
 
 /// Checks every string value of `value` (the whole file).
 pub(super) fn check(origin: &str, value: &toml::Value, problems: &mut Vec<Problem>) {
@@ -24,12 +27,12 @@ fn walk(origin: &str, path: &str, value: &toml::Value, problems: &mut Vec<Proble
                     if looks_like_secret(name) {
                         problems.push(secret(origin, &path, name));
                     } else {
-                        problems.push(Problem::new(
-                            "config.env-name-invalid",
-                            format!(
-                                "{origin}: {path} = {name:?} is not the name of an environment variable: use letters, digits and `_`, such as \"OPENAI_API_KEY\""
-                            ),
-                        ));
+                        problems.push(
+                            codes::CONFIG_ENV_NAME_INVALID
+                                .finding(&[("value", &format!("{name:?}"))])
+                                .about(&format!("{origin}: {path}"))
+                                .into(),
+                        );
                     }
                     continue;
                 }
@@ -50,19 +53,9 @@ fn walk(origin: &str, path: &str, value: &toml::Value, problems: &mut Vec<Proble
 
 fn secret(origin: &str, path: &str, text: &str) -> Problem {
     let shown: String = text.chars().take(4).collect();
-    Problem::new(
-        "config.secret-value",
-        format!(
-            "{origin}: {path} holds what looks like a secret (\"{shown}…\"): configuration keeps the NAME of the environment variable that holds it, such as `api_key_env = \"OPENAI_API_KEY\"`; remove the value from the file and rotate it"
-        ),
-    )
-}
-
-/// `OPENAI_API_KEY`: letters, digits and `_`, not starting with a digit.
-pub(crate) fn is_variable_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    codes::CONFIG_SECRET_VALUE
+        .finding(&[("origin", &origin), ("path", &path), ("shown", &shown)])
+        .into()
 }
 
 /// Well-known key prefixes, or a long token mixing upper case, lower case and digits with no

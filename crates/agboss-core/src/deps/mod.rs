@@ -1,17 +1,11 @@
-//! Dependencies: a tool's fields, resolved per call.
+//! Dependencies: the values an application provides to its tools, one per type, made ready or on
+//! first use, and which types only the application may provide.
 //!
-//! A field is an [`ExecutionContext`](crate::context::ExecutionContext) (the call's own), a
-//! [`SpendRecorder`](crate::spend::SpendRecorder), the application's
-//! [`Clock`](crate::time::Clock), an [`McpClient`](crate::mcp::McpClient) of a declared MCP
-//! server, or an `Arc<T>` / `Arc<dyn Trait>` the application [provides](Providers::provide). What a tool needs is known from its descriptor, so a missing
-//! provider is reported before any call.
+//! A tool declares what it needs as fields (see [`crate::tool::Dependency`]); assembly checks
+//! that every field of every tool has a provider before anything runs.
 
-mod dependency;
-mod missing;
+mod infrastructure;
 mod providers;
-mod scope;
 
-pub use dependency::{Dependency, DependencySpec, Requirement, Unresolved};
-pub use missing::{DependencyError, MissingDependency, missing_dependencies};
-pub use providers::{ErasedValue, MakeValue, Providers};
-pub use scope::Scope;
+pub use infrastructure::{InfrastructureType, infrastructure_type};
+pub use providers::{ErasedValue, MakeValue, Providers, Unresolved};

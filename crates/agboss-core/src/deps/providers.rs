@@ -6,7 +6,14 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, OnceLock};
 
-use super::Unresolved;
+/// Why a dependency has no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// Nothing provides its type.
+    NotProvided,
+    /// Its provider could not make it, for this reason (`NOTES_FILE is not set`).
+    Failed(String),
+}
 
 /// The `Arc<T>` values an application provides, one per type `T`.
 ///

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json as object};
 
 use super::access;
-use crate::app::{AppAgent, AppTool, Application};
+use crate::agent::{AppAgent, AppTool};
+use crate::app::Application;
 use crate::tool::ToolDescriptor;
 use crate::units::ByteSize;
 
@@ -97,7 +98,7 @@ fn tool_schema(tool: &ToolDescriptor) -> Value {
         "description": tool.description(),
         "access": access(tool),
         "source": tool.source(),
-        "mcp": tool.mcp().map(|b| object!({ "server": b.server().name(), "tool": b.tool() })),
+        "mcp": tool.origin().remote().filter(|r| r.protocol() == "mcp").map(|r| object!({ "server": r.server(), "tool": r.tool() })),
         "waitsForApproval": false,
         "timeoutMs": tool.timeout().as_duration().as_millis() as u64,
         "timeout": tool.timeout().to_string(),

@@ -21,8 +21,8 @@ fn access(tool: &ToolDescriptor) -> &'static str {
 
 /// `local` for tools of this program, `mcp <server>` for MCP tools.
 fn origin(tool: &ToolDescriptor) -> String {
-    match tool.mcp() {
-        Some(binding) => format!("mcp {}", binding.server().name()),
+    match tool.origin().remote() {
+        Some(remote) => format!("{} {}", remote.protocol(), remote.server()),
         None => "local".to_owned(),
     }
 }

@@ -3,7 +3,8 @@
 use std::fmt::Write;
 
 use super::{access, origin};
-use crate::app::{AppAgent, AppTool, Application};
+use crate::agent::{AppAgent, AppTool};
+use crate::app::Application;
 
 /// The application as a tree:
 ///

@@ -13,10 +13,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::connection::{McpConnection, Session};
-use super::{McpError, McpHub, McpServer};
+use super::{McpError, McpHub, McpServer, McpServerDescriptor};
 use crate::context::Signal;
-use crate::deps::{Dependency, Requirement, Scope, Unresolved};
+use crate::deps::Unresolved;
 use crate::tool::ToolError;
+use crate::tool::{Dependency, Requirement, Scope};
 
 /// A connection to server `S`, for one tool call: declare it as a field of an `#[mcp_tool]`.
 ///
@@ -218,11 +219,17 @@ impl<S: McpServer> Dependency for McpClient<S> {
 
     fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved> {
         let hub = scope.providers().get::<McpHub>()?;
+        // The server tool this tool forwards to, when the field is of the server it is bound to.
         let bound = scope
             .descriptor()
-            .mcp()
-            .filter(|binding| std::ptr::eq(binding.server(), S::DESCRIPTOR))
-            .map(|binding| binding.tool());
+            .origin()
+            .remote()
+            .filter(|remote| {
+                remote
+                    .declaration::<McpServerDescriptor>()
+                    .is_some_and(|server| std::ptr::eq(server, S::DESCRIPTOR))
+            })
+            .map(|remote| remote.tool());
         Ok(McpClient {
             connection: hub.connection(S::DESCRIPTOR),
             bound,

@@ -14,11 +14,11 @@ use super::McpError;
 use super::descriptor::{McpServerDescriptor, McpTransport, expand};
 use super::process::ServerProcess;
 use super::stdio::{Diagnostics, spawn};
-use crate::app::Env;
+use crate::base::Env;
 use crate::time::Clock;
 
 /// How long a server may take to start and answer `initialize` and `tools/list`.
-pub(crate) const START_TIMEOUT: Duration = Duration::from_secs(60);
+pub const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A live session with a server.
 pub(crate) struct Live {

@@ -3,8 +3,8 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::app::Env;
-use crate::tool::SourceLocation;
+use crate::base::Env;
+use crate::tool::{RemoteTool, SourceLocation};
 
 /// How to reach a server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +96,11 @@ impl McpServerDescriptor {
     }
 }
 
+/// The origin of an `#[mcp_tool]`: tool `tool` of `server`, which must declare it.
+pub const fn remote_tool(server: &'static McpServerDescriptor, tool: &'static str) -> RemoteTool {
+    RemoteTool::new("mcp", server.name, tool, server)
+}
+
 /// Whether `server` declares the tool `name`, in a `const` (the check `#[mcp_tool]` emits).
 #[doc(hidden)]
 pub const fn declares(server: &McpServerDescriptor, name: &str) -> bool {
@@ -167,38 +172,10 @@ pub fn registered_mcp_servers() -> &'static [&'static McpServerRegistration] {
     })
 }
 
-/// The names of the `${VAR}` references in `text`, in order: the ones [`expand`] replaces.
-/// (`#[mcp_server]` has its own copy, across the proc-macro boundary, for `[mcp.env-undeclared]`.)
-pub(crate) fn variables_in(text: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else { break };
-        names.push(after[..end].to_owned());
-        rest = &after[end + 1..];
-    }
-    names
-}
-
 /// `text` with every `${VAR}` replaced by the variable's value from `env`; the name of the first
 /// variable that is not set, if one is not.
 pub(crate) fn expand(text: &str, env: &Env) -> Result<String, String> {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else {
-            out.push_str(&rest[start..]);
-            return Ok(out);
-        };
-        let name = &after[..end];
-        out.push_str(&env.get(name).ok_or_else(|| name.to_owned())?);
-        rest = &after[end + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
+    agboss_rules::vars::expand(text, |name| env.get(name))
 }
 
 impl fmt::Display for McpTransport {

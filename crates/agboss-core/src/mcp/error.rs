@@ -1,13 +1,13 @@
 //! [`McpError`]: why a server could not be used, said so that the reader knows what to do.
 
+use agboss_rules::codes::{self, Code};
+
 /// Why an MCP server could not serve a call.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.render())]
 #[non_exhaustive]
 pub enum McpError {
     /// A variable its declaration names is not set.
-    #[error(
-        "[mcp.env-missing] server `{server}` needs the environment variable {variable}, which is not set"
-    )]
     EnvMissing {
         /// The server.
         server: &'static str,
@@ -15,7 +15,6 @@ pub enum McpError {
         variable: String,
     },
     /// Its program could not be started (not installed, not on `PATH`).
-    #[error("[mcp.start-failed] server `{server}` could not be started ({command}): {reason}")]
     StartFailed {
         /// The server.
         server: &'static str,
@@ -25,9 +24,6 @@ pub enum McpError {
         reason: String,
     },
     /// It does not offer a tool its declaration names.
-    #[error(
-        "[mcp.tool-missing] server `{server}` does not offer the tool `{tool}` its declaration names (it offers: {offered})"
-    )]
     ToolMissing {
         /// The server.
         server: &'static str,
@@ -37,9 +33,6 @@ pub enum McpError {
         offered: String,
     },
     /// A call names a tool the server's declaration does not.
-    #[error(
-        "[mcp.undeclared-tool] server `{server}` is not declared with the tool `{tool}`: add it to `tools = [..]` of its #[mcp_server]"
-    )]
     Undeclared {
         /// The server.
         server: &'static str,
@@ -47,7 +40,6 @@ pub enum McpError {
         tool: String,
     },
     /// It stopped, or broke the protocol, during the call; the next call starts it again.
-    #[error("[mcp.server-stopped] server `{server}` stopped during the call: {reason}")]
     Stopped {
         /// The server.
         server: &'static str,
@@ -55,7 +47,6 @@ pub enum McpError {
         reason: String,
     },
     /// It answered with something its tool's output type does not read.
-    #[error("server `{server}` answered `{tool}` with {what}")]
     Unreadable {
         /// The server.
         server: &'static str,
@@ -65,7 +56,6 @@ pub enum McpError {
         what: String,
     },
     /// The protocol failed another way (an MCP error response, a timeout of the SDK).
-    #[error("server `{server}`: {detail}")]
     Protocol {
         /// The server.
         server: &'static str,
@@ -75,25 +65,59 @@ pub enum McpError {
 }
 
 impl McpError {
-    /// Its code, the one its message starts with in brackets (`mcp.start-failed`); `mcp` for the
-    /// errors that have none of their own.
-    pub fn code(&self) -> &'static str {
+    /// Its code in the catalogue: the one its message starts with in brackets
+    /// (`mcp.start-failed`); `mcp` for the errors that have none of their own.
+    pub fn code(&self) -> &'static Code {
         match self {
-            McpError::EnvMissing { .. } => "mcp.env-missing",
-            McpError::StartFailed { .. } => "mcp.start-failed",
-            McpError::ToolMissing { .. } => "mcp.tool-missing",
-            McpError::Undeclared { .. } => "mcp.undeclared-tool",
-            McpError::Stopped { .. } => "mcp.server-stopped",
-            McpError::Unreadable { .. } | McpError::Protocol { .. } => "mcp",
+            McpError::EnvMissing { .. } => &codes::MCP_ENV_MISSING,
+            McpError::StartFailed { .. } => &codes::MCP_START_FAILED,
+            McpError::ToolMissing { .. } => &codes::MCP_TOOL_MISSING,
+            McpError::Undeclared { .. } => &codes::MCP_UNDECLARED_TOOL,
+            McpError::Stopped { .. } => &codes::MCP_SERVER_STOPPED,
+            McpError::Unreadable { .. } | McpError::Protocol { .. } => &codes::MCP,
         }
     }
 
     /// Its message without the bracketed code.
-    pub(crate) fn message(&self) -> String {
-        let text = self.to_string();
-        match text.strip_prefix(&format!("[{}] ", self.code())) {
-            Some(message) => message.to_owned(),
-            None => text,
+    pub fn message(&self) -> String {
+        let code = self.code();
+        match self {
+            McpError::EnvMissing { server, variable } => {
+                code.fill(&[("server", server), ("variable", variable)])
+            }
+            McpError::StartFailed {
+                server,
+                command,
+                reason,
+            } => code.fill(&[("server", server), ("command", command), ("reason", reason)]),
+            McpError::ToolMissing {
+                server,
+                tool,
+                offered,
+            } => code.fill(&[("server", server), ("tool", tool), ("offered", offered)]),
+            McpError::Undeclared { server, tool } => code.fill(&[
+                ("subject", &"this tool"),
+                ("tool", tool),
+                ("server", server),
+            ]),
+            McpError::Stopped { server, reason } => {
+                code.fill(&[("server", server), ("reason", reason)])
+            }
+            McpError::Unreadable { server, tool, what } => code.fill(&[
+                ("server", server),
+                ("detail", &format!("answered `{tool}` with {what}")),
+            ]),
+            McpError::Protocol { server, detail } => {
+                code.fill(&[("server", server), ("detail", detail)])
+            }
+        }
+    }
+
+    /// `[code] message`, or the message alone for the errors without a code of their own.
+    fn render(&self) -> String {
+        match self {
+            McpError::Unreadable { .. } | McpError::Protocol { .. } => self.message(),
+            _ => format!("[{}] {}", self.code(), self.message()),
         }
     }
 }
@@ -132,7 +156,7 @@ mod tests {
         for error in coded {
             let text = error.to_string();
             assert_eq!(
-                format!("[{}] {}", error.code(), error.message()),
+                format!("[{}] {}", error.code().id(), error.message()),
                 text,
                 "{text}"
             );
@@ -149,7 +173,7 @@ mod tests {
             server,
             detail: "tools/list failed".into(),
         };
-        assert_eq!(protocol.code(), "mcp");
+        assert_eq!(protocol.code().id(), "mcp");
         assert_eq!(protocol.message(), "server `notes-fs`: tools/list failed");
     }
 }

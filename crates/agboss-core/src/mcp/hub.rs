@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use super::connection::McpConnection;
 use super::{McpError, McpServerDescriptor};
-use crate::app::Env;
+use crate::base::Env;
 use crate::time::Clock;
 
 /// The application's MCP servers, started on first use.

@@ -17,47 +17,24 @@ mod client;
 mod connection;
 mod descriptor;
 mod error;
-pub mod generate;
 mod hub;
+mod list;
 mod process;
 mod stdio;
 
 pub use client::McpClient;
-pub use connection::McpConnection;
+pub use connection::{McpConnection, START_TIMEOUT};
 pub use descriptor::{
     McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
-    registered_mcp_servers,
+    registered_mcp_servers, remote_tool,
 };
 pub use error::McpError;
 pub use hub::McpHub;
-
-/// A tool's binding to the server tool it calls.
-#[derive(Clone, Copy, Debug)]
-pub struct McpBinding {
-    server: &'static McpServerDescriptor,
-    tool: &'static str,
-}
-
-impl McpBinding {
-    /// Calls `tool` of `server`.
-    pub const fn new(server: &'static McpServerDescriptor, tool: &'static str) -> McpBinding {
-        McpBinding { server, tool }
-    }
-
-    /// The server.
-    pub fn server(&self) -> &'static McpServerDescriptor {
-        self.server
-    }
-
-    /// The server's tool, by the server's name.
-    pub fn tool(&self) -> &'static str {
-        self.tool
-    }
-}
+pub use list::{ListError, ListedTool, ServerAddress, list_tools};
 
 /// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
 pub(crate) fn http_client() -> Result<reqwest::Client, String> {
-    let (tls, _) = crate::model::providers::http::tls::tls_config()?;
+    let (tls, _) = crate::base::http::tls_config()?;
     reqwest::Client::builder()
         .tls_backend_preconfigured(tls)
         .build()

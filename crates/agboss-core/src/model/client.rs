@@ -4,8 +4,9 @@ use std::sync::Arc;
 
 use super::{ChatRequest, ChatResponse, ModelError, ModelRouter};
 use crate::context::Signal;
-use crate::deps::{Dependency, Requirement, Scope, Unresolved};
+use crate::deps::Unresolved;
 use crate::spend::SpendRecorder;
+use crate::tool::{Dependency, Requirement, Scope};
 
 /// Calls models from inside a tool (declare it as a field): the call runs under the tool call's
 /// signal, and what it costs is recorded as the tool's spend, counted in the execution's money

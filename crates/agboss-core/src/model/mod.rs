@@ -12,16 +12,19 @@ pub mod providers;
 mod request;
 mod router;
 mod scripted;
+mod settings;
 
 pub use client::ModelClient;
 pub use error::ModelError;
 pub use message::{Message, ToolCall};
-pub use request::{ChatRequest, ChatResponse, FinishReason, ToolChoice, Usage};
+pub use request::{ChatRequest, ChatResponse, FinishReason, Thinking, ToolChoice, Usage};
 pub use router::{ModelRouter, Prices};
 pub use scripted::{ScriptedModel, Turn};
+pub use settings::{ModelSettings, PriceSettings};
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::context::Signal;
 
@@ -34,4 +37,20 @@ pub type ChatFuture<'a> =
 pub trait ChatModel: Send + Sync {
     /// Sends `request` and returns the model's answer.
     fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a>;
+}
+
+static FORBIDDEN: AtomicBool = AtomicBool::new(false);
+
+/// Forbids (or allows again) every real model request in this process: each fails with
+/// [`ModelError::Forbidden`]. Tests call it so that a forgotten
+/// scripted model never reaches an API. The variable `AGBOSS_FORBID_REAL_MODELS=1` does the
+/// same for a whole test run.
+pub fn forbid_real_requests(forbidden: bool) {
+    FORBIDDEN.store(forbidden, Ordering::SeqCst);
+}
+
+/// Whether real model requests are forbidden now.
+pub fn real_requests_forbidden() -> bool {
+    FORBIDDEN.load(Ordering::SeqCst)
+        || std::env::var("AGBOSS_FORBID_REAL_MODELS").is_ok_and(|v| v == "1" || v == "true")
 }

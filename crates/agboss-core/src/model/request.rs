@@ -1,10 +1,39 @@
 //! What goes to a model and what comes back.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use super::{Message, ToolCall};
-use crate::agent::Thinking;
 use crate::tool::ToolDefinition;
+
+/// How hard a model is asked to think, where the model supports it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Thinking {
+    /// The model's own default.
+    #[default]
+    Default,
+    /// No thinking.
+    Off,
+    /// A little.
+    Low,
+    /// More.
+    Medium,
+    /// As much as the model offers.
+    High,
+}
+
+impl fmt::Display for Thinking {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Thinking::Default => "default",
+            Thinking::Off => "off",
+            Thinking::Low => "low",
+            Thinking::Medium => "medium",
+            Thinking::High => "high",
+        })
+    }
+}
 
 /// Which tools the model may or must call on a turn.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

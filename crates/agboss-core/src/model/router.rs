@@ -4,10 +4,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
-use super::providers::{ProviderKind, ProviderSettings, connect};
+use super::ModelSettings;
+use super::providers::{ProviderSettings, WireFormat, connect};
 use super::{ChatModel, ModelError, Usage};
-use crate::app::Env;
-use crate::config::ModelSettings;
+use crate::base::Env;
 use crate::time::Clock;
 use crate::units::Usd;
 
@@ -79,7 +79,7 @@ impl ModelRouter {
             .filter(|name| !BUILT_IN.contains(&name.as_str()))
             .map(|name| {
                 (
-                    ProviderSettings::new(name, ProviderKind::OpenAi, "", None),
+                    ProviderSettings::new(name, WireFormat::OpenAi, "", None),
                     false,
                 )
             });
@@ -219,11 +219,11 @@ fn apply(settings: &mut ProviderSettings, section: &ModelSettings) {
     }
 }
 
-fn kind_of(kind: Option<&str>) -> Option<ProviderKind> {
+fn kind_of(kind: Option<&str>) -> Option<WireFormat> {
     match kind? {
-        "anthropic" => Some(ProviderKind::Anthropic),
-        "gemini" | "google" => Some(ProviderKind::Gemini),
-        _ => Some(ProviderKind::OpenAi),
+        "anthropic" => Some(WireFormat::Anthropic),
+        "gemini" | "google" => Some(WireFormat::Gemini),
+        _ => Some(WireFormat::OpenAi),
     }
 }
 
@@ -282,7 +282,7 @@ mod tests {
 
     #[test]
     fn configured_servers_take_their_vendors_and_prices_and_openrouter_the_rest() {
-        use crate::config::PriceSettings;
+        use crate::model::PriceSettings;
         let local = ModelSettings {
             base_url: Some("http://127.0.0.1:8080/v1/".into()),
             vendors: vec!["local".into(), "lab".into()],

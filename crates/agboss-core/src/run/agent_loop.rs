@@ -6,15 +6,12 @@ use std::sync::Arc;
 use serde_json::Value;
 use tracing::Instrument;
 
-use super::state::{Answer, LoopEvent, LoopState, Next};
-use super::{
-    BudgetExceededError, Budgets, LimitExceededError, RunError, RunOptions, assign_call_ids,
-};
-use crate::app::{AppAgent, Application};
+use super::{LimitExceededError, RunEnv, RunError, RunOptions, assign_call_ids};
+use crate::agent::AppAgent;
 use crate::context::{AbortReason, Execution};
+use crate::journal::{Answer, LoopEvent, LoopState, Next, Store};
 use crate::model::{ChatModel, ChatRequest, Message, ModelError, ModelRouter, ToolChoice};
-use crate::spend::SpendEntry;
-use crate::store::Store;
+use crate::spend::{BudgetExceededError, Budgets, SpendEntry};
 use crate::tool::{SchemaCheck, ToolDefinition};
 
 /// The loop of one agent in one execution.
@@ -42,13 +39,12 @@ pub(super) struct AnswerTool {
 
 impl<'a> AgentLoop<'a> {
     pub(crate) fn new(
-        app: &'a Application,
+        env: &RunEnv,
         agent: &'a AppAgent,
         execution: Execution,
-        router: Arc<ModelRouter>,
-        store: Arc<dyn Store>,
         options: &'a RunOptions,
     ) -> AgentLoop<'a> {
+        let router = env.router.clone();
         let mut tools: Vec<ToolDefinition> = agent
             .tools()
             .iter()
@@ -88,9 +84,9 @@ impl<'a> AgentLoop<'a> {
             agent,
             execution,
             router,
-            store,
+            store: env.store.clone(),
             options,
-            budgets: options.budgets.unwrap_or(app.budgets),
+            budgets: options.budgets.unwrap_or(env.budgets),
             model,
             request,
             answer,
@@ -289,9 +285,9 @@ mod tests {
 
     use crate::agent::{AgentDescriptor, AnswerSpec};
     use crate::app::{Application, Workflow};
+    use crate::journal::{LoopEvent, MemoryStore, Store};
     use crate::model::{ScriptedModel, ToolChoice, Turn};
-    use crate::run::{LoopEvent, RunError};
-    use crate::store::{MemoryStore, Store};
+    use crate::run::RunError;
     use crate::tool::SourceLocation;
 
     /// The judge's answer.

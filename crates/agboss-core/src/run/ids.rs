@@ -1,6 +1,6 @@
 //! Call ids: unique within a run, stable across a replay.
 
-use super::PendingCall;
+use crate::journal::PendingCall;
 use crate::model::ToolCall;
 
 /// Gives each call of one model answer its id, in the model's order:

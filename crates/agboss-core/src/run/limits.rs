@@ -1,68 +1,9 @@
 //! Budgets and limits of a run, and the errors a run ends with.
 
 use crate::context::AbortReason;
+use crate::journal::StoreError;
 use crate::model::ModelError;
-use crate::store::StoreError;
-use crate::units::Usd;
-
-/// Token and money limits of one execution, checked before every model call.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Budgets {
-    /// Tokens (input and output) the loop's model calls may use.
-    pub max_tokens: Option<u64>,
-    /// Money the execution may spend: model calls and what tools record.
-    pub max_usd: Option<Usd>,
-}
-
-impl Budgets {
-    /// No limits.
-    pub fn none() -> Budgets {
-        Budgets::default()
-    }
-
-    /// At most `n` tokens.
-    pub fn tokens(mut self, n: u64) -> Budgets {
-        self.max_tokens = Some(n);
-        self
-    }
-
-    /// At most `amount`.
-    pub fn usd(mut self, amount: Usd) -> Budgets {
-        self.max_usd = Some(amount);
-        self
-    }
-}
-
-/// A budget ran out: the run stops before its next model call.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum BudgetExceededError {
-    /// The token budget.
-    #[error("BudgetExceededError: budget `tokens` is spent: {used} tokens used of {limit}")]
-    Tokens {
-        /// The limit.
-        limit: u64,
-        /// Tokens used.
-        used: u64,
-    },
-    /// The money budget.
-    #[error("BudgetExceededError: budget `usd` is spent: {spent} of {limit}")]
-    Usd {
-        /// The limit.
-        limit: Usd,
-        /// What was spent (model calls and tools).
-        spent: Usd,
-    },
-}
-
-impl BudgetExceededError {
-    /// `budgets.tokens` or `budgets.usd`.
-    pub fn code(&self) -> &'static str {
-        match self {
-            BudgetExceededError::Tokens { .. } => "budgets.tokens",
-            BudgetExceededError::Usd { .. } => "budgets.usd",
-        }
-    }
-}
+use crate::spend::BudgetExceededError;
 
 /// An agent asked for more tool calls than its limit allows.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -139,6 +80,7 @@ impl RunError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spend::Budgets;
     use crate::units::usd;
 
     #[test]

@@ -1,10 +1,10 @@
-//! Running agents: the loop, its journal, its limits.
+//! Running agents: the loop, its limits and the errors a run ends with.
 //!
-//! `app.run("desk", "What did I save about the dentist?").thread("t-1").owner("u-1").await`
-//! runs the workflow's first agent (or `.agent("scout")`) until it answers. The loop is a state
-//! machine over serializable state ([`LoopState`]) advanced one step at a time; every step is a
-//! [`LoopEvent`] appended to the application's [`Store`](crate::store::Store) before the next
-//! begins, so an execution can be resumed from its journal ([`Application::resume`](crate::app::Application::resume)).
+//! The loop is a state machine over serializable state ([`LoopState`](crate::journal::LoopState))
+//! advanced one step at a time; every step is a [`LoopEvent`](crate::journal::LoopEvent)
+//! appended to the [`Store`](crate::journal::Store) before the next begins, so an execution can
+//! be resumed from its journal. It needs only a [`RunEnv`] (store, model router, budgets) and
+//! an assembled agent ([`AppAgent`](crate::agent::AppAgent)): nothing of the application above.
 //!
 //! Each model call is preceded by the budget checks; each answer's tool calls run concurrently,
 //! each as its own task under the tool's timeout and the execution's cancellation; results go
@@ -14,15 +14,12 @@ mod agent_loop;
 mod driver;
 mod ids;
 mod limits;
-mod state;
 mod tools_step;
 
-pub use driver::{RunBuilder, RunOutcome};
+pub use driver::{RunEnv, RunOutcome};
+pub(crate) use driver::{drive, restore_spend};
 pub use ids::assign_call_ids;
-pub use limits::{BudgetExceededError, Budgets, LimitExceededError, RunError};
-pub use state::{
-    Answer, CallResult, LoopEvent, LoopState, Next, PendingCall, STATE_VERSION, Spent,
-};
+pub use limits::{LimitExceededError, RunError};
 
 use std::sync::Arc;
 
@@ -56,7 +53,7 @@ pub type ToolChoiceFn = Arc<dyn Fn(u32) -> Option<ToolChoice> + Send + Sync>;
 /// Options of one run.
 #[derive(Clone, Default)]
 pub struct RunOptions {
-    pub(crate) budgets: Option<Budgets>,
+    pub(crate) budgets: Option<crate::spend::Budgets>,
     pub(crate) on_tool_end: Option<ToolEndHook>,
     pub(crate) tool_choice: Option<ToolChoiceFn>,
 }

@@ -7,9 +7,9 @@ use tokio::task::JoinSet;
 use tracing::Instrument;
 
 use super::agent_loop::AgentLoop;
-use super::state::{LoopEvent, LoopState, Spent};
 use super::{RunError, ToolEnd};
 use crate::context::Step;
+use crate::journal::{LoopEvent, LoopState, Spent};
 use crate::tool::{CallFrame, CallOutcome, Issues, ToolFailure, bound_text};
 
 /// What one finished call journals: the call (its position in `state.pending`) and what the

@@ -9,7 +9,31 @@
 //! \n[result truncated: 1,048,587 bytes, the first 262,144 kept]
 //! ```
 
+use crate::base::{Setting, Source};
 use crate::units::{ByteSize, group_thousands};
+
+/// The bound in effect for a tool: its own when it sets one (of at least 1 byte), else the
+/// one it inherits (its workflow's, its application's, or the built-in 128 KB). The one place
+/// this is decided: the contract and assembly both ask here.
+///
+/// ```
+/// use agboss_core::base::{Setting, Source};
+/// use agboss_core::tool::bound::effective_bound;
+/// use agboss_core::units::{ByteSize, kilobytes};
+///
+/// let built_in = Setting::built_in(ByteSize::DEFAULT_RESULT_BOUND);
+/// assert_eq!(effective_bound(Some(kilobytes(256)), built_in.clone()).source, Source::Own);
+/// assert_eq!(effective_bound(None, built_in).value, kilobytes(128));
+/// ```
+pub fn effective_bound(own: Option<ByteSize>, inherited: Setting<ByteSize>) -> Setting<ByteSize> {
+    match own.filter(|b| b.get() > 0) {
+        Some(value) => Setting {
+            value,
+            source: Source::Own,
+        },
+        None => inherited,
+    }
+}
 
 /// How far back from the bound a cut looks for whitespace, in bytes.
 pub const WHITESPACE_WINDOW: usize = 256;

@@ -7,8 +7,11 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::schema::{CompiledSchemas, SchemaError};
+use super::{
+    DependencyError, DependencySpec, MissingDependency, RemoteTool, Requirement, ToolOrigin,
+};
 use super::{DynTool, ToolEnv};
-use crate::deps::{DependencyError, DependencySpec, MissingDependency, Unresolved};
+use crate::deps::Unresolved;
 use crate::units::{ByteSize, TimeSpan, seconds};
 
 /// Where a tool is declared.
@@ -38,7 +41,7 @@ pub struct ToolDescriptor {
     timeout: TimeSpan,
     max_result_size: Option<ByteSize>,
     read_only: bool,
-    mcp: Option<crate::mcp::McpBinding>,
+    origin: ToolOrigin,
     dependencies: &'static [DependencySpec],
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
@@ -66,7 +69,7 @@ impl ToolDescriptor {
             timeout: Self::DEFAULT_TIMEOUT,
             max_result_size: None,
             read_only: false,
-            mcp: None,
+            origin: ToolOrigin::Local,
             dependencies: &[],
             input_schema,
             output_schema,
@@ -92,9 +95,9 @@ impl ToolDescriptor {
         self
     }
 
-    /// Binds the tool to the server tool it calls (what `#[mcp_tool]` declares).
-    pub const fn with_mcp(mut self, binding: crate::mcp::McpBinding) -> ToolDescriptor {
-        self.mcp = Some(binding);
+    /// Makes the tool forward to `remote` (what `#[mcp_tool]` declares).
+    pub const fn with_remote(mut self, remote: RemoteTool) -> ToolDescriptor {
+        self.origin = ToolOrigin::Remote(remote);
         self
     }
 
@@ -142,14 +145,14 @@ impl ToolDescriptor {
         self.read_only
     }
 
-    /// The server tool it calls, for an `#[mcp_tool]`.
-    pub fn mcp(&self) -> Option<&crate::mcp::McpBinding> {
-        self.mcp.as_ref()
+    /// Where its work is done: here, or by a server's tool.
+    pub fn origin(&self) -> &ToolOrigin {
+        &self.origin
     }
 
-    /// Where it comes from: `local`, or the MCP server's name.
+    /// Where it comes from: `local`, or the server's name.
     pub fn source(&self) -> &'static str {
-        self.mcp.map_or("local", |m| m.server().name())
+        self.origin.source()
     }
 
     /// Its fields, in declaration order.
@@ -180,8 +183,8 @@ impl ToolDescriptor {
     pub fn unresolved(&'static self, index: usize, why: Unresolved) -> DependencyError {
         let dep = &self.dependencies[index];
         let provided_type = match dep.requirement() {
-            crate::deps::Requirement::Provided { type_name, .. } => type_name,
-            crate::deps::Requirement::Builtin => dep.type_written(),
+            Requirement::Provided { type_name, .. } => type_name,
+            Requirement::Builtin => dep.type_written(),
         };
         match why {
             Unresolved::NotProvided => DependencyError::Missing(MissingDependency {

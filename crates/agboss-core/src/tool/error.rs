@@ -5,9 +5,9 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::DependencyError;
 use super::{Issues, SchemaError};
 use crate::context::AbortReason;
-use crate::deps::DependencyError;
 use crate::units::TimeSpan;
 
 /// The result of a call: the output's JSON value, or why the call failed.

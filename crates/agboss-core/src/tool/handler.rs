@@ -6,8 +6,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::{DependencyError, Scope};
 use super::{ToolDescriptor, ToolError};
-use crate::deps::{DependencyError, Scope};
 
 /// The code of a tool: its input and output DTOs and what it does with them.
 ///

@@ -7,12 +7,14 @@ use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
+use super::Scope;
 use super::race::{Finish, Race, panic_message};
 use super::schema::{CompiledSchemas, SchemaCheck};
 use super::tape::{fill_from_text, with_tape};
 use super::{CallOutcome, Issues, Tool, ToolDescriptor, ToolFailure, ToolResult};
+use crate::base::Setting;
 use crate::context::{AbortReason, Execution, Step};
-use crate::deps::{Providers, Scope};
+use crate::deps::Providers;
 use crate::time::Clock;
 use crate::units::{ByteSize, TimeSpan};
 
@@ -102,9 +104,11 @@ impl<T: Tool> Invoker<T> {
             descriptor,
             env,
             timeout: descriptor.timeout(),
-            bound: descriptor
-                .max_result_size()
-                .unwrap_or(ByteSize::DEFAULT_RESULT_BOUND),
+            bound: super::bound::effective_bound(
+                descriptor.max_result_size(),
+                Setting::built_in(ByteSize::DEFAULT_RESULT_BOUND),
+            )
+            .value,
             _tool: PhantomData,
         }
     }
@@ -326,9 +330,9 @@ mod tests {
 
     use super::*;
     use crate::context::Signal;
-    use crate::deps::DependencyError;
     use crate::tool::{
-        SourceLocation, ToolError, ToolHandler, tool_input_schema, tool_output_schema,
+        DependencyError, SourceLocation, ToolError, ToolHandler, tool_input_schema,
+        tool_output_schema,
     };
     use crate::units::kilobytes;
 

@@ -14,25 +14,33 @@
 
 pub mod bound;
 pub mod definition;
+mod dependency;
 mod descriptor;
 mod error;
 mod handler;
 mod invoke;
 mod issues;
+mod missing;
+mod origin;
 mod outcome;
 mod race;
 mod schema;
+mod scope;
 mod tape;
 
 pub use bound::{BoundedText, bound_text};
-pub use definition::{ProviderFlavor, ToolDefinition, tool_definition_of};
+pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
+pub use dependency::{Dependency, DependencySpec, Requirement};
 pub use descriptor::{SourceLocation, ToolDescriptor, ToolRegistration, registered_tools};
 pub use error::{ToolError, ToolFailure, ToolResult};
 pub use handler::{Tool, ToolHandler};
 pub use invoke::{CallFrame, DynTool, Invoker, ToolEnv};
 pub use issues::{Issue, Issues};
+pub use missing::{DependencyError, MissingDependency, missing_dependencies};
+pub use origin::{RemoteTool, ToolOrigin};
 pub use outcome::CallOutcome;
 pub(crate) use schema::SchemaCheck;
 pub use schema::{
     SchemaError, input_schema_of, output_schema_of, tool_input_schema, tool_output_schema,
 };
+pub use scope::Scope;

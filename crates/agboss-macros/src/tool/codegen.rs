@@ -103,7 +103,7 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     if let Some((server, calls)) = &tool.mcp {
         let server = quote_spanned!(server.span()=> <#server as #private::McpServer>);
         descriptor =
-            quote!(#descriptor.with_mcp(#private::McpBinding::new(#server::DESCRIPTOR, #calls)));
+            quote!(#descriptor.with_remote(#private::mcp_remote_tool(#server::DESCRIPTOR, #calls)));
     }
     if !tool.fields.is_empty() {
         descriptor = quote!(#descriptor.with_dependencies(&__AGBOSS_DEPENDENCIES));

@@ -1,6 +1,6 @@
 //! A crate that depends on agboss as `ag`: the macros take `crate = ag`.
 
-use ag::ToolHandler;
+use ag::prelude::ToolHandler;
 
 /// A message.
 #[ag::dto(crate = ag)]
@@ -17,14 +17,14 @@ impl ToolHandler for Parrot {
     type Input = Message;
     type Output = Message;
 
-    async fn run(&self, input: Message) -> Result<Message, ag::ToolError> {
+    async fn run(&self, input: Message) -> Result<Message, ag::prelude::ToolError> {
         Ok(input)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use ag::Tool;
+    use ag::tool::Tool;
 
     #[test]
     fn the_macros_reach_the_renamed_crate() {

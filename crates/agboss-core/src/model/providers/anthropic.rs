@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::WireFormat;
+use super::Dialect;
 use super::http::KeyHeader;
 use super::wire::{
     CallIds, arguments_object, arguments_text, count, finish_with_calls, joined, malformed,
@@ -16,7 +16,7 @@ use crate::model::{
 const DEFAULT_MAX_TOKENS: u32 = 4096;
 
 /// Messages: the key in `x-api-key`, the API's version in every request.
-pub(super) static WIRE: WireFormat = WireFormat {
+pub(super) static WIRE: Dialect = Dialect {
     path: |_| "/messages".into(),
     key_header: KeyHeader::Named("x-api-key"),
     headers: &[("anthropic-version", "2023-06-01")],
@@ -203,7 +203,7 @@ fn tool_use(provider: &str, block: &Value) -> Result<ToolCall, ModelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::Thinking;
+    use crate::model::Thinking;
     use crate::tool::ToolDefinition;
 
     fn request(messages: Vec<Message>) -> ChatRequest {

@@ -2,19 +2,19 @@
 
 use serde_json::{Map, Value, json};
 
-use super::WireFormat;
+use super::Dialect;
 use super::http::KeyHeader;
 use super::wire::{
     arguments_object, arguments_text, count, finish_with_calls, joined, malformed, push_turn,
     sketch, thinking_budget,
 };
-use crate::agent::Thinking;
+use crate::model::Thinking;
 use crate::model::{
     ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice, Usage,
 };
 
 /// `generateContent`: the model in the path, the key in `x-goog-api-key`.
-pub(super) static WIRE: WireFormat = WireFormat {
+pub(super) static WIRE: Dialect = Dialect {
     path: |model| format!("/models/{}:generateContent", model_segment(model)),
     key_header: KeyHeader::Named("x-goog-api-key"),
     headers: &[],

@@ -10,7 +10,6 @@
 
 mod failure;
 mod retry;
-pub(crate) mod tls;
 
 use std::fmt;
 
@@ -20,11 +19,12 @@ use reqwest::header::{
 };
 use serde_json::Value;
 
-use super::{ProviderSettings, real_requests_forbidden};
+use super::ProviderSettings;
+use crate::base::http::{error_chain, tls_config};
 use crate::context::{AbortReason, Signal};
 use crate::model::ModelError;
+use crate::model::real_requests_forbidden;
 use crate::time::Clock;
-use tls::{error_chain, tls_config};
 
 /// The largest answer read; a longer one is reported, not buffered.
 const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
@@ -342,13 +342,13 @@ struct Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::providers::ProviderKind;
+    use crate::model::providers::WireFormat;
 
     #[test]
     fn debug_output_never_shows_the_key() {
         let settings = ProviderSettings::new(
             "openai",
-            ProviderKind::OpenAi,
+            WireFormat::OpenAi,
             "http://127.0.0.1:9",
             Some("OPENAI_API_KEY"),
         );
@@ -372,7 +372,7 @@ mod tests {
     fn a_blank_key_is_a_missing_one() {
         let settings = ProviderSettings::new(
             "anthropic",
-            ProviderKind::Anthropic,
+            WireFormat::Anthropic,
             "http://127.0.0.1:9",
             Some("ANTHROPIC_API_KEY"),
         );

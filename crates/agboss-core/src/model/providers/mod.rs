@@ -15,27 +15,16 @@ mod openai;
 mod wire;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::Value;
 
 use super::{ChatFuture, ChatModel, ChatRequest, ChatResponse, ModelError};
-use crate::app::Env;
+use crate::base::Env;
 use crate::context::Signal;
 use crate::time::Clock;
+pub use crate::tool::WireFormat;
 use crate::units::{TimeSpan, millis, seconds};
 use http::{KeyHeader, Post};
-
-/// The wire format a provider speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProviderKind {
-    /// OpenAI Chat Completions, and every server compatible with it.
-    OpenAi,
-    /// Anthropic Messages.
-    Anthropic,
-    /// Gemini `generateContent`.
-    Gemini,
-}
 
 /// How a failed request is retried: 429 and 5xx, up to `max_attempts` in all, waiting
 /// `first_backoff` then doubling up to `max_backoff`, or what the API's `Retry-After` says
@@ -67,7 +56,7 @@ pub struct ProviderSettings {
     /// `local`...
     pub name: String,
     /// Its wire format.
-    pub kind: ProviderKind,
+    pub kind: WireFormat,
     /// The API's base URL, such as `https://api.openai.com/v1`.
     pub base_url: String,
     /// The NAME of the environment variable holding its key; `None` for servers without keys.
@@ -83,7 +72,7 @@ impl ProviderSettings {
     pub fn openai() -> ProviderSettings {
         ProviderSettings::new(
             "openai",
-            ProviderKind::OpenAi,
+            WireFormat::OpenAi,
             "https://api.openai.com/v1",
             Some("OPENAI_API_KEY"),
         )
@@ -93,7 +82,7 @@ impl ProviderSettings {
     pub fn openrouter() -> ProviderSettings {
         ProviderSettings::new(
             "openrouter",
-            ProviderKind::OpenAi,
+            WireFormat::OpenAi,
             "https://openrouter.ai/api/v1",
             Some("OPENROUTER_API_KEY"),
         )
@@ -103,7 +92,7 @@ impl ProviderSettings {
     pub fn anthropic() -> ProviderSettings {
         ProviderSettings::new(
             "anthropic",
-            ProviderKind::Anthropic,
+            WireFormat::Anthropic,
             "https://api.anthropic.com/v1",
             Some("ANTHROPIC_API_KEY"),
         )
@@ -113,7 +102,7 @@ impl ProviderSettings {
     pub fn gemini() -> ProviderSettings {
         ProviderSettings::new(
             "google",
-            ProviderKind::Gemini,
+            WireFormat::Gemini,
             "https://generativelanguage.googleapis.com/v1beta",
             Some("GEMINI_API_KEY"),
         )
@@ -122,7 +111,7 @@ impl ProviderSettings {
     /// A provider named `name` speaking `kind` at `base_url`, its key in `key_env`.
     pub fn new(
         name: &str,
-        kind: ProviderKind,
+        kind: WireFormat,
         base_url: &str,
         key_env: Option<&str>,
     ) -> ProviderSettings {
@@ -142,9 +131,9 @@ impl ProviderSettings {
 pub fn connect(settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<dyn ChatModel> {
     let key = settings.key_env.as_deref().and_then(|name| env.get(name));
     let wire = match settings.kind {
-        ProviderKind::OpenAi => &openai::WIRE,
-        ProviderKind::Anthropic => &anthropic::WIRE,
-        ProviderKind::Gemini => &gemini::WIRE,
+        WireFormat::OpenAi => &openai::WIRE,
+        WireFormat::Anthropic => &anthropic::WIRE,
+        WireFormat::Gemini => &gemini::WIRE,
     };
     Arc::new(HttpChat {
         client: http::Client::new(settings, key, clock),
@@ -155,7 +144,7 @@ pub fn connect(settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<dyn C
 /// What sets one API apart: where a request goes, where its key goes, and how a request is
 /// written and an answer read.
 #[derive(Debug)]
-struct WireFormat {
+struct Dialect {
     /// The path after the base URL for a model: `/chat/completions`.
     path: fn(model: &str) -> String,
     /// Where the key goes.
@@ -172,7 +161,7 @@ struct WireFormat {
 #[derive(Debug)]
 struct HttpChat {
     client: http::Client,
-    wire: &'static WireFormat,
+    wire: &'static Dialect,
 }
 
 impl ChatModel for HttpChat {
@@ -191,22 +180,6 @@ impl ChatModel for HttpChat {
             (self.wire.parse)(self.client.provider(), &answer)
         })
     }
-}
-
-static FORBIDDEN: AtomicBool = AtomicBool::new(false);
-
-/// Forbids (or allows again) every real model request in this process: each fails with
-/// [`ModelError::Forbidden`]. Tests call it so that a forgotten
-/// scripted model never reaches an API. The variable `AGBOSS_FORBID_REAL_MODELS=1` does the
-/// same for a whole test run.
-pub fn forbid_real_requests(forbidden: bool) {
-    FORBIDDEN.store(forbidden, Ordering::SeqCst);
-}
-
-/// Whether real model requests are forbidden now.
-pub fn real_requests_forbidden() -> bool {
-    FORBIDDEN.load(Ordering::SeqCst)
-        || std::env::var("AGBOSS_FORBID_REAL_MODELS").is_ok_and(|v| v == "1" || v == "true")
 }
 
 #[cfg(test)]
@@ -245,7 +218,7 @@ mod tests {
                 max_backoff: seconds(30),
             }
         );
-        let local = ProviderSettings::new("local", ProviderKind::OpenAi, "http://h:8080/v1/", None);
+        let local = ProviderSettings::new("local", WireFormat::OpenAi, "http://h:8080/v1/", None);
         assert_eq!(local.base_url, "http://h:8080/v1");
     }
 }

@@ -3,16 +3,16 @@
 
 use serde_json::{Map, Value, json};
 
-use super::WireFormat;
+use super::Dialect;
 use super::http::KeyHeader;
 use super::wire::{CallIds, arguments_text, count, finish_with_calls, joined, malformed, sketch};
-use crate::agent::Thinking;
+use crate::model::Thinking;
 use crate::model::{
     ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice, Usage,
 };
 
 /// Chat Completions: the key as a bearer token.
-pub(super) static WIRE: WireFormat = WireFormat {
+pub(super) static WIRE: Dialect = Dialect {
     path: |_| "/chat/completions".into(),
     key_header: KeyHeader::Bearer,
     headers: &[],

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::agent::Thinking;
+use crate::model::Thinking;
 use crate::model::{FinishReason, ModelError, ToolCall};
 
 /// Ids for tool calls that have none (Gemini gives none), so that a call and its result carry

@@ -10,9 +10,10 @@ use serde_json::{Value, json};
 
 use super::{SchemaError, Tool, ToolDescriptor};
 
-/// The wire format of a provider's tool declarations.
+/// The wire format a model provider speaks: how its requests, its answers and the tools it may
+/// call are written. One per API family; every OpenAI-compatible server speaks `OpenAi`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProviderFlavor {
+pub enum WireFormat {
     /// OpenAI Chat Completions and every compatible server (OpenRouter, vLLM, Ollama,
     /// llama.cpp): `{"type": "function", "function": {name, description, parameters}}`.
     OpenAi,
@@ -51,11 +52,11 @@ impl ToolDefinition {
     }
 
     /// The declaration in `flavor`'s wire format.
-    pub fn to_provider(&self, flavor: ProviderFlavor) -> Value {
+    pub fn to_provider(&self, flavor: WireFormat) -> Value {
         match flavor {
-            ProviderFlavor::OpenAi => self.to_openai(),
-            ProviderFlavor::Anthropic => self.to_anthropic(),
-            ProviderFlavor::Gemini => self.to_gemini(),
+            WireFormat::OpenAi => self.to_openai(),
+            WireFormat::Anthropic => self.to_anthropic(),
+            WireFormat::Gemini => self.to_gemini(),
         }
     }
 

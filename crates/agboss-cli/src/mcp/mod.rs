@@ -1,6 +1,6 @@
 //! `agboss g mcp`: Rust code for an MCP server's tools, one `#[mcp_server]` and one
 //! `#[mcp_tool]` per server tool, with input DTOs generated from the tools' input JSON Schemas
-//! and [`PlainText`](crate::dto::PlainText) output.
+//! and `PlainText` output.
 //!
 //! [`generate`] is pure: it takes the server's tools as data ([`ListedTool`]).
 //! [`from_server`] connects to the server, lists its tools, picks the ones asked for and
@@ -8,7 +8,7 @@
 //! mapping from JSON Schema to Rust.
 //!
 //! ```
-//! use agboss_core::mcp::generate::{ListedTool, ServerSpec, ServerTransport, generate};
+//! use agboss_cli::mcp::{ListedTool, ServerSpec, ServerTransport, generate};
 //!
 //! let spec = ServerSpec::new("everything", ServerTransport::Stdio {
 //!     command: "npx".into(),
@@ -34,8 +34,7 @@ mod types;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use serde_json::Value;
-
+pub use agboss_core::mcp::ListedTool;
 pub use list::{
     Generated, Request, format_source, from_server, from_server_blocking, list_tools, pick,
 };
@@ -50,35 +49,7 @@ use types::TypeDef;
 
 /// How long a server may take to start and list its tools, unless told otherwise: as long as
 /// an application gives its servers.
-pub const DEFAULT_START_TIMEOUT: Duration = super::connection::START_TIMEOUT;
-
-/// A tool a server lists, as plain data.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ListedTool {
-    /// The server's name of the tool.
-    pub name: String,
-    /// Its human-readable title.
-    pub title: Option<String>,
-    /// Its description.
-    pub description: Option<String>,
-    /// Its input JSON Schema.
-    pub input_schema: Value,
-    /// Whether the server says the tool does not change its environment (`readOnlyHint`).
-    pub read_only: bool,
-}
-
-impl ListedTool {
-    /// A tool with no title, no description and no read-only hint.
-    pub fn new(name: impl Into<String>, input_schema: Value) -> ListedTool {
-        ListedTool {
-            name: name.into(),
-            title: None,
-            description: None,
-            input_schema,
-            read_only: false,
-        }
-    }
-}
+pub const DEFAULT_START_TIMEOUT: Duration = agboss_core::mcp::START_TIMEOUT;
 
 /// Why code could not be generated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

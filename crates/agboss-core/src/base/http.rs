@@ -31,7 +31,7 @@ pub(crate) fn tls_config() -> Result<(rustls::ClientConfig, Option<String>), Str
 }
 
 /// An error and its sources, `: `-separated: reqwest's own text names only the URL.
-pub(super) fn error_chain(error: &dyn std::error::Error) -> String {
+pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agboss_core::app::Env;
-use agboss_core::mcp::generate::{
+use crate::mcp::{
     DEFAULT_START_TIMEOUT, GenerateError, Generated, Request, ServerSpec, ServerTransport,
     from_server_blocking,
 };
+use agboss_core::base::Env;
 use clap::{Args, Subcommand};
 
 /// What `g` generates.

@@ -3,8 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use super::{Store, StoreError, StoreFuture};
-use crate::run::LoopEvent;
+use super::{LoopEvent, Store, StoreError, StoreFuture};
 
 /// Keeps every execution's events in memory; lost when the process ends.
 #[derive(Debug, Default)]
@@ -69,7 +68,7 @@ impl Store for MemoryStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::Answer;
+    use crate::journal::Answer;
 
     #[tokio::test]
     async fn an_event_that_does_not_follow_the_journal_is_refused() {

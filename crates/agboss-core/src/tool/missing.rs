@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use super::{Providers, Requirement};
-use crate::tool::ToolDescriptor;
+use super::{Requirement, ToolDescriptor};
+use crate::deps::Providers;
 
 /// A tool field whose type the application does not provide.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub struct MissingDependency {
 
 impl MissingDependency {
     /// The error code, as assembly reports it.
-    pub const CODE: &'static str = "di.missing-implementation";
+    pub const CODE: &'static str = agboss_rules::codes::DI_MISSING_IMPLEMENTATION.id();
 }
 
 impl fmt::Display for MissingDependency {

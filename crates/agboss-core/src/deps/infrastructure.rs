@@ -51,7 +51,7 @@ pub fn infrastructure_type(type_id: TypeId) -> Option<&'static InfrastructureTyp
 macro_rules! infrastructure {
     ($ty:ty, $what:expr $(,)?) => {
         $crate::__private::inventory::submit! {
-            $crate::app::InfrastructureType::of::<$ty>($what)
+            $crate::deps::InfrastructureType::of::<$ty>($what)
         }
     };
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::Scope;
 use crate::context::ExecutionContext;
+use crate::deps::Unresolved;
 use crate::spend::SpendRecorder;
 use crate::time::Clock;
 
@@ -34,15 +35,6 @@ pub trait Dependency: Sized + Send + Sync + 'static {
 
     /// The value for the call `scope` describes.
     fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved>;
-}
-
-/// Why a dependency has no value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Unresolved {
-    /// Nothing provides its type.
-    NotProvided,
-    /// Its provider could not make it, for this reason (`NOTES_FILE is not set`).
-    Failed(String),
 }
 
 impl Dependency for ExecutionContext {

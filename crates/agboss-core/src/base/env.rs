@@ -71,12 +71,12 @@ impl fmt::Debug for Env {
 }
 
 /// A service made from environment variables, provided with
-/// [`provide_from_env`](super::ApplicationBuilder::provide_from_env). It is made on first use,
+/// [`provide_from_env`](crate::app::ApplicationBuilder::provide_from_env). It is made on first use,
 /// so `describe` and assembly never read the environment; `describe` lists its variables next
 /// to the tools that use it (`← NOTES_FILE`).
 ///
 /// ```
-/// use agboss_core::app::{Env, FromEnv};
+/// use agboss_core::base::{Env, FromEnv};
 ///
 /// struct NotesFile { path: String }
 ///

@@ -1,8 +1,4 @@
-//! Spend: what an execution paid to models and other services.
-//!
-//! Every execution has a [`SpendLedger`]. A tool that pays a service which is not a model
-//! declares a [`SpendRecorder`] field and records each cost; the entry carries the tool and
-//! the call, and counts in the execution's money limits.
+//! [`SpendLedger`] and [`SpendRecorder`]: costs as they are recorded.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};

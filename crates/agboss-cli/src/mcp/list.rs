@@ -5,12 +5,10 @@ use std::io::Write as _;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use serde_json::Value;
+use agboss_core::base::Env;
+use agboss_core::mcp::{ListError, ListedTool, ServerAddress};
 
-use super::{GenerateError, ListedTool, ServerSpec, ServerTransport, generate};
-use crate::app::Env;
-use crate::mcp::connection::{Endpoint, Live};
-use crate::time::Clock;
+use super::{GenerateError, ServerSpec, ServerTransport, generate};
 
 /// What `agboss g mcp` asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,61 +43,26 @@ pub async fn list_tools(
     env: &Env,
     timeout: Duration,
 ) -> Result<Vec<ListedTool>, GenerateError> {
-    let server = spec.name.clone();
-    let endpoint = match &spec.transport {
-        ServerTransport::Stdio { command, args } => Endpoint::stdio(command, args, env),
-        ServerTransport::Http { url } => Endpoint::http(url, env),
-    }
-    .map_err(|variable| GenerateError::EnvMissing {
-        server: server.clone(),
-        variable,
-    })?;
-    let names = spec.env_names();
-    let pairs: Vec<(String, String)> = names
-        .iter()
-        .filter_map(|name| env.get(name).map(|value| (name.clone(), value)))
-        .collect();
-    let unset: Vec<&str> = names
-        .iter()
-        .map(String::as_str)
-        .filter(|name| env.get(name).is_none())
-        .collect();
-    let failed = |reason: String| GenerateError::StartFailed {
-        server: server.clone(),
-        command: endpoint.to_string(),
-        reason: if unset.is_empty() {
-            reason
-        } else {
-            format!(
-                "{reason}; the variables {} it needs are not set",
-                unset.join(", ")
-            )
+    let address = match &spec.transport {
+        ServerTransport::Stdio { command, args } => ServerAddress::Stdio {
+            command: command.clone(),
+            args: args.clone(),
         },
+        ServerTransport::Http { url } => ServerAddress::Http { url: url.clone() },
     };
-    // The generator has no application, so no application clock: the system's.
-    let clock = Clock::system();
-    let live = Live::open(&endpoint, &pairs, &clock, timeout)
+    agboss_core::mcp::list_tools(&address, &spec.env_names(), env, timeout)
         .await
-        .map_err(failed)?;
-    let listed = live.list_tools(&clock, timeout).await;
-    live.stop().await;
-    let listed = listed.and_then(|listed| listed).map_err(failed)?;
-    Ok(listed.iter().map(listed_tool).collect())
-}
-
-/// A listed tool as plain data.
-fn listed_tool(tool: &rmcp::model::Tool) -> ListedTool {
-    let annotations = tool.annotations.as_ref();
-    ListedTool {
-        name: tool.name.to_string(),
-        title: tool
-            .title
-            .clone()
-            .or_else(|| annotations.and_then(|a| a.title.clone())),
-        description: tool.description.as_ref().map(ToString::to_string),
-        input_schema: Value::Object((*tool.input_schema).clone()),
-        read_only: annotations.and_then(|a| a.read_only_hint) == Some(true),
-    }
+        .map_err(|error| match error {
+            ListError::EnvMissing(variable) => GenerateError::EnvMissing {
+                server: spec.name.clone(),
+                variable,
+            },
+            ListError::StartFailed { address, reason } => GenerateError::StartFailed {
+                server: spec.name.clone(),
+                command: address,
+                reason,
+            },
+        })
 }
 
 /// The tools of `listed` the request asks for: those `--tool` names (all when none), minus those

@@ -2,8 +2,9 @@
 
 use std::cell::OnceCell;
 
-use super::Providers;
+use super::ToolDescriptor;
 use crate::context::{Execution, Signal, Step};
+use crate::deps::Providers;
 use crate::time::Clock;
 
 /// Everything one call's dependencies are resolved from: the application's providers and clock,
@@ -16,7 +17,7 @@ pub struct Scope<'a> {
     clock: &'a Clock,
     execution: &'a Execution,
     step: &'a Step,
-    tool: &'static crate::tool::ToolDescriptor,
+    tool: &'static ToolDescriptor,
     call_signal: OnceCell<Signal>,
 }
 
@@ -27,7 +28,7 @@ impl<'a> Scope<'a> {
         clock: &'a Clock,
         execution: &'a Execution,
         step: &'a Step,
-        tool: &'static crate::tool::ToolDescriptor,
+        tool: &'static ToolDescriptor,
     ) -> Scope<'a> {
         Scope {
             providers,
@@ -65,7 +66,7 @@ impl<'a> Scope<'a> {
     }
 
     /// The descriptor of the tool being called.
-    pub fn descriptor(&self) -> &'static crate::tool::ToolDescriptor {
+    pub fn descriptor(&self) -> &'static ToolDescriptor {
         self.tool
     }
 

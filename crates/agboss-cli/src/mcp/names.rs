@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 /// The longest tool name model providers accept (the macros and assembly check the same).
-pub const MAX_TOOL_NAME_LEN: usize = crate::app::MAX_NAME_LEN;
+pub const MAX_TOOL_NAME_LEN: usize = agboss_rules::names::MAX_NAME_LEN;
 
 /// Rust's keywords (strict and reserved, edition 2024): never used as a field name as is.
 const KEYWORDS: &[&str] = &[

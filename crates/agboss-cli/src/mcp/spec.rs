@@ -3,8 +3,8 @@
 
 use super::GenerateError;
 use super::names::{self, pascal};
-use crate::config::is_variable_name;
-use crate::mcp::descriptor::variables_in;
+use agboss_rules::vars::is_variable_name;
+use agboss_rules::vars::variables_in;
 
 /// The server the generated `#[mcp_server]` declares.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,8 +59,8 @@ impl ServerSpec {
         };
         let mut names = self.env.clone();
         for variable in texts.into_iter().flat_map(variables_in) {
-            if !names.contains(&variable) {
-                names.push(variable);
+            if !names.iter().any(|n| n == variable) {
+                names.push(variable.to_owned());
             }
         }
         names

@@ -1,18 +1,9 @@
-//! Stores: where executions are journaled, step by step, so they can be resumed elsewhere.
-//!
-//! The agent loop appends one [`LoopEvent`] per step (a model answer,
-//! a finished tool call, the end); an execution's state is the fold of its events, so a store
-//! never rewrites what it holds. [`MemoryStore`] is the in-process store; persistent stores
-//! implement [`Store`] too.
-
-mod memory;
-
-pub use memory::MemoryStore;
+//! [`Store`]: where executions are journaled, one event at a time.
 
 use std::future::Future;
 use std::pin::Pin;
 
-use crate::run::LoopEvent;
+use super::LoopEvent;
 
 /// A boxed store operation.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;

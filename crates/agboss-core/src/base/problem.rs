@@ -2,19 +2,19 @@
 
 use std::fmt;
 
-use crate::deps::MissingDependency;
+use agboss_rules::codes::{self, Code, Finding};
 
 /// One problem found at assembly, printed `[code] message`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
-    code: &'static str,
+    code: &'static Code,
     message: String,
     unknown_tool: Option<UnknownAgentToolError>,
 }
 
 impl Problem {
-    /// A problem with `code` (`"tool.duplicate-name"`) and its message.
-    pub fn new(code: &'static str, message: impl Into<String>) -> Problem {
+    /// A problem with `code` (from the catalogue, [`agboss_rules::codes`]) and its message.
+    pub fn new(code: &'static Code, message: impl Into<String>) -> Problem {
         Problem {
             code,
             message: message.into(),
@@ -22,8 +22,13 @@ impl Problem {
         }
     }
 
-    /// Its code, without brackets.
+    /// Its code's id, without brackets: `tool.duplicate-name`.
     pub fn code(&self) -> &'static str {
+        self.code.id()
+    }
+
+    /// Its code in the catalogue, with what it means.
+    pub fn catalogued(&self) -> &'static Code {
         self.code
     }
 
@@ -40,38 +45,30 @@ impl Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "[{}] {}", self.code, self.message)
+        write!(f, "[{}] {}", self.code.id(), self.message)
+    }
+}
+
+impl From<Finding> for Problem {
+    fn from(finding: Finding) -> Problem {
+        Problem::new(finding.code, finding.message)
     }
 }
 
 impl From<UnknownAgentToolError> for Problem {
     fn from(error: UnknownAgentToolError) -> Problem {
         Problem {
-            code: UnknownAgentToolError::CODE,
+            code: &codes::AGENT_UNKNOWN_TOOL,
             message: error.to_string(),
             unknown_tool: Some(error),
         }
     }
 }
 
-/// The problem of a missing provider, in the workflow where it is missing.
-pub(crate) fn missing_implementation(workflow: &str, missing: &MissingDependency) -> Problem {
-    Problem::new(
-        MissingDependency::CODE,
-        format!(
-            "workflow `{workflow}`: tool `{}` field `{}` needs `{}`, which neither the workflow nor the application provides (provide `{}`)",
-            missing.tool, missing.field, missing.type_written, missing.provided_type
-        ),
-    )
-}
-
 /// An agent lists a tool by a name no `#[tool]` in the program has (configuration names tools
 /// by name; `tools = [..]` in `#[agent]` names types and is checked by the compiler).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "UnknownAgentToolError: agent `{agent}` (workflow `{workflow}`) lists the tool `{tool}`, but no #[tool] in this program is named so{}",
-    suggestion.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
-)]
+#[error("{}", self.message())]
 pub struct UnknownAgentToolError {
     /// The workflow.
     pub workflow: String,
@@ -85,7 +82,21 @@ pub struct UnknownAgentToolError {
 
 impl UnknownAgentToolError {
     /// Its code.
-    pub const CODE: &'static str = "agent.unknown-tool";
+    pub const CODE: &'static str = codes::AGENT_UNKNOWN_TOOL.id();
+
+    fn message(&self) -> String {
+        let hint = self
+            .suggestion
+            .as_ref()
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        codes::AGENT_UNKNOWN_TOOL.fill(&[
+            ("agent", &self.agent),
+            ("workflow", &self.workflow),
+            ("tool", &self.tool),
+            ("hint", &hint),
+        ])
+    }
 }
 
 /// Every problem assembly found, one per line. Nothing runs until there are none.
@@ -96,7 +107,8 @@ pub struct AssemblyError {
 }
 
 impl AssemblyError {
-    pub(crate) fn new(application: String, problems: Vec<Problem>) -> AssemblyError {
+    /// The problems of application `application`.
+    pub fn new(application: String, problems: Vec<Problem>) -> AssemblyError {
         AssemblyError {
             application,
             problems,

@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use std::process::ExitCode;
-//! use agboss::prelude::*;
+//! use agboss::Application;
 //!
 //! fn main() -> ExitCode {
 //!     let command = agboss::cli::command();
@@ -35,8 +35,12 @@
 //! my-binary g mcp --name search --url 'https://search.example.com/mcp' --tool query
 //! ```
 
+#[cfg(feature = "mcp")]
 mod generate;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 
+#[cfg(feature = "mcp")]
 pub use generate::{Generate, GenerateMcp};
 
 use std::ffi::OsString;
@@ -57,6 +61,7 @@ pub enum Command {
         json: bool,
     },
     /// Generate code: `g mcp` writes the `#[mcp_tool]`s of an MCP server's tools.
+    #[cfg(feature = "mcp")]
     #[command(subcommand, alias = "generate")]
     G(Generate),
 }
@@ -88,6 +93,7 @@ impl Command {
     pub fn needs_application(&self) -> bool {
         match self {
             Command::Describe { .. } => true,
+            #[cfg(feature = "mcp")]
             Command::G(_) => false,
         }
     }
@@ -97,6 +103,7 @@ impl Command {
     pub fn run_without_application(&self) -> Option<ExitCode> {
         match self {
             Command::Describe { .. } => None,
+            #[cfg(feature = "mcp")]
             Command::G(Generate::Mcp(mcp)) => Some(mcp.run()),
         }
     }
@@ -115,11 +122,13 @@ impl Command {
     /// or `error: ..` when it could not be generated.
     pub fn output(&self, app: &Application) -> String {
         match self {
-            Command::G(Generate::Mcp(mcp)) => match mcp.generate(&agboss_core::app::Env::process())
-            {
-                Ok(generated) => generated.code,
-                Err(e) => format!("error: {e}\n"),
-            },
+            #[cfg(feature = "mcp")]
+            Command::G(Generate::Mcp(mcp)) => {
+                match mcp.generate(&agboss_core::base::Env::process()) {
+                    Ok(generated) => generated.code,
+                    Err(e) => format!("error: {e}\n"),
+                }
+            }
             Command::Describe { json: false } => agboss_core::describe::text(app),
             Command::Describe { json: true } => {
                 let mut text = serde_json::to_string_pretty(&agboss_core::describe::json(app))

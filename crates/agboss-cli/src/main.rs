@@ -1,0 +1,24 @@
+//! `agboss`: the command line for what needs no application. `agboss g mcp` writes the
+//! `#[mcp_tool]`s of an MCP server's tools (docs/mcp-generate.md).
+//!
+//! A program's own subcommands (`describe`) read its application; they are mounted in that
+//! program's command line (`agboss::cli`).
+
+use std::process::ExitCode;
+
+use agboss_cli::Generate;
+use clap::Parser;
+
+#[derive(Debug, Parser)]
+#[command(name = "agboss", about = "The agboss command line", version)]
+enum Cli {
+    /// Generate code: `g mcp` writes the `#[mcp_tool]`s of an MCP server's tools.
+    #[command(subcommand, alias = "generate")]
+    G(Generate),
+}
+
+fn main() -> ExitCode {
+    match Cli::parse() {
+        Cli::G(Generate::Mcp(mcp)) => mcp.run(),
+    }
+}

@@ -1,0 +1,120 @@
+//! [`AppAgent`] and [`AppTool`]: an agent and its tools as assembly left them, with the model,
+//! limits and bounds in effect and where each came from. The loop runs them; `describe` prints
+//! them.
+
+use std::sync::Arc;
+
+use super::AgentDescriptor;
+use crate::base::Setting;
+use crate::tool::{DynTool, ToolDescriptor};
+use crate::units::ByteSize;
+
+/// A checked agent: its model, limits and tools as they are in effect.
+pub struct AppAgent {
+    descriptor: &'static AgentDescriptor,
+    model: String,
+    max_tool_calls: Setting<u32>,
+    max_result_size: Setting<ByteSize>,
+    tools: Vec<AppTool>,
+}
+
+impl AppAgent {
+    /// Agent `descriptor` as assembly checked it: the model, limit and bound in effect, and its
+    /// tools ready to be called.
+    pub(crate) fn new(
+        descriptor: &'static AgentDescriptor,
+        model: String,
+        max_tool_calls: Setting<u32>,
+        max_result_size: Setting<ByteSize>,
+        tools: Vec<AppTool>,
+    ) -> AppAgent {
+        AppAgent {
+            descriptor,
+            model,
+            max_tool_calls,
+            max_result_size,
+            tools,
+        }
+    }
+
+    /// What `#[agent]` declared.
+    pub fn descriptor(&self) -> &'static AgentDescriptor {
+        self.descriptor
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &'static str {
+        self.descriptor.name()
+    }
+
+    /// The model in effect (configuration may override the declared one).
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    /// Its limit of tool calls per run, and where it came from.
+    pub fn max_tool_calls(&self) -> &Setting<u32> {
+        &self.max_tool_calls
+    }
+
+    /// The bound for its context blocks and its tools without their own.
+    pub fn max_result_size(&self) -> &Setting<ByteSize> {
+        &self.max_result_size
+    }
+
+    /// Its tools, declared ones first, then those configuration adds.
+    pub fn tools(&self) -> &[AppTool] {
+        &self.tools
+    }
+
+    /// The tool named `name`.
+    pub fn tool(&self, name: &str) -> Option<&AppTool> {
+        self.tools.iter().find(|t| t.descriptor.name() == name)
+    }
+}
+
+/// A tool as one agent has it: its effective bound and the callable tool.
+pub struct AppTool {
+    descriptor: &'static ToolDescriptor,
+    bound: Setting<ByteSize>,
+    env_vars: Vec<&'static str>,
+    tool: Arc<dyn DynTool>,
+}
+
+impl AppTool {
+    /// Tool `descriptor` as one agent has it: its bound in effect, the environment variables its
+    /// dependencies are made from, and the tool ready to be called.
+    pub(crate) fn new(
+        descriptor: &'static ToolDescriptor,
+        bound: Setting<ByteSize>,
+        env_vars: Vec<&'static str>,
+        tool: Arc<dyn DynTool>,
+    ) -> AppTool {
+        AppTool {
+            descriptor,
+            bound,
+            env_vars,
+            tool,
+        }
+    }
+
+    /// The tool's descriptor.
+    pub fn descriptor(&self) -> &'static ToolDescriptor {
+        self.descriptor
+    }
+
+    /// The bound on what the model reads of its results, and where it came from.
+    pub fn bound(&self) -> &Setting<ByteSize> {
+        &self.bound
+    }
+
+    /// The environment variables its dependencies are made from.
+    pub fn env_vars(&self) -> &[&'static str] {
+        &self.env_vars
+    }
+
+    /// The tool, ready to be called.
+    pub(crate) fn tool(&self) -> &Arc<dyn DynTool> {
+        &self.tool
+    }
+}

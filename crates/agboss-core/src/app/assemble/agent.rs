@@ -1,0 +1,276 @@
+//! The checks of one workflow's agents and tools: names the model sees, limits, models, tool
+//! choices, answers, bounds and dependencies.
+
+use std::collections::HashMap;
+
+use agboss_rules::{codes, model_id, names};
+
+use super::checks::{calls_of, find_registered, levels};
+use crate::agent::{AgentDescriptor, AgentSettings, AppAgent, AppTool};
+use crate::app::ToolDefaults;
+use crate::app::provided::ProvidedList;
+use crate::base::{Problem, Setting, Source, UnknownAgentToolError};
+use crate::model::ToolChoice;
+use crate::tool::bound::effective_bound;
+use crate::tool::{
+    MissingDependency, Requirement, ToolDescriptor, ToolEnv, ToolRegistration, missing_dependencies,
+};
+use crate::units::ByteSize;
+
+use super::DEFAULT_MAX_TOOL_CALLS;
+
+/// One workflow as its agents and tools are checked: what it provides, what its tools are
+/// called in, and what was checked already.
+pub(super) struct WorkflowScope<'a> {
+    name: &'a str,
+    /// The workflow's providers, then the application's.
+    provided: [&'a ProvidedList; 2],
+    env: &'a ToolEnv,
+    defaults: &'a [(&'a ToolDefaults, Source); 2],
+    /// Tools whose own bound and dependencies were checked in this workflow.
+    checked: Vec<&'static ToolDescriptor>,
+    /// The MCP servers its tools call.
+    #[cfg(feature = "mcp")]
+    servers: Vec<&'static crate::mcp::McpServerDescriptor>,
+}
+
+impl<'a> WorkflowScope<'a> {
+    pub(super) fn new(
+        name: &'a str,
+        provided: [&'a ProvidedList; 2],
+        env: &'a ToolEnv,
+        defaults: &'a [(&'a ToolDefaults, Source); 2],
+    ) -> WorkflowScope<'a> {
+        WorkflowScope {
+            name,
+            provided,
+            env,
+            defaults,
+            checked: Vec::new(),
+            #[cfg(feature = "mcp")]
+            servers: Vec::new(),
+        }
+    }
+
+    /// The MCP servers the workflow's tools call, each once.
+    #[cfg(feature = "mcp")]
+    pub(super) fn into_servers(mut self) -> Vec<&'static crate::mcp::McpServerDescriptor> {
+        self.servers
+            .sort_by_key(|s| std::ptr::from_ref(*s) as usize);
+        self.servers
+            .dedup_by_key(|s| std::ptr::from_ref(*s) as usize);
+        self.servers
+    }
+
+    pub(super) fn agent(
+        &mut self,
+        descriptor: &'static AgentDescriptor,
+        settings: Option<&AgentSettings>,
+        workflow_bound: &Setting<ByteSize>,
+        problems: &mut Vec<Problem>,
+    ) -> AppAgent {
+        let agent = descriptor.name();
+        let mut registrations: Vec<ToolRegistration> = descriptor.tools().to_vec();
+        for tool in settings.iter().flat_map(|s| &s.tools) {
+            match find_registered(tool) {
+                Ok(registration) => registrations.push(registration),
+                Err(suggestion) => problems.push(
+                    UnknownAgentToolError {
+                        workflow: self.name.to_owned(),
+                        agent: agent.to_owned(),
+                        tool: tool.clone(),
+                        suggestion,
+                    }
+                    .into(),
+                ),
+            }
+        }
+        let model = settings
+            .and_then(|s| s.model.clone())
+            .unwrap_or_else(|| descriptor.model().to_owned());
+        if let Err(finding) = model_id::check(&model) {
+            problems.push(finding.about(&format!("agent `{agent}`")).into());
+        }
+        let own_calls = settings
+            .and_then(|s| s.max_tool_calls)
+            .or(descriptor.max_tool_calls());
+        let max_tool_calls = Setting::first_of(
+            own_calls,
+            levels(self.defaults, calls_of),
+            DEFAULT_MAX_TOOL_CALLS,
+        );
+        if max_tool_calls.value == 0 {
+            problems.push(
+                codes::AGENT_MAX_TOOL_CALLS_INVALID
+                    .finding(&[
+                        (
+                            "subject",
+                            &format!("agent `{agent}` (workflow `{}`)", self.name),
+                        ),
+                        ("from", &format!(" ({})", max_tool_calls.source)),
+                    ])
+                    .into(),
+            );
+        }
+
+        // Every name the model sees must be unique over the agent's tools.
+        let mut names: HashMap<&str, String> = HashMap::with_capacity(registrations.len() + 1);
+        let mut tools = Vec::with_capacity(registrations.len());
+        for registration in &registrations {
+            let tool = registration.descriptor();
+            let site = format!("{} ({})", tool.rust_type(), tool.location());
+            model_facing(tool.name(), &format!("tool `{}`", tool.name()), problems);
+            if let Some(first) = names.insert(tool.name(), site.clone()) {
+                problems.push(duplicate(self.name, agent, tool.name(), &first, &site));
+            }
+            self.tool_checks(tool, problems);
+            let bound = effective_bound(tool.max_result_size(), workflow_bound.clone());
+            let env_vars = self.env_vars(tool);
+            tools.push(AppTool::new(
+                tool,
+                bound.clone(),
+                env_vars,
+                registration.instantiate(self.env.clone(), bound.value),
+            ));
+        }
+        if let Some(ToolChoice::Tool(chosen)) = descriptor.tool_choice()
+            && !names.contains_key(chosen.as_str())
+            && descriptor.answer().is_none_or(|a| a.tool_name() != chosen)
+        {
+            problems.push(
+                codes::AGENT_TOOL_CHOICE_UNKNOWN
+                    .finding(&[("agent", &agent), ("tool", &chosen)])
+                    .into(),
+            );
+        }
+        if let Some(answer) = descriptor.answer() {
+            let name = answer.tool_name();
+            let site = format!("the answer tool of agent `{agent}`");
+            model_facing(name, &site, problems);
+            if let Some(first) = names.insert(name, site.clone()) {
+                problems.push(duplicate(self.name, agent, name, &first, &site));
+            }
+            if let Err(why) = answer.compile() {
+                problems.push(
+                    codes::AGENT_ANSWER_SCHEMA_INVALID
+                        .finding(&[("agent", &agent), ("name", &name), ("why", &why)])
+                        .into(),
+                );
+            }
+        }
+        AppAgent::new(
+            descriptor,
+            model,
+            max_tool_calls,
+            workflow_bound.clone(),
+            tools,
+        )
+    }
+
+    /// The checks of one tool that do not depend on the agent: where it forwards to, its own
+    /// bound and its dependencies, once per workflow.
+    pub(super) fn tool_checks(
+        &mut self,
+        tool: &'static ToolDescriptor,
+        problems: &mut Vec<Problem>,
+    ) {
+        if self.checked.iter().any(|t| std::ptr::eq(*t, tool)) {
+            return;
+        }
+        self.checked.push(tool);
+        #[cfg(feature = "mcp")]
+        self.mcp_checks(tool, problems);
+        if tool.max_result_size().is_some_and(|b| b.get() == 0) {
+            problems.push(
+                codes::TOOLS_MAX_RESULT_SIZE_INVALID
+                    .finding(&[
+                        ("owner", &format!("tool `{}`", tool.name())),
+                        (
+                            "reason",
+                            &"max_result_size 0 bytes keeps nothing: give at least 1 byte",
+                        ),
+                    ])
+                    .into(),
+            );
+        }
+        for missing in missing_dependencies(tool, self.env.providers()) {
+            problems.push(missing_implementation(self.name, &missing));
+        }
+    }
+
+    /// An `#[mcp_tool]`'s server must declare the tool it calls; the server is started with the
+    /// application's others.
+    #[cfg(feature = "mcp")]
+    fn mcp_checks(&mut self, tool: &'static ToolDescriptor, problems: &mut Vec<Problem>) {
+        use crate::mcp::McpServerDescriptor;
+        let Some(remote) = tool.origin().remote() else {
+            return;
+        };
+        let Some(server) = remote.declaration::<McpServerDescriptor>() else {
+            return;
+        };
+        if !server.declares(remote.tool()) {
+            problems.push(
+                codes::MCP_UNDECLARED_TOOL
+                    .finding(&[
+                        ("subject", &format!("tool `{}`", tool.name())),
+                        ("tool", &remote.tool()),
+                        ("server", &server.name()),
+                    ])
+                    .into(),
+            );
+        }
+        self.servers.push(server);
+    }
+
+    /// The environment variables the providers of `tool`'s fields are made from.
+    fn env_vars(&self, tool: &'static ToolDescriptor) -> Vec<&'static str> {
+        let mut vars = Vec::new();
+        for dep in tool.dependencies() {
+            if let Requirement::Provided { type_id, .. } = dep.requirement() {
+                let env = self.provided.iter().find_map(|list| list.env_of(type_id));
+                for var in env.unwrap_or(&[]) {
+                    if !vars.contains(var) {
+                        vars.push(*var);
+                    }
+                }
+            }
+        }
+        vars
+    }
+}
+
+/// `[tool.name-invalid]` and `[tool.name-too-long]` for a name a model sees that was made at run
+/// time or read from configuration (the compiler has checked the others already).
+fn model_facing(name: &str, what: &str, problems: &mut Vec<Problem>) {
+    problems.extend(
+        names::check_model_facing(name)
+            .into_iter()
+            .map(|finding| finding.about(what).into()),
+    );
+}
+
+fn duplicate(workflow: &str, agent: &str, name: &str, first: &str, second: &str) -> Problem {
+    codes::TOOL_DUPLICATE_NAME
+        .finding(&[
+            ("agent", &agent),
+            ("workflow", &workflow),
+            ("name", &name),
+            ("first", &first),
+            ("second", &second),
+        ])
+        .into()
+}
+
+/// `[di.missing-implementation]`: a field of a tool that nothing in its workflow provides.
+fn missing_implementation(workflow: &str, missing: &MissingDependency) -> Problem {
+    codes::DI_MISSING_IMPLEMENTATION
+        .finding(&[
+            ("workflow", &workflow),
+            ("owner", &format!("tool `{}`", missing.tool)),
+            ("field", &missing.field),
+            ("type_written", &missing.type_written),
+            ("provided", &missing.provided_type),
+        ])
+        .into()
+}

@@ -1,0 +1,191 @@
+//! Assembly: every check of an application, all problems collected before any is reported.
+//!
+//! [`assemble`] walks the application, then each workflow ([`Context::workflow`]), then each
+//! agent and tool ([`WorkflowScope`], in `agent.rs`); the checks that do not depend on where
+//! they are asked live in `checks.rs`. Every problem carries a code from the catalogue
+//! ([`agboss_rules::codes`]).
+
+mod agent;
+mod checks;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use agboss_rules::codes;
+
+use super::defaults::DEFAULT_MAX_TOOL_CALLS;
+use super::{AppWorkflow, Application, ApplicationBuilder, ToolDefaults, Workflow};
+use crate::agent::{AgentSettings, AppAgent};
+use crate::base::{AssemblyError, Problem, Setting, Source};
+use crate::deps::Providers;
+use crate::journal::MemoryStore;
+use crate::tool::{ToolDescriptor, ToolEnv};
+use crate::units::ByteSize;
+use agent::WorkflowScope;
+use checks::{calls_of, check_defaults, check_provided, levels, size_of};
+
+pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, AssemblyError> {
+    let mut problems = Vec::new();
+    #[cfg(feature = "config")]
+    let (settings, models) = match builder.config.take() {
+        Some(config) => super::configure::apply(config, &mut builder, &mut problems),
+        None => Default::default(),
+    };
+    #[cfg(not(feature = "config"))]
+    let (settings, models): (HashMap<String, AgentSettings>, _) = Default::default();
+    // The router reaches tools through the providers (`ModelClient`); made on first use, so
+    // assembly reads no key.
+    match builder.router.take() {
+        Some(router) => builder.provided.push_ready(Arc::new(router)),
+        None => builder.provided.push_router(models),
+    }
+    #[cfg(feature = "mcp")]
+    builder.provided.push_mcp_hub();
+    let app = builder.name.clone();
+    let app_source = Source::Application(app.clone());
+    check_defaults(
+        &builder.defaults,
+        &format!("application `{app}`"),
+        &mut problems,
+    );
+    check_provided(&builder.provided, None, &mut problems);
+    let app_providers = builder.provided.to_providers(&builder.env, &builder.clock);
+    let app_bound = Setting::first_of(
+        None,
+        levels(&[(&builder.defaults, app_source.clone())], size_of),
+        ByteSize::DEFAULT_RESULT_BOUND,
+    );
+
+    let mut workflows = Vec::with_capacity(builder.workflows.len());
+    let mut workflow_names = Vec::new();
+    let mut agents_seen = Vec::new();
+    for workflow in &builder.workflows {
+        if workflow_names.contains(&workflow.name.as_str()) {
+            problems.push(
+                codes::WORKFLOW_DUPLICATE_NAME
+                    .finding(&[("workflow", &workflow.name)])
+                    .into(),
+            );
+        }
+        workflow_names.push(&workflow.name);
+        let context = Context {
+            builder: &builder,
+            settings: &settings,
+            app_providers: &app_providers,
+            app_source: &app_source,
+        };
+        workflows.push(context.workflow(workflow, &mut problems, &mut agents_seen));
+    }
+    for name in settings.keys() {
+        if !agents_seen.contains(&name.as_str()) {
+            problems.push(
+                codes::CONFIG_UNKNOWN_AGENT
+                    .finding(&[("agent", name)])
+                    .into(),
+            );
+        }
+    }
+    if !problems.is_empty() {
+        return Err(AssemblyError::new(app, problems));
+    }
+    Ok(Application {
+        name: app,
+        clock: builder.clock.clone(),
+        workflows,
+        providers: app_providers,
+        max_result_size: app_bound,
+        store: builder
+            .store
+            .clone()
+            .unwrap_or_else(|| Arc::new(MemoryStore::new())),
+        budgets: builder.budgets,
+    })
+}
+
+/// What every workflow of one application is checked against.
+struct Context<'a> {
+    builder: &'a ApplicationBuilder,
+    settings: &'a HashMap<String, AgentSettings>,
+    app_providers: &'a Providers,
+    app_source: &'a Source,
+}
+
+impl Context<'_> {
+    fn workflow(
+        &self,
+        workflow: &Workflow,
+        problems: &mut Vec<Problem>,
+        agents_seen: &mut Vec<&'static str>,
+    ) -> AppWorkflow {
+        let name = &workflow.name;
+        let source = Source::Workflow(name.clone());
+        let defaults: [(&ToolDefaults, Source); 2] = [
+            (&workflow.defaults, source),
+            (&self.builder.defaults, self.app_source.clone()),
+        ];
+        check_defaults(&workflow.defaults, &format!("workflow `{name}`"), problems);
+        check_provided(&workflow.provided, Some(name), problems);
+        let own_providers = workflow
+            .provided
+            .to_providers(&self.builder.env, &self.builder.clock);
+        let mut providers = self.app_providers.clone();
+        providers.extend(&own_providers);
+        let env = ToolEnv::new(Arc::new(providers), self.builder.clock.clone());
+        let max_result_size = Setting::first_of(
+            None,
+            levels(&defaults, size_of),
+            ByteSize::DEFAULT_RESULT_BOUND,
+        );
+        let max_tool_calls =
+            Setting::first_of(None, levels(&defaults, calls_of), DEFAULT_MAX_TOOL_CALLS);
+
+        let mut scope = WorkflowScope::new(
+            name,
+            [&workflow.provided, &self.builder.provided],
+            &env,
+            &defaults,
+        );
+        let mut agent_names: Vec<&str> = Vec::new();
+        let mut agents = Vec::with_capacity(workflow.agents.len());
+        for descriptor in &workflow.agents {
+            if agent_names.contains(&descriptor.name()) {
+                problems.push(
+                    codes::AGENT_DUPLICATE_NAME
+                        .finding(&[("workflow", name), ("agent", &descriptor.name())])
+                        .into(),
+                );
+            }
+            agent_names.push(descriptor.name());
+            agents_seen.push(descriptor.name());
+            let settings = self.settings.get(descriptor.name());
+            agents.push(scope.agent(descriptor, settings, &max_result_size, problems));
+        }
+        let mut unassigned: Vec<&'static ToolDescriptor> = Vec::new();
+        for registration in &workflow.tools {
+            scope.tool_checks(registration.descriptor(), problems);
+            let used = agents.iter().any(|a: &AppAgent| {
+                a.tools()
+                    .iter()
+                    .any(|t| std::ptr::eq(t.descriptor(), registration.descriptor()))
+            });
+            if !used
+                && !unassigned
+                    .iter()
+                    .any(|d| std::ptr::eq(*d, registration.descriptor()))
+            {
+                unassigned.push(registration.descriptor());
+            }
+        }
+        AppWorkflow {
+            name: name.clone(),
+            agents,
+            unassigned,
+            #[cfg(feature = "mcp")]
+            mcp_servers: scope.into_servers(),
+            env,
+            own_providers,
+            max_result_size,
+            max_tool_calls,
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! Starting and resuming runs: [`RunBuilder`] (`app.run("desk", input)`) and
+//! [`Application::resume`], the application's entry points into the loop.
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::Application;
+use crate::context::{Execution, Signal, Tenant};
+use crate::journal::{LoopEvent, LoopState, STATE_VERSION};
+use crate::model::ToolChoice;
+use crate::run::{RunEnv, RunError, RunOptions, RunOutcome, ToolEnd, ToolEndHook};
+use crate::spend::Budgets;
+
+/// A run being set up; `.await` it to run.
+#[must_use = "a run does nothing until it is awaited"]
+pub struct RunBuilder<'a> {
+    app: &'a Application,
+    workflow: String,
+    agent: Option<String>,
+    input: String,
+    execution_id: Option<String>,
+    thread: Option<String>,
+    owner: Option<String>,
+    tenant: Option<Tenant>,
+    signal: Option<Signal>,
+    options: RunOptions,
+}
+
+impl<'a> RunBuilder<'a> {
+    pub(crate) fn new(app: &'a Application, workflow: &str, input: String) -> RunBuilder<'a> {
+        RunBuilder {
+            app,
+            workflow: workflow.into(),
+            agent: None,
+            input,
+            execution_id: None,
+            thread: None,
+            owner: None,
+            tenant: None,
+            signal: None,
+            options: RunOptions::default(),
+        }
+    }
+
+    /// Runs agent `name` of the workflow instead of its first.
+    pub fn agent(mut self, name: &str) -> Self {
+        self.agent = Some(name.into());
+        self
+    }
+
+    /// The conversation thread.
+    pub fn thread(mut self, thread: &str) -> Self {
+        self.thread = Some(thread.into());
+        self
+    }
+
+    /// Who owns the thread.
+    pub fn owner(mut self, owner: &str) -> Self {
+        self.owner = Some(owner.into());
+        self
+    }
+
+    /// The tenant.
+    pub fn tenant(mut self, tenant: Tenant) -> Self {
+        self.tenant = Some(tenant);
+        self
+    }
+
+    /// The execution's id (else one is made).
+    pub fn execution_id(mut self, id: &str) -> Self {
+        self.execution_id = Some(id.into());
+        self
+    }
+
+    /// The execution's signal: cancel it to stop the run.
+    pub fn signal(mut self, signal: Signal) -> Self {
+        self.signal = Some(signal);
+        self
+    }
+
+    /// This run's budgets instead of the application's.
+    pub fn budgets(mut self, budgets: Budgets) -> Self {
+        self.options.budgets = Some(budgets);
+        self
+    }
+
+    /// Called as each tool call ends.
+    pub fn on_tool_end(mut self, hook: impl Fn(&ToolEnd<'_>) + Send + Sync + 'static) -> Self {
+        self.options.on_tool_end = Some(Arc::new(hook) as ToolEndHook);
+        self
+    }
+
+    /// The tool choice of turn `n` (from 1): `Some` overrides the agent's for that turn.
+    pub fn tool_choice(
+        mut self,
+        choose: impl Fn(u32) -> Option<ToolChoice> + Send + Sync + 'static,
+    ) -> Self {
+        self.options.tool_choice = Some(Arc::new(choose));
+        self
+    }
+
+    async fn run(self) -> Result<RunOutcome, RunError> {
+        let workflow = self
+            .app
+            .workflow(&self.workflow)
+            .ok_or_else(|| RunError::NotFound(format!("no workflow named `{}`", self.workflow)))?;
+        let agent = match &self.agent {
+            Some(name) => workflow.agent(name),
+            None => workflow.agents().first(),
+        }
+        .ok_or_else(|| {
+            RunError::NotFound(format!(
+                "workflow `{}` has no agent {}",
+                self.workflow,
+                self.agent.as_deref().unwrap_or("at all")
+            ))
+        })?;
+        let execution_id = self
+            .execution_id
+            .unwrap_or_else(|| new_execution_id(self.app.clock()));
+        let mut builder = Execution::builder(&execution_id).workflow(workflow.name());
+        if let Some(thread) = &self.thread {
+            builder = builder.thread(thread);
+        }
+        if let Some(owner) = &self.owner {
+            builder = builder.owner(owner);
+        }
+        if let Some(tenant) = self.tenant {
+            builder = builder.tenant(tenant);
+        }
+        if let Some(signal) = self.signal {
+            builder = builder.signal(signal);
+        }
+        let execution = builder.build();
+        let start = LoopEvent::Started {
+            version: STATE_VERSION,
+            execution_id,
+            workflow: workflow.name().into(),
+            agent: agent.name().into(),
+            visit: 1,
+            input: self.input,
+        };
+        let env = self.app.run_env()?;
+        crate::run::drive(
+            &env,
+            agent,
+            execution,
+            &self.options,
+            LoopState::default(),
+            Some(start),
+        )
+        .await
+    }
+}
+
+impl<'a> IntoFuture for RunBuilder<'a> {
+    type Output = Result<RunOutcome, RunError>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.run())
+    }
+}
+
+impl Application {
+    /// Runs `input` through workflow `workflow`; set the run up, then `.await` it.
+    pub fn run(&self, workflow: &str, input: impl Into<String>) -> RunBuilder<'_> {
+        RunBuilder::new(self, workflow, input.into())
+    }
+
+    /// Resumes execution `execution_id` from its journal in the store: what it already did
+    /// (model answers, finished calls) is not done again. Calls that were pending run now.
+    pub async fn resume(
+        &self,
+        execution_id: &str,
+        signal: Option<Signal>,
+    ) -> Result<RunOutcome, RunError> {
+        let events = self
+            .store
+            .events(execution_id)
+            .await
+            .map_err(RunError::Store)?;
+        if events.is_empty() {
+            return Err(RunError::NotFound(format!(
+                "the store has no execution `{execution_id}`"
+            )));
+        }
+        let state = LoopState::from_events(&events);
+        let agent = self
+            .workflow(&state.workflow)
+            .and_then(|w| w.agent(&state.agent))
+            .ok_or_else(|| RunError::NotFound(format!("execution `{execution_id}` ran agent `{}` of workflow `{}`, which this application does not have", state.agent, state.workflow)))?;
+        let mut builder = Execution::builder(execution_id).workflow(&state.workflow);
+        if let Some(signal) = signal {
+            builder = builder.signal(signal);
+        }
+        let execution = builder.build();
+        crate::run::restore_spend(&execution, &events, agent);
+        let env = self.run_env()?;
+        crate::run::drive(&env, agent, execution, &RunOptions::default(), state, None).await
+    }
+
+    /// What the loop needs of the application.
+    fn run_env(&self) -> Result<RunEnv, RunError> {
+        Ok(RunEnv {
+            store: self.store.clone(),
+            router: self.router().map_err(RunError::Model)?,
+            budgets: self.budgets,
+        })
+    }
+}
+
+/// `exec-<time>-<n>`: unique in the process and sortable by start, the time from `clock`.
+fn new_execution_id(clock: &crate::time::Clock) -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let millis = clock
+        .wall_time()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis());
+    format!("exec-{millis:x}-{n}")
+}

@@ -1,0 +1,15 @@
+//! The base layer: what every other part of the runtime may use and which uses nothing of it.
+//!
+//! [`Env`] (environment variables by name), [`Problem`] and [`AssemblyError`] (problems found
+//! at assembly, each with its code from [`agboss_rules::codes`]), [`Setting`] (a value in effect
+//! and where it came from) and the HTTP client's TLS setup shared by model providers and MCP.
+
+mod env;
+#[cfg(feature = "http")]
+pub(crate) mod http;
+mod problem;
+mod setting;
+
+pub use env::{Env, FromEnv};
+pub use problem::{AssemblyError, Problem, UnknownAgentToolError};
+pub use setting::{Setting, Source};

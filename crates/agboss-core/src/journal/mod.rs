@@ -1,0 +1,20 @@
+//! The journal: what a run is made of, and where it is kept.
+//!
+//! A run is a sequence of [`LoopEvent`]s (the model answered, a call finished, the run ended);
+//! its state is their fold ([`LoopState`]). The loop appends each event to a [`Store`] before it
+//! acts on the next step, so any process that reads an execution's events can go on from where
+//! it stopped. A store never rewrites what it holds. [`MemoryStore`] keeps journals in this
+//! process; persistent stores implement [`Store`] too.
+//!
+//! This layer sits under both `run` (which writes journals) and `app` (which reads them to
+//! resume), so neither has to import the other for it.
+
+mod event;
+mod memory;
+mod state;
+mod store;
+
+pub use event::{Answer, CallResult, LoopEvent, PendingCall, STATE_VERSION, Spent};
+pub use memory::MemoryStore;
+pub use state::{LoopState, Next};
+pub use store::{Store, StoreError, StoreFuture};
