@@ -5,6 +5,8 @@
 //!   (the MCP servers: see docs/mcp-servers.md).
 //! - `ci`: formatting, clippy with warnings denied, rustdoc with warnings denied, then `test`:
 //!   what `.ci/run` does.
+//! - `features`: clippy and the facade's tests with no features, then with each feature alone
+//!   (`.ci/run` runs it after `ci`'s cheap gates).
 //! - `bless`: rewrites the trybuild `.stderr` and insta snapshots; review the diff after.
 //! - `bench`: runs the criterion benches whose figures docs/performance.md records.
 
@@ -19,8 +21,9 @@ fn main() -> ExitCode {
         "ci" => ci(),
         "bless" => bless(),
         "bench" => bench(),
+        "features" => features(),
         _ => {
-            eprintln!("usage: cargo xtask <test | ci | bless | bench>");
+            eprintln!("usage: cargo xtask <test | ci | features | bless | bench>");
             return ExitCode::from(2);
         }
     };
@@ -56,6 +59,36 @@ fn ci() -> Result<(), String> {
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
     test()
+}
+
+/// The facade's features; each must build, pass clippy and pass the facade's tests alone.
+const FEATURES: &[&str] = &[
+    "mcp",
+    "openai",
+    "anthropic",
+    "gemini",
+    "config",
+    "cli",
+    "testing",
+];
+
+fn features() -> Result<(), String> {
+    let sets = std::iter::once(None).chain(FEATURES.iter().map(Some));
+    for feature in sets {
+        let mut args = vec!["-p", "agboss", "--no-default-features"];
+        if let Some(feature) = feature {
+            args.extend(["--features", feature]);
+        }
+        let clippy: Vec<&str> = ["clippy"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .chain(["--all-targets", "--", "-D", "warnings"])
+            .collect();
+        cargo(&clippy, &[])?;
+        let test: Vec<&str> = ["test"].into_iter().chain(args.iter().copied()).collect();
+        cargo(&test, &[])?;
+    }
+    Ok(())
 }
 
 fn bless() -> Result<(), String> {

@@ -1,8 +1,10 @@
 //! [`test_tool`]: one tool, its own container, a real call frame, a manual clock.
 
 use std::marker::PhantomData;
+use std::sync::Arc;
+#[cfg(feature = "mcp")]
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, OnceLock};
 
 use agboss_core::base::Env;
 use agboss_core::context::{Execution, Step};

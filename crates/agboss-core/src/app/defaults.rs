@@ -37,6 +37,7 @@ impl ToolDefaults {
         self
     }
 
+    #[cfg(feature = "config")]
     pub(crate) fn set_size_from_text(&mut self, written: &str) {
         self.max_result_size = Some(SizeSetting {
             written: written.to_owned(),
@@ -45,6 +46,7 @@ impl ToolDefaults {
     }
 }
 
+#[cfg(feature = "config")]
 /// `"64 KB"`, `"0.5 KB"`, `"1000 bytes"`, `"1 MB"`: a number and its unit, a whole number of
 /// bytes from 1.
 pub(crate) fn parse_size(text: &str) -> Result<ByteSize, String> {
@@ -85,7 +87,7 @@ pub(crate) fn parse_size(text: &str) -> Result<ByteSize, String> {
 /// The default limit of tool calls per agent run.
 pub const DEFAULT_MAX_TOOL_CALLS: u32 = 20;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "config"))]
 mod tests {
     use super::*;
     use crate::units::{bytes, kilobytes, megabytes};

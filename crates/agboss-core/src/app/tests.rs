@@ -1,12 +1,17 @@
 //! Assembly's codes and defaults that the scenario tests do not reach: agents and tools built
 //! by hand, as the macros would build them.
 
+use std::sync::Arc;
+
 use super::*;
 use crate::agent::{AgentDescriptor, AnswerSpec};
 use crate::base::AssemblyError;
 use crate::config::Config;
 use crate::dto::PlainText;
+use crate::journal::{LoopEvent, MemoryStore, Store};
 use crate::mcp::{McpServerDescriptor, McpTransport, remote_tool};
+use crate::model::{ScriptedModel, ToolChoice, Turn};
+use crate::run::RunError;
 use crate::tool::{
     DependencyError, Scope, SourceLocation, Tool, ToolDescriptor, ToolError, ToolHandler,
     ToolRegistration,
@@ -267,5 +272,57 @@ fn an_mcp_tool_built_by_hand_must_call_a_declared_tool() {
     assert_eq!(
         error.problems()[0].message(),
         "tool `write-note-tool` calls `write_file` of server `notes-fs`, which its #[mcp_server] does not declare: add it to `tools = [..]`"
+    );
+}
+
+// An agent whose answer is a DTO, run by the loop: it must answer through its answer tool.
+/// The judge's answer.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+struct Verdict {
+    ok: bool,
+}
+
+static JUDGE: AgentDescriptor = AgentDescriptor::new(
+    "judge",
+    "Judges",
+    "Judge",
+    SourceLocation {
+        module_path: module_path!(),
+        file: file!(),
+        line: line!(),
+    },
+    "test/model",
+    &[],
+    &[],
+)
+.with_answer(AnswerSpec::of::<Verdict>("answer-verdict"));
+
+#[tokio::test]
+async fn an_agent_with_an_answer_dto_that_answers_in_text_fails_with_answer_missing() {
+    let model =
+        ScriptedModel::new([Turn::text("it looks fine").expect_tool_choice(ToolChoice::Required)]);
+    let store = Arc::new(MemoryStore::new());
+    let app = Application::builder("judging")
+        .workflow(Workflow::new("desk").agent_descriptor(&JUDGE))
+        .chat_model(Arc::new(model))
+        .store(store.clone())
+        .build()
+        .unwrap();
+    let error = app
+        .run("desk", "judge it")
+        .execution_id("e-1")
+        .await
+        .unwrap_err();
+    assert!(matches!(error, RunError::Contract(_)), "{error:?}");
+    assert_eq!(error.code(), "answer.missing");
+    assert_eq!(
+        error.to_string(),
+        "agent `judge` answers through `answer-verdict`, but the model answered in text"
+    );
+    let journal = store.events("e-1").await.unwrap();
+    assert!(
+        matches!(journal.last(), Some(LoopEvent::Failed { code, .. }) if code == "answer.missing"),
+        "{journal:?}"
     );
 }

@@ -31,6 +31,10 @@ pub(crate) fn tls_config() -> Result<(rustls::ClientConfig, Option<String>), Str
 }
 
 /// An error and its sources, `: `-separated: reqwest's own text names only the URL.
+#[cfg_attr(
+    not(any(feature = "openai", feature = "anthropic", feature = "gemini")),
+    allow(dead_code, reason = "only the model providers report error chains")
+)]
 pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();

@@ -12,7 +12,7 @@ use crate::context::{AbortReason, Execution};
 use crate::journal::{Answer, LoopEvent, LoopState, Next, Store};
 use crate::model::{ChatModel, ChatRequest, Message, ModelError, ModelRouter, ToolChoice};
 use crate::spend::{BudgetExceededError, Budgets, SpendEntry};
-use crate::tool::{SchemaCheck, ToolDefinition};
+use crate::tool::{Issues, SchemaCheck, ToolDefinition};
 
 /// The loop of one agent in one execution.
 pub(crate) struct AgentLoop<'a> {
@@ -168,30 +168,32 @@ impl<'a> AgentLoop<'a> {
             text: response.text.clone(),
             tool_calls: response.tool_calls.clone(),
         };
-        // A valid structured answer ends the run; an invalid one goes back as a tool error.
-        if let Some(answer) = &self.answer
-            && let Some(call) = response.tool_calls.iter().find(|c| c.name == answer.name)
-            && let Ok(value) = serde_json::from_str::<Value>(&call.arguments)
-            && answer.check.check_value(&value).is_ok()
-        {
-            let answered = LoopEvent::ModelAnswered {
-                turn,
-                model: model_id.to_owned(),
-                message,
-                calls: Vec::new(),
-                counted_calls: 0,
-                usage: response.usage,
-                cost,
-            };
-            self.record(state, answered).await?;
-            return self
-                .record(
-                    state,
-                    LoopEvent::Answered {
-                        answer: Answer::Structured(value),
-                    },
-                )
-                .await;
+        // Each answer is checked once, by the contract's input check: the first valid one ends
+        // the run; invalid ones go back to the model as tool errors, journaled with the turn.
+        let mut refused: Vec<(usize, Issues)> = Vec::new();
+        if let Some(answer) = &self.answer {
+            for (index, call) in response.tool_calls.iter().enumerate() {
+                if call.name != answer.name {
+                    continue;
+                }
+                match answer.check.decode::<Value>(&call.arguments) {
+                    Ok(value) => {
+                        let answered = LoopEvent::ModelAnswered {
+                            turn,
+                            model: model_id.to_owned(),
+                            message,
+                            calls: Vec::new(),
+                            counted_calls: 0,
+                            usage: response.usage,
+                            cost,
+                        };
+                        self.record(state, answered).await?;
+                        let answer = Answer::Structured(value);
+                        return self.record(state, LoopEvent::Answered { answer }).await;
+                    }
+                    Err(issues) => refused.push((index, issues)),
+                }
+            }
         }
         let calls = assign_call_ids(response.tool_calls, state.visit, turn, &state.provider_ids);
         let counted = calls
@@ -232,6 +234,11 @@ impl<'a> AgentLoop<'a> {
             }
             let answer = Answer::Text(response.text.unwrap_or_default());
             return self.record(state, LoopEvent::Answered { answer }).await;
+        }
+        for (index, issues) in refused {
+            let refusal = self.refused_answer(index, issues);
+            self.finish(state, refusal, self.execution.spend().len())
+                .await?;
         }
         Ok(())
     }
@@ -276,69 +283,5 @@ impl<'a> AgentLoop<'a> {
     /// Why the execution was cancelled, if it was.
     pub(super) fn aborted(&self) -> Option<AbortReason> {
         self.execution.signal().reason()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use crate::agent::{AgentDescriptor, AnswerSpec};
-    use crate::app::{Application, Workflow};
-    use crate::journal::{LoopEvent, MemoryStore, Store};
-    use crate::model::{ScriptedModel, ToolChoice, Turn};
-    use crate::run::RunError;
-    use crate::tool::SourceLocation;
-
-    /// The judge's answer.
-    #[derive(schemars::JsonSchema)]
-    #[allow(dead_code)]
-    struct Verdict {
-        ok: bool,
-    }
-
-    static JUDGE: AgentDescriptor = AgentDescriptor::new(
-        "judge",
-        "Judges",
-        "Judge",
-        SourceLocation {
-            module_path: module_path!(),
-            file: file!(),
-            line: line!(),
-        },
-        "test/model",
-        &[],
-        &[],
-    )
-    .with_answer(AnswerSpec::of::<Verdict>("answer-verdict"));
-
-    #[tokio::test]
-    async fn an_agent_with_an_answer_dto_that_answers_in_text_fails_with_answer_missing() {
-        let model = ScriptedModel::new([
-            Turn::text("it looks fine").expect_tool_choice(ToolChoice::Required)
-        ]);
-        let store = Arc::new(MemoryStore::new());
-        let app = Application::builder("judging")
-            .workflow(Workflow::new("desk").agent_descriptor(&JUDGE))
-            .chat_model(Arc::new(model))
-            .store(store.clone())
-            .build()
-            .unwrap();
-        let error = app
-            .run("desk", "judge it")
-            .execution_id("e-1")
-            .await
-            .unwrap_err();
-        assert!(matches!(error, RunError::Contract(_)), "{error:?}");
-        assert_eq!(error.code(), "answer.missing");
-        assert_eq!(
-            error.to_string(),
-            "agent `judge` answers through `answer-verdict`, but the model answered in text"
-        );
-        let journal = store.events("e-1").await.unwrap();
-        assert!(
-            matches!(journal.last(), Some(LoopEvent::Failed { code, .. }) if code == "answer.missing"),
-            "{journal:?}"
-        );
     }
 }

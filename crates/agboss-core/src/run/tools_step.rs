@@ -14,7 +14,7 @@ use crate::tool::{CallFrame, CallOutcome, Issues, ToolFailure, bound_text};
 
 /// What one finished call journals: the call (its position in `state.pending`) and what the
 /// model reads.
-struct Finished {
+pub(super) struct Finished {
     index: usize,
     content: String,
     is_error: bool,
@@ -40,7 +40,7 @@ impl AgentLoop<'_> {
             }
             let call = &pending.call;
             if self.is_answer(&call.name) {
-                immediate.push(self.invalid_answer(index, &call.arguments));
+                immediate.push(self.pending_answer(index, &call.arguments));
                 continue;
             }
             let Some(tool) = self.agent.tool(&call.name) else {
@@ -100,7 +100,7 @@ impl AgentLoop<'_> {
         Ok(())
     }
 
-    async fn finish(
+    pub(super) async fn finish(
         &self,
         state: &mut LoopState,
         finished: Finished,
@@ -160,22 +160,28 @@ impl AgentLoop<'_> {
         self.bounded(index, text)
     }
 
-    /// An answer the model sent that its schema refuses, said as a tool's invalid input is.
-    fn invalid_answer(&self, index: usize, arguments: &str) -> Finished {
-        let issues = match serde_json::from_str::<serde_json::Value>(arguments) {
-            Err(e) => Issues::malformed(&e),
-            Ok(value) => match &self.answer {
-                Some(answer) => answer.check.check_value(&value).err().unwrap_or_else(|| {
-                    Issues::one(
-                        None,
-                        "a turn gives one answer: this one came after the first",
-                    )
-                }),
-                None => Issues::one(None, "this agent gives no structured answer"),
-            },
-        };
+    /// An answer the model sent that its schema refuses (`issues`), said as a tool's invalid
+    /// input is.
+    pub(super) fn refused_answer(&self, index: usize, issues: Issues) -> Finished {
         let failure = ToolFailure::InvalidInput(issues);
         self.bounded(index, format!("Tool error: {failure}"))
+    }
+
+    /// An answer call left without a result by a run that stopped right after the model's
+    /// turn was journaled: checked again, as the turn checked it.
+    fn pending_answer(&self, index: usize, arguments: &str) -> Finished {
+        let issues = match &self.answer {
+            Some(answer) => match answer.check.decode::<serde_json::Value>(arguments) {
+                Err(issues) => issues,
+                // A valid answer would have ended the run when the turn was journaled.
+                Ok(_) => Issues::one(
+                    None,
+                    "a turn gives one answer: this one came after the first",
+                ),
+            },
+            None => Issues::one(None, "this agent gives no structured answer"),
+        };
+        self.refused_answer(index, issues)
     }
 
     fn bounded(&self, index: usize, text: String) -> Finished {

@@ -5,12 +5,9 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
-
 use super::Scope;
 use super::race::{Finish, Race, panic_message};
-use super::schema::{CompiledSchemas, SchemaCheck};
-use super::tape::{fill_from_text, with_tape};
+use super::schema::CompiledSchemas;
 use super::{CallOutcome, Issues, Tool, ToolDescriptor, ToolFailure, ToolResult};
 use crate::base::Setting;
 use crate::context::{AbortReason, Execution, Step};
@@ -167,7 +164,10 @@ impl<T: Tool> Invoker<T> {
         frame: &CallFrame,
     ) -> Result<T::Output, ToolFailure> {
         let schemas = schemas_of(self.descriptor)?;
-        let input = decode_input::<T::Input>(&schemas.input, arguments)?;
+        let input = schemas
+            .input
+            .decode::<T::Input>(arguments)
+            .map_err(ToolFailure::InvalidInput)?;
         self.execute(schemas, input, frame).await
     }
 
@@ -239,40 +239,6 @@ fn schemas_of(
         .schemas()
         .map(|s| &**s)
         .map_err(|e| ToolFailure::Schema(e.clone()))
-}
-
-/// Step 1: JSON text to a validated input. Empty arguments mean `{}` (some providers send
-/// nothing for a tool without parameters).
-///
-/// The text is validated on a pooled tape, then parsed into the input type; the second parse
-/// costs less than building and dropping a `serde_json::Value`.
-fn decode_input<I: DeserializeOwned>(
-    input: &SchemaCheck,
-    arguments: &str,
-) -> Result<I, ToolFailure> {
-    let text = if arguments.trim().is_empty() {
-        "{}"
-    } else {
-        arguments
-    };
-    with_tape(|tape| {
-        // Positions in a parse error count in the text the model sent, so it is not trimmed.
-        fill_from_text(tape, text).map_err(|e| Issues::malformed(&e))?;
-        input.check(tape)
-    })
-    .map_err(ToolFailure::InvalidInput)?;
-    serde_json::from_str::<I>(text).map_err(|_| {
-        // The schema accepted what serde refuses (a hand-written schema, a duplicate key, or a
-        // serde attribute schemars does not model); find where, for the message.
-        let issues =
-            serde_path_to_error::deserialize::<_, I>(&mut serde_json::Deserializer::from_str(text))
-                .err()
-                .map_or_else(
-                    || Issues::one(None, "does not match the input type"),
-                    Issues::serde,
-                );
-        ToolFailure::InvalidInput(issues)
-    })
 }
 
 /// What the model reads of an output: its JSON text, fields in declaration order.

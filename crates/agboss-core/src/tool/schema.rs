@@ -1,12 +1,14 @@
 //! JSON Schemas of a tool's DTOs and their validators, compiled once.
 
+use agboss_rules::codes;
 use jsonschema::Validator;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::tape::{Tape, TapeJson, fill_from_serialize, with_tape};
+use super::tape::{Tape, TapeJson, fill_from_serialize, fill_from_text, with_tape};
 use super::{Issues, ToolDescriptor};
 
 /// The JSON Schema (draft 2020-12) a model reads for the input DTO `T`.
@@ -42,7 +44,11 @@ pub fn tool_output_schema<T: super::Tool>() -> Value {
 /// A tool's schema that is not a usable JSON Schema (a hand-written `JsonSchema` impl gone
 /// wrong), or an input schema whose root is not an object.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("[tool.schema-invalid] tool `{tool}`: the {which} schema {reason}")]
+#[error(
+    "[{}] {}",
+    codes::TOOL_SCHEMA_INVALID.id(),
+    codes::TOOL_SCHEMA_INVALID.fill(&[("tool", tool), ("which", which), ("reason", reason)])
+)]
 pub struct SchemaError {
     /// The tool.
     pub tool: &'static str,
@@ -110,6 +116,36 @@ impl SchemaCheck {
     }
 
     /// Checks the document on `tape`; on a violation, every issue, named by path.
+    /// Step 1 of the contract, for a tool's input and an agent's answer alike: JSON text to a
+    /// validated `I`. Empty arguments mean `{}` (some providers send nothing for a tool
+    /// without parameters).
+    ///
+    /// The text is validated on a pooled tape, then parsed into `I`; the second parse costs
+    /// less than building and dropping a `serde_json::Value`.
+    pub(crate) fn decode<I: DeserializeOwned>(&self, arguments: &str) -> Result<I, Issues> {
+        let text = if arguments.trim().is_empty() {
+            "{}"
+        } else {
+            arguments
+        };
+        with_tape(|tape| {
+            // Positions in a parse error count in the text the model sent, so it is not
+            // trimmed.
+            fill_from_text(tape, text).map_err(|e| Issues::malformed(&e))?;
+            self.check(tape)
+        })?;
+        serde_json::from_str::<I>(text).map_err(|_| {
+            // The schema accepted what serde refuses (a hand-written schema, a duplicate key,
+            // or a serde attribute schemars does not model); find where, for the message.
+            serde_path_to_error::deserialize::<_, I>(&mut serde_json::Deserializer::from_str(text))
+                .err()
+                .map_or_else(
+                    || Issues::one(None, "does not match the input type"),
+                    Issues::serde,
+                )
+        })
+    }
+
     pub(crate) fn check(&self, tape: &Tape) -> Result<(), Issues> {
         if self.validator.is_valid(tape.root()) {
             Ok(())

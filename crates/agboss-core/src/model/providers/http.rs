@@ -31,6 +31,13 @@ const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
 
 /// Where an API expects its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    not(all(feature = "anthropic", feature = "gemini")),
+    allow(
+        dead_code,
+        reason = "only some dialects send their key in a header of its own"
+    )
+)]
 pub(crate) enum KeyHeader {
     /// `Authorization: Bearer <key>`.
     Bearer,

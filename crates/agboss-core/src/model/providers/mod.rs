@@ -8,22 +8,31 @@
 //! [`ModelError::MalformedResponse`]. Tool schemas go
 //! out through the per-provider lowering of [`ToolDefinition`](crate::tool::ToolDefinition).
 
+#[cfg(feature = "anthropic")]
 mod anthropic;
+#[cfg(feature = "gemini")]
 mod gemini;
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 pub(crate) mod http;
+#[cfg(feature = "openai")]
 mod openai;
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 mod wire;
 
 use std::sync::Arc;
 
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 use serde_json::Value;
 
-use super::{ChatFuture, ChatModel, ChatRequest, ChatResponse, ModelError};
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+use super::ChatResponse;
+use super::{ChatFuture, ChatModel, ChatRequest, ModelError};
 use crate::base::Env;
 use crate::context::Signal;
 use crate::time::Clock;
 pub use crate::tool::WireFormat;
 use crate::units::{TimeSpan, millis, seconds};
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 use http::{KeyHeader, Post};
 
 /// How a failed request is retried: 429 and 5xx, up to `max_attempts` in all, waiting
@@ -127,20 +136,65 @@ impl ProviderSettings {
 }
 
 /// The provider `settings` describe, reading its key from `env` now (a missing key is the error
-/// of its first call, so that assembly and `describe` never need keys).
+/// of its first call, so that assembly and `describe` never need keys). A wire format whose
+/// feature this build leaves out gives a model whose every call says which feature to enable.
 pub fn connect(settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<dyn ChatModel> {
-    let key = settings.key_env.as_deref().and_then(|name| env.get(name));
-    let wire = match settings.kind {
-        WireFormat::OpenAi => &openai::WIRE,
-        WireFormat::Anthropic => &anthropic::WIRE,
-        WireFormat::Gemini => &gemini::WIRE,
-    };
-    Arc::new(HttpChat {
-        client: http::Client::new(settings, key, clock),
-        wire,
+    #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+    if let Some(wire) = dialect(settings.kind) {
+        let key = settings.key_env.as_deref().and_then(|name| env.get(name));
+        return Arc::new(HttpChat {
+            client: http::Client::new(settings, key, clock),
+            wire,
+        });
+    }
+    let _ = (env, clock);
+    Arc::new(Unavailable {
+        kind: settings.kind,
+        settings,
     })
 }
 
+/// The dialect of `kind`, if this build has it.
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+fn dialect(kind: WireFormat) -> Option<&'static Dialect> {
+    match kind {
+        #[cfg(feature = "openai")]
+        WireFormat::OpenAi => Some(&openai::WIRE),
+        #[cfg(feature = "anthropic")]
+        WireFormat::Anthropic => Some(&anthropic::WIRE),
+        #[cfg(feature = "gemini")]
+        WireFormat::Gemini => Some(&gemini::WIRE),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+/// A provider whose wire format this build leaves out: every call fails, naming the feature.
+#[derive(Debug)]
+struct Unavailable {
+    kind: WireFormat,
+    settings: ProviderSettings,
+}
+
+impl ChatModel for Unavailable {
+    fn chat<'a>(&'a self, request: &'a ChatRequest, _signal: &'a Signal) -> ChatFuture<'a> {
+        let feature = match self.kind {
+            WireFormat::OpenAi => "openai",
+            WireFormat::Anthropic => "anthropic",
+            WireFormat::Gemini => "gemini",
+        };
+        let error = ModelError::NoRoute {
+            model: request.model.clone(),
+            reason: format!(
+                "provider `{}` speaks the {feature} wire format, which this build of agboss leaves out: enable the `{feature}` feature",
+                self.settings.name
+            ),
+        };
+        Box::pin(std::future::ready(Err(error)))
+    }
+}
+
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 /// What sets one API apart: where a request goes, where its key goes, and how a request is
 /// written and an answer read.
 #[derive(Debug)]
@@ -157,6 +211,7 @@ struct Dialect {
     parse: fn(provider: &str, answer: &Value) -> Result<ChatResponse, ModelError>,
 }
 
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 /// A chat model behind an HTTP API: one POST per call, in the API's wire format.
 #[derive(Debug)]
 struct HttpChat {
@@ -164,6 +219,7 @@ struct HttpChat {
     wire: &'static Dialect,
 }
 
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 impl ChatModel for HttpChat {
     fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a> {
         Box::pin(async move {
