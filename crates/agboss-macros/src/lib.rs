@@ -5,7 +5,6 @@ mod agent;
 mod attrs;
 mod dto;
 mod mcp_server;
-mod names;
 mod tool;
 mod units;
 

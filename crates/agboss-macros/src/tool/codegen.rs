@@ -3,6 +3,7 @@
 //! Everything is reached through `::agboss::__private` (or the `crate = ..` override), wrapped
 //! in `const _: () = { .. };` so no name leaks into the user's module.
 
+use agboss_rules::codes;
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::ItemStruct;
@@ -61,9 +62,13 @@ fn gen_mcp_check(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
         .last()
         .map(|s| s.ident.to_string())
         .unwrap_or_default();
-    let message = format!(
-        "[mcp.undeclared-tool] `calls = {calls:?}` names a tool that server `{server_name}` does not declare: add it to `tools = [..]` of its #[mcp_server]"
-    );
+    let message = codes::MCP_UNDECLARED_TOOL
+        .finding(&[
+            ("subject", &"this tool"),
+            ("tool", &calls),
+            ("server", &server_name),
+        ])
+        .to_string();
     quote_spanned! {server.span()=>
         const _: () = ::core::assert!(
             #private::mcp_declares(<#server as #private::McpServer>::DESCRIPTOR, #calls),

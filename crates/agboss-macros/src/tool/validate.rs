@@ -1,12 +1,13 @@
 //! Checks `#[tool(..)]` and the struct under it, collecting every problem, into a
 //! [`ResolvedTool`] that code generation can trust.
 
+use agboss_rules::names;
 use darling::util::SpannedValue;
 use proc_macro2::Span;
 use syn::{ItemStruct, Path, Type};
 
 use super::args::{Kind, ToolArgs};
-use crate::names;
+use crate::attrs::finding_at;
 use crate::units::{ByteSizeValue, TimeSpanValue, byte_size, time_span};
 
 /// A tool attribute that passed every check.
@@ -78,8 +79,8 @@ pub fn resolve(
         &mut problems,
     );
     if let Some((name, span)) = &name {
-        for problem in names::check(name, "tool") {
-            problems.push(darling::Error::custom(problem).with_span(span));
+        for finding in names::check_tool(name) {
+            problems.push(finding_at(&finding, *span));
         }
     }
     let description = required(
