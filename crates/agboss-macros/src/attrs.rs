@@ -1,4 +1,4 @@
-//! Shared attribute handling: known keys, duplicates, the crate path, error fallbacks, and the
+//! Shared attribute handling: known keys, duplicates, the crate path, doc comments, and the
 //! rules' findings as spanned errors.
 
 use agboss_rules::Finding;
@@ -7,7 +7,7 @@ use darling::FromMeta;
 use darling::ast::NestedMeta;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use syn::Path;
+use syn::{Attribute, Path};
 
 /// The metas whose key is known, and the known keys that an unknown key was taken for a typo
 /// of (so that "missing `description`" is not said again after "`desc`: did you mean
@@ -113,8 +113,34 @@ pub fn source_location(private: &TokenStream) -> TokenStream {
 /// `#[doc = text]` for an item without a doc comment of its own: generated items are documented
 /// with what the attribute says of them.
 pub fn doc_unless_documented(item: &syn::ItemStruct, text: &str) -> Option<TokenStream> {
-    let documented = item.attrs.iter().any(|a| a.path().is_ident("doc"));
-    (!documented).then(|| quote!(#[doc = #text]))
+    doc_text(&item.attrs)
+        .is_none()
+        .then(|| quote!(#[doc = #text]))
+}
+
+/// The text of a doc comment: its `///` lines (`#[doc = ".."]` attributes), each without the
+/// one space after `///`, joined by `\n` and trimmed. `None` when there is none, or only
+/// whitespace. A `#[doc = include_str!(..)]` is not read: its text is not known here.
+pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
+    let lines: Vec<String> = attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("doc"))
+        .filter_map(|attr| match &attr.meta {
+            syn::Meta::NameValue(syn::MetaNameValue {
+                value:
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(text),
+                        ..
+                    }),
+                ..
+            }) => Some(text.value()),
+            _ => None,
+        })
+        .map(|line| line.strip_prefix(' ').map(str::to_owned).unwrap_or(line))
+        .collect();
+    let text = lines.join("\n");
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
 }
 
 /// A rule's finding as an error at `span`, printed `[code] message`.
@@ -132,6 +158,56 @@ fn list(keys: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn doc_of(item: TokenStream) -> Option<String> {
+        doc_text(&syn::parse2::<syn::ItemStruct>(item).unwrap().attrs)
+    }
+
+    #[test]
+    fn a_doc_comment_is_its_lines_without_the_space_after_the_slashes() {
+        let doc = doc_of(quote! {
+            /// Searches the team's issues.
+            ///
+            ///   Indented: kept, less one space.
+            #[derive(Debug)]
+            pub struct SearchIssues;
+        });
+        assert_eq!(
+            doc.as_deref(),
+            Some("Searches the team's issues.\n\n  Indented: kept, less one space.")
+        );
+        let doc = doc_of(quote! {
+            #[doc = "Written as an attribute."]
+            #[doc(hidden)]
+            pub struct Hidden;
+        });
+        assert_eq!(doc.as_deref(), Some("Written as an attribute."));
+    }
+
+    #[test]
+    fn a_blank_or_absent_doc_is_no_doc() {
+        assert_eq!(
+            doc_of(quote!(
+                pub struct Plain;
+            )),
+            None
+        );
+        assert_eq!(
+            doc_of(quote!(
+                #[doc = "   "]
+                #[doc = ""]
+                pub struct Blank;
+            )),
+            None
+        );
+        assert_eq!(
+            doc_of(quote!(
+                #[doc(hidden)]
+                pub struct Hidden;
+            )),
+            None
+        );
+    }
 
     #[test]
     fn an_unknown_key_names_the_key_it_is_a_typo_of() {

@@ -20,7 +20,7 @@ use proc_macro::TokenStream;
 /// | key | value | default |
 /// |---|---|---|
 /// | `name` | kebab-case ending in `-tool`, `[a-zA-Z0-9_-]`, at most 64 characters | required |
-/// | `description` | what the tool does; the model reads it | required |
+/// | `description` | what the tool does and when to call it; the model reads it | the struct's doc comment (its `///` lines, trimmed); with neither, it does not compile |
 /// | `timeout` | `millis(n)`, `seconds(n)` or `minutes(n)`; a bare number does not compile | `seconds(30)` |
 /// | `max_result_size` | `bytes(n)`, `kilobytes(n)` or `megabytes(n)`, at least 1 whole byte | the workflow's, else the application's, else 128 KB |
 /// | `read_only` | `true` if the tool changes nothing (`describe` prints `read`) | `false`: it may write |
@@ -29,10 +29,12 @@ use proc_macro::TokenStream;
 /// Field types: `ExecutionContext`, `SpendRecorder`, `Clock`, or `Arc<T>` / `Arc<dyn Trait>`
 /// provided by the application.
 ///
+/// A struct without a doc comment is documented with its `description`.
+///
 /// Every problem of one attribute is reported at once, each at the offending token with its
 /// code and the fix: `[name.kind-suffix]`, `[tool.name-invalid]`, `[tool.name-too-long]`,
-/// `[tools.max-result-size-invalid]`, unknown keys (with the valid ones), a missing `name` or
-/// `description`.
+/// `[tools.max-result-size-invalid]`, unknown keys (with the valid ones), a missing `name`, or
+/// neither a doc comment nor `description`.
 ///
 /// See the `agboss` crate for examples.
 #[proc_macro_attribute]
@@ -94,7 +96,7 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | key | value | default |
 /// |---|---|---|
 /// | `name` | kebab-case, at most 64 characters (`scout`) | required |
-/// | `description` | what the agent does | required |
+/// | `description` | what the agent does | the struct's doc comment (its `///` lines, trimmed); with neither, it does not compile |
 /// | `prompt` / `prompts` | a file, or files, next to this source file, read like `include_str!`: a missing file does not compile | required |
 /// | `model` | `vendor/model`, such as `"moonshotai/kimi-k2.6"` | required |
 /// | `tools` | a list of `#[tool]` types; a type that is not a tool does not compile | none |

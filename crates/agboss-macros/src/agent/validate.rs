@@ -6,7 +6,7 @@ use proc_macro2::Span;
 use syn::{Expr, ItemStruct, LitStr, Path};
 
 use super::args::AgentArgs;
-use crate::attrs::finding_at;
+use crate::attrs::{doc_text, finding_at};
 
 /// The thinking levels an agent may ask its model for.
 pub const THINKING: &[&str] = &["default", "off", "low", "medium", "high"];
@@ -14,6 +14,7 @@ pub const THINKING: &[&str] = &["default", "off", "low", "medium", "high"];
 /// An agent attribute that passed every check.
 pub struct ResolvedAgent {
     pub name: String,
+    /// `description = ".."`, else the struct's doc comment.
     pub description: String,
     pub prompts: Vec<LitStr>,
     pub model: String,
@@ -56,22 +57,28 @@ pub fn resolve(
             }
         }
     }
-    let description = args.description.as_ref().map(spanned);
-    match &description {
-        Some((text, span)) if text.trim().is_empty() => fail(
-            "the description is empty: say what the agent does".into(),
-            *span,
-        ),
-        None => {
-            if let Some(m) = missing(
-                "description",
-                "add `description = \"...\"`: what the agent does".into(),
-            ) {
-                fail(m, call_site);
+    let description = match args.description.as_ref().map(spanned) {
+        Some((text, span)) => {
+            if text.trim().is_empty() {
+                fail(
+                    "the description is empty: say what the agent does".into(),
+                    span,
+                );
             }
+            Some(text)
         }
-        _ => {}
-    }
+        None => {
+            let doc = doc_text(&item.attrs);
+            // Already said when an unknown key was reported as a typo of `description`.
+            if doc.is_none() && !args.mistyped.contains(&"description") {
+                fail(
+                    "#[agent] needs a description, which says what the agent does: add a doc comment (`/// Finds jobs that fit the user`) or `description = \"...\"`".into(),
+                    item.ident.span(),
+                );
+            }
+            doc
+        }
+    };
     let prompts = match (&args.prompt, &args.prompts) {
         (Some(prompt), None) => vec![prompt.clone()],
         (None, Some(list)) => string_list(list, "prompts").unwrap_or_else(|e| {
@@ -184,7 +191,7 @@ pub fn resolve(
     }
     Some(ResolvedAgent {
         name: name?.0,
-        description: description?.0,
+        description: description?,
         prompts,
         model: model?.0,
         tools,
@@ -286,6 +293,24 @@ mod tests {
     }
 
     #[test]
+    fn the_doc_comment_is_the_description_when_none_is_given() {
+        let agent = resolve_on(
+            quote!(
+                name = "scout",
+                prompt = "scout.prompt.md",
+                model = "openai/gpt-5-mini"
+            ),
+            quote! {
+                /// Finds jobs that fit the user.
+                pub struct Scout;
+            },
+        )
+        .unwrap();
+        assert_eq!(agent.description, "Finds jobs that fit the user.");
+        assert_eq!(agent.model, "openai/gpt-5-mini");
+    }
+
+    #[test]
     fn the_rules_report_with_their_codes() {
         let problems = resolve_on(
             quote!(
@@ -304,7 +329,7 @@ mod tests {
             problems,
             [
                 "[name.kebab-case] agent name \"JobScout\" must be kebab-case: name it \"job-scout\"",
-                "#[agent] needs `description`: add `description = \"...\"`: what the agent does",
+                "#[agent] needs a description, which says what the agent does: add a doc comment (`/// Finds jobs that fit the user`) or `description = \"...\"`",
                 "[agent.model-invalid] model \"gpt\" is not `vendor/model`: write it as the router knows it, such as \"openai/gpt-5-mini\" or \"moonshotai/kimi-k2.6\"",
                 "[agent.max-tool-calls-invalid] agent `JobScout`: max tool calls of 0 would stop it before its first call: give at least 1",
             ]

@@ -2,17 +2,16 @@
 //! [`ResolvedTool`] that code generation can trust.
 
 use agboss_rules::names;
-use darling::util::SpannedValue;
-use proc_macro2::Span;
 use syn::{ItemStruct, Path, Type};
 
 use super::args::{Kind, ToolArgs};
-use crate::attrs::finding_at;
+use crate::attrs::{doc_text, finding_at};
 use crate::units::{ByteSizeValue, TimeSpanValue, byte_size, time_span};
 
 /// A tool attribute that passed every check.
 pub struct ResolvedTool {
     pub name: String,
+    /// `description = ".."`, else the struct's doc comment.
     pub description: String,
     pub timeout: Option<TimeSpanValue>,
     pub max_result_size: Option<ByteSizeValue>,
@@ -40,66 +39,29 @@ pub fn resolve(
     errors: &mut darling::error::Accumulator,
 ) -> Option<ResolvedTool> {
     let mut problems = Vec::new();
-    let mcp = match (kind, &args.server, &args.calls) {
-        (Kind::Tool, _, _) => None,
-        (Kind::Mcp, Some(server), Some(calls)) => {
-            if calls.trim().is_empty() {
-                problems.push(
-                    darling::Error::custom(
-                        "`calls` names the server's tool this tool calls; it is empty",
-                    )
-                    .with_span(&calls.span()),
-                );
+    let mcp = match kind {
+        Kind::Tool => None,
+        Kind::Mcp => resolve_mcp(&args, &mut problems),
+    };
+    let name = match &args.name {
+        Some(name) => {
+            for finding in names::check_tool(name) {
+                problems.push(finding_at(&finding, name.span()));
             }
-            Some((server.clone(), (**calls).clone()))
+            Some((**name).clone())
         }
-        (Kind::Mcp, server, calls) => {
-            if server.is_none() && !args.mistyped.contains(&"server") {
-                problems.push(darling::Error::custom(
-                    "#[mcp_tool] needs `server`: add `server = NotesServer`, the #[mcp_server] type it calls",
-                ));
-            }
-            if calls.is_none() && !args.mistyped.contains(&"calls") {
-                problems.push(darling::Error::custom(
-                    "#[mcp_tool] needs `calls`: add `calls = \"read_text_file\"`, the server's tool it calls",
-                ));
+        None => {
+            if !args.mistyped.contains(&"name") {
+                problems.push(darling::Error::custom(format!(
+                    "#[{}] needs `name`: add `name = {:?}`",
+                    kind.attribute(),
+                    names::suggest(&item.ident.to_string(), "tool")
+                )));
             }
             None
         }
     };
-    let suggested_name = format!(
-        "add `name = {:?}`",
-        names::suggest(&item.ident.to_string(), "tool")
-    );
-    let name = required(
-        args.name,
-        "name",
-        &suggested_name,
-        &args.mistyped,
-        &mut problems,
-    );
-    if let Some((name, span)) = &name {
-        for finding in names::check_tool(name) {
-            problems.push(finding_at(&finding, *span));
-        }
-    }
-    let description = required(
-        args.description,
-        "description",
-        "add `description = \"...\"`: what the tool does and when to call it, which the model reads",
-        &args.mistyped,
-        &mut problems,
-    );
-    if let Some((description, span)) = &description
-        && description.trim().is_empty()
-    {
-        problems.push(
-            darling::Error::custom(
-                "the description is empty: say what the tool does, the model reads it to decide when to call it",
-            )
-            .with_span(span),
-        );
-    }
+    let description = resolve_description(&args, kind, item, &mut problems);
     let timeout = args.timeout.as_ref().and_then(|t| {
         time_span(t, "timeout")
             .map_err(|e| problems.push(e.into()))
@@ -142,8 +104,8 @@ pub fn resolve(
         return None;
     }
     Some(ResolvedTool {
-        name: name?.0,
-        description: description?.0,
+        name: name?,
+        description: description?,
         timeout,
         max_result_size,
         read_only: args.read_only,
@@ -153,25 +115,149 @@ pub fn resolve(
     })
 }
 
-fn required(
-    value: Option<SpannedValue<String>>,
-    key: &'static str,
-    hint: &str,
-    mistyped: &[&'static str],
-    problems: &mut Vec<darling::Error>,
-) -> Option<(String, Span)> {
-    match value {
-        Some(value) => {
-            let span = value.span();
-            Some((value.into_inner(), span))
+/// `server` and `calls`.
+fn resolve_mcp(args: &ToolArgs, problems: &mut Vec<darling::Error>) -> Option<(Path, String)> {
+    match (&args.server, &args.calls) {
+        (Some(server), Some(calls)) => {
+            if calls.trim().is_empty() {
+                problems.push(
+                    darling::Error::custom(
+                        "`calls` names the server's tool this tool calls; it is empty",
+                    )
+                    .with_span(&calls.span()),
+                );
+            }
+            Some((server.clone(), (**calls).clone()))
         }
-        // Already said: the unknown key next to it was reported as a typo of this one.
-        None if mistyped.contains(&key) => None,
-        None => {
-            problems.push(darling::Error::custom(format!(
-                "#[tool] needs `{key}`: {hint}"
-            )));
+        (server, calls) => {
+            if server.is_none() && !args.mistyped.contains(&"server") {
+                problems.push(darling::Error::custom(
+                    "#[mcp_tool] needs `server`: add `server = NotesServer`, the #[mcp_server] type it calls",
+                ));
+            }
+            if calls.is_none() && !args.mistyped.contains(&"calls") {
+                problems.push(darling::Error::custom(
+                    "#[mcp_tool] needs `calls`: add `calls = \"read_text_file\"`, the server's tool it calls",
+                ));
+            }
             None
         }
+    }
+}
+
+/// `description = ".."` when given (not blank), else the struct's doc comment; neither is an
+/// error on the struct's name.
+fn resolve_description(
+    args: &ToolArgs,
+    kind: Kind,
+    item: &ItemStruct,
+    problems: &mut Vec<darling::Error>,
+) -> Option<String> {
+    if let Some(description) = &args.description {
+        if description.trim().is_empty() {
+            problems.push(
+                darling::Error::custom(
+                    "the description is empty: say what the tool does, the model reads it to decide when to call it",
+                )
+                .with_span(&description.span()),
+            );
+        }
+        return Some((**description).clone());
+    }
+    let doc = doc_text(&item.attrs);
+    // Already said: an unknown key was reported as a typo of `description`.
+    if doc.is_none() && !args.mistyped.contains(&"description") {
+        problems.push(
+            darling::Error::custom(format!(
+                "#[{}] needs a description, which the model reads to decide when to call the tool: add a doc comment (`/// Searches the team's issues`) or `description = \"...\"`",
+                kind.attribute()
+            ))
+            .with_span(&item.ident),
+        );
+    }
+    doc
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    use super::*;
+    use crate::tool::args;
+
+    /// The resolved tool, or every problem's message.
+    fn resolve_on(
+        kind: Kind,
+        args: TokenStream,
+        item: TokenStream,
+    ) -> Result<ResolvedTool, String> {
+        let item: ItemStruct = syn::parse2(item).unwrap();
+        let mut errors = darling::Error::accumulator();
+        let resolved = args::parse(args, kind, &mut errors)
+            .and_then(|args| resolve(args, kind, &item, &mut errors));
+        match errors.finish_with(resolved) {
+            Ok(resolved) => Ok(resolved.expect("no problem reported, so resolved")),
+            Err(e) => Err(e
+                .into_iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")),
+        }
+    }
+
+    #[test]
+    fn the_doc_comment_is_the_description_when_none_is_given() {
+        let tool = resolve_on(
+            Kind::Tool,
+            quote!(name = "search-issues-tool"),
+            quote! {
+                /// Searches the team's issues.
+                ///
+                /// Call it before filing one.
+                pub struct SearchIssues;
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            tool.description,
+            "Searches the team's issues.\n\nCall it before filing one."
+        );
+    }
+
+    #[test]
+    fn a_given_description_wins_over_the_doc_comment() {
+        let tool = resolve_on(
+            Kind::Tool,
+            quote!(name = "search-issues-tool", description = "Search"),
+            quote! {
+                /// For the reader of the code.
+                pub struct SearchIssues;
+            },
+        )
+        .unwrap();
+        assert_eq!(tool.description, "Search");
+    }
+
+    #[test]
+    fn neither_a_doc_nor_a_description_says_both_ways_to_give_one() {
+        let problems = resolve_on(
+            Kind::Mcp,
+            quote!(
+                name = "read-note-tool",
+                server = NotesFs,
+                calls = "read_text_file"
+            ),
+            quote! {
+                ///
+                pub struct ReadNote;
+            },
+        )
+        .err()
+        .unwrap();
+        assert_eq!(
+            problems,
+            "#[mcp_tool] needs a description, which the model reads to decide when to call the tool: add a doc comment (`/// Searches the team's issues`) or `description = \"...\"`"
+        );
     }
 }
