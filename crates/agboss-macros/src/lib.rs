@@ -42,9 +42,28 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(args.into(), item.into(), tool::Kind::Tool).into()
 }
 
-/// A tool bound to one tool of an MCP server: `#[tool]`'s keys, plus `server` (the
-/// `#[mcp_server]` type) and `calls` (the server's tool, by the server's name). A `calls` the
-/// server does not declare does not compile.
+/// A tool bound to one tool of an MCP server: `#[tool]`'s keys, plus the server and its tool.
+///
+/// | key | value | default |
+/// |---|---|---|
+/// | `server` | the `#[mcp_server]` type | required |
+/// | `calls` | the server's tool, by the server's name; one the server does not declare does not compile (`[mcp.undeclared-tool]`) | required |
+/// | `input`, `output` | the DTOs of a tool that passes its input to the server's tool unchanged: the macro writes its handler | none: write `impl ToolHandler` |
+/// | `name`, `description`, `timeout`, `max_result_size`, `read_only`, `crate` | as for `#[tool]`; `description` defaults to the doc comment | |
+///
+/// With `input` and `output` (give both or neither), the struct needs no handler and names its
+/// server once: the macro adds a hidden `McpClient<Server>` field, a dependency like any other,
+/// and writes `impl ToolHandler` whose `run` is `self.<client>.call(&input).await`. The struct
+/// may be a unit struct, or have other dependency fields.
+///
+/// ```text
+/// /// Reads one of the user's notes
+/// #[mcp_tool(name = "read-note-tool", server = NotesServer, calls = "read_text_file", input = NotePath, output = PlainText)]
+/// pub struct ReadNote;
+/// ```
+///
+/// Without them, the struct declares the client and writes the handler, for a tool that shapes
+/// its input or output:
 ///
 /// ```text
 /// #[mcp_tool(
