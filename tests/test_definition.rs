@@ -90,6 +90,21 @@ impl ToolHandler for Ping {
     }
 }
 
+/// Closes an issue that is done.
+///
+/// Only for issues whose fix has shipped.
+#[tool(name = "close-issue-tool")]
+pub struct CloseIssue;
+
+impl ToolHandler for CloseIssue {
+    type Input = Nothing;
+    type Output = Nothing;
+
+    async fn run(&self, input: Nothing) -> Result<Nothing, ToolError> {
+        Ok(input)
+    }
+}
+
 fn definition() -> ToolDefinition {
     tool_definition_of::<FileIssueTool>().unwrap()
 }
@@ -144,4 +159,13 @@ fn a_tool_without_parameters_still_has_an_object_root() {
         assert_eq!(schema["type"], "object", "{flavor:?}");
         assert!(schema["properties"].is_object(), "{flavor:?}");
     }
+}
+
+#[test]
+fn a_tool_without_a_description_is_described_by_its_doc_comment() {
+    let doc = "Closes an issue that is done.\n\nOnly for issues whose fix has shipped.";
+    assert_eq!(CloseIssue::DESCRIPTOR.description(), doc);
+    let close = tool_definition_of::<CloseIssue>().unwrap();
+    assert_eq!(close.description, doc);
+    assert_eq!(close.to_openai()["function"]["description"], doc);
 }

@@ -150,6 +150,46 @@ async fn an_mcp_result_is_bounded_like_any_other() {
     tool.shutdown().await;
 }
 
+/// Echoes a message back, as the server words it.
+#[mcp_tool(
+    name = "pass-through-echo-tool",
+    server = Everything,
+    calls = "echo",
+    input = Message,
+    output = PlainText,
+)]
+pub struct PassThroughEcho;
+
+#[tokio::test]
+async fn a_tool_given_input_and_output_calls_the_server_without_a_handler() {
+    let tool = test_tool::<PassThroughEcho>().env(env(&temp_dir("pass-through"), &[]));
+    let output = tool
+        .run(Message {
+            message: "no handler".into(),
+        })
+        .await
+        .unwrap()
+        .output;
+    assert_eq!(output.text, "Echo: no handler");
+    assert_eq!(
+        tool.invoke(r#"{"message": "as JSON"}"#).await.content,
+        r#"{"text":"Echo: as JSON"}"#
+    );
+    tool.mcp().shutdown().await;
+}
+
+#[test]
+fn a_pass_through_tool_is_described_by_its_doc_comment_and_bound_to_its_server() {
+    let descriptor = PassThroughEcho::DESCRIPTOR;
+    assert_eq!(
+        descriptor.description(),
+        "Echoes a message back, as the server words it."
+    );
+    let binding = descriptor.mcp().unwrap();
+    assert_eq!(binding.server().name(), "everything");
+    assert_eq!(binding.tool(), "echo");
+}
+
 #[tokio::test]
 async fn a_server_killed_mid_call_is_a_tool_error_and_starts_again() {
     let tool = Arc::new(test_tool::<LongWork>().env(env(&temp_dir("killed"), &[])));

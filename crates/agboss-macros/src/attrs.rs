@@ -1,10 +1,13 @@
-//! Shared attribute handling: known keys, duplicates, the crate path, error fallbacks.
+//! Shared attribute handling: known keys, duplicates, the crate path, doc comments, and the
+//! rules' findings as spanned errors.
 
+use agboss_rules::Finding;
+use agboss_rules::distance::typo_of;
 use darling::FromMeta;
 use darling::ast::NestedMeta;
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use syn::Path;
+use syn::{Attribute, Path};
 
 /// The metas whose key is known, and the known keys that an unknown key was taken for a typo
 /// of (so that "missing `description`" is not said again after "`desc`: did you mean
@@ -43,7 +46,7 @@ fn known_keys(
             .or_else(|| path.is_ident("crate").then(|| "crate".into()))
             .unwrap_or_else(|| quote!(#path).to_string().replace(' ', ""));
         if !known.contains(&key.as_str()) {
-            let nearest = closest(&key, known);
+            let nearest = typo_of(&key, known);
             mistyped.extend(nearest);
             let hint = nearest
                 .map(|k| format!(" (did you mean `{k}`?)"))
@@ -110,8 +113,39 @@ pub fn source_location(private: &TokenStream) -> TokenStream {
 /// `#[doc = text]` for an item without a doc comment of its own: generated items are documented
 /// with what the attribute says of them.
 pub fn doc_unless_documented(item: &syn::ItemStruct, text: &str) -> Option<TokenStream> {
-    let documented = item.attrs.iter().any(|a| a.path().is_ident("doc"));
-    (!documented).then(|| quote!(#[doc = #text]))
+    doc_text(&item.attrs)
+        .is_none()
+        .then(|| quote!(#[doc = #text]))
+}
+
+/// The text of a doc comment: its `///` lines (`#[doc = ".."]` attributes), each without the
+/// one space after `///`, joined by `\n` and trimmed. `None` when there is none, or only
+/// whitespace. A `#[doc = include_str!(..)]` is not read: its text is not known here.
+pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
+    let lines: Vec<String> = attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("doc"))
+        .filter_map(|attr| match &attr.meta {
+            syn::Meta::NameValue(syn::MetaNameValue {
+                value:
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(text),
+                        ..
+                    }),
+                ..
+            }) => Some(text.value()),
+            _ => None,
+        })
+        .map(|line| line.strip_prefix(' ').map(str::to_owned).unwrap_or(line))
+        .collect();
+    let text = lines.join("\n");
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+/// A rule's finding as an error at `span`, printed `[code] message`.
+pub fn finding_at(finding: &Finding, span: Span) -> darling::Error {
+    darling::Error::custom(finding).with_span(&span)
 }
 
 fn list(keys: &[&str]) -> String {
@@ -121,52 +155,69 @@ fn list(keys: &[&str]) -> String {
         .join(", ")
 }
 
-/// The known key nearest to `key` by edit distance, if it is near enough to be a typo.
-fn closest(key: &str, known: &[&'static str]) -> Option<&'static str> {
-    known
-        .iter()
-        .map(|k| (*k, distance(key, k)))
-        .filter(|(k, d)| {
-            *d <= 2.max(k.len() / 3)
-                || k.starts_with(key)
-                || key.starts_with(k)
-                || is_shortening(key, k)
-        })
-        .min_by_key(|(_, d)| *d)
-        .map(|(k, _)| k)
-}
-
-/// `max_size` for `max_result_size`: every word of `key`, in order, among `known`'s words.
-fn is_shortening(key: &str, known: &str) -> bool {
-    let mut words = known.split('_');
-    key.contains('_') && key.split('_').all(|w| words.any(|k| k == w))
-}
-
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn doc_of(item: TokenStream) -> Option<String> {
+        doc_text(&syn::parse2::<syn::ItemStruct>(item).unwrap().attrs)
+    }
+
     #[test]
-    fn typos_find_their_key() {
-        let keys = ["name", "description", "timeout", "max_result_size", "crate"];
-        assert_eq!(closest("desc", &keys), Some("description"));
-        assert_eq!(closest("timout", &keys), Some("timeout"));
-        assert_eq!(closest("max_size", &keys), Some("max_result_size"));
-        assert_eq!(closest("channel_of_doom", &keys), None);
+    fn a_doc_comment_is_its_lines_without_the_space_after_the_slashes() {
+        let doc = doc_of(quote! {
+            /// Searches the team's issues.
+            ///
+            ///   Indented: kept, less one space.
+            #[derive(Debug)]
+            pub struct SearchIssues;
+        });
+        assert_eq!(
+            doc.as_deref(),
+            Some("Searches the team's issues.\n\n  Indented: kept, less one space.")
+        );
+        let doc = doc_of(quote! {
+            #[doc = "Written as an attribute."]
+            #[doc(hidden)]
+            pub struct Hidden;
+        });
+        assert_eq!(doc.as_deref(), Some("Written as an attribute."));
+    }
+
+    #[test]
+    fn a_blank_or_absent_doc_is_no_doc() {
+        assert_eq!(
+            doc_of(quote!(
+                pub struct Plain;
+            )),
+            None
+        );
+        assert_eq!(
+            doc_of(quote!(
+                #[doc = "   "]
+                #[doc = ""]
+                pub struct Blank;
+            )),
+            None
+        );
+        assert_eq!(
+            doc_of(quote!(
+                #[doc(hidden)]
+                pub struct Hidden;
+            )),
+            None
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_names_the_key_it_is_a_typo_of() {
+        let mut errors = darling::Error::accumulator();
+        let metas =
+            NestedMeta::parse_meta_list(quote!(desc = "x", name = "a", name = "b")).unwrap();
+        let known = known_keys(metas, &["name", "description"], "tool", &mut errors);
+        assert_eq!(known.mistyped, ["description"]);
+        assert_eq!(known.metas.len(), 1, "the repeated `name` is dropped");
+        let message = errors.finish().unwrap_err().to_string();
+        assert!(message.contains("did you mean `description`?"), "{message}");
     }
 }

@@ -5,7 +5,6 @@ mod agent;
 mod attrs;
 mod dto;
 mod mcp_server;
-mod names;
 mod tool;
 mod units;
 
@@ -21,7 +20,7 @@ use proc_macro::TokenStream;
 /// | key | value | default |
 /// |---|---|---|
 /// | `name` | kebab-case ending in `-tool`, `[a-zA-Z0-9_-]`, at most 64 characters | required |
-/// | `description` | what the tool does; the model reads it | required |
+/// | `description` | what the tool does and when to call it; the model reads it | the struct's doc comment (its `///` lines, trimmed); with neither, it does not compile |
 /// | `timeout` | `millis(n)`, `seconds(n)` or `minutes(n)`; a bare number does not compile | `seconds(30)` |
 /// | `max_result_size` | `bytes(n)`, `kilobytes(n)` or `megabytes(n)`, at least 1 whole byte | the workflow's, else the application's, else 128 KB |
 /// | `read_only` | `true` if the tool changes nothing (`describe` prints `read`) | `false`: it may write |
@@ -30,10 +29,12 @@ use proc_macro::TokenStream;
 /// Field types: `ExecutionContext`, `SpendRecorder`, `Clock`, or `Arc<T>` / `Arc<dyn Trait>`
 /// provided by the application.
 ///
+/// A struct without a doc comment is documented with its `description`.
+///
 /// Every problem of one attribute is reported at once, each at the offending token with its
 /// code and the fix: `[name.kind-suffix]`, `[tool.name-invalid]`, `[tool.name-too-long]`,
-/// `[tools.max-result-size-invalid]`, unknown keys (with the valid ones), a missing `name` or
-/// `description`.
+/// `[tools.max-result-size-invalid]`, unknown keys (with the valid ones), a missing `name`, or
+/// neither a doc comment nor `description`.
 ///
 /// See the `agboss` crate for examples.
 #[proc_macro_attribute]
@@ -41,9 +42,28 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(args.into(), item.into(), tool::Kind::Tool).into()
 }
 
-/// A tool bound to one tool of an MCP server: `#[tool]`'s keys, plus `server` (the
-/// `#[mcp_server]` type) and `calls` (the server's tool, by the server's name). A `calls` the
-/// server does not declare does not compile.
+/// A tool bound to one tool of an MCP server: `#[tool]`'s keys, plus the server and its tool.
+///
+/// | key | value | default |
+/// |---|---|---|
+/// | `server` | the `#[mcp_server]` type | required |
+/// | `calls` | the server's tool, by the server's name; one the server does not declare does not compile (`[mcp.undeclared-tool]`) | required |
+/// | `input`, `output` | the DTOs of a tool that passes its input to the server's tool unchanged: the macro writes its handler | none: write `impl ToolHandler` |
+/// | `name`, `description`, `timeout`, `max_result_size`, `read_only`, `crate` | as for `#[tool]`; `description` defaults to the doc comment | |
+///
+/// With `input` and `output` (give both or neither), the struct needs no handler and names its
+/// server once: the macro adds a hidden `McpClient<Server>` field, a dependency like any other,
+/// and writes `impl ToolHandler` whose `run` is `self.<client>.call(&input).await`. The struct
+/// may be a unit struct, or have other dependency fields.
+///
+/// ```text
+/// /// Reads one of the user's notes
+/// #[mcp_tool(name = "read-note-tool", server = NotesServer, calls = "read_text_file", input = NotePath, output = PlainText)]
+/// pub struct ReadNote;
+/// ```
+///
+/// Without them, the struct declares the client and writes the handler, for a tool that shapes
+/// its input or output:
 ///
 /// ```text
 /// #[mcp_tool(
@@ -95,7 +115,7 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | key | value | default |
 /// |---|---|---|
 /// | `name` | kebab-case, at most 64 characters (`scout`) | required |
-/// | `description` | what the agent does | required |
+/// | `description` | what the agent does | the struct's doc comment (its `///` lines, trimmed); with neither, it does not compile |
 /// | `prompt` / `prompts` | a file, or files, next to this source file, read like `include_str!`: a missing file does not compile | required |
 /// | `model` | `vendor/model`, such as `"moonshotai/kimi-k2.6"` | required |
 /// | `tools` | a list of `#[tool]` types; a type that is not a tool does not compile | none |

@@ -1,13 +1,15 @@
 //! `#[mcp_server]`: an MCP server's declaration, checked and registered.
 
+use agboss_rules::codes::{self, Finding};
+use agboss_rules::names;
+use agboss_rules::vars::{check_variable_name, variables_in};
 use darling::FromMeta;
 use darling::util::SpannedValue;
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Expr, ItemStruct, LitStr};
 
-use crate::attrs::{doc_unless_documented, parse_args, private_path, source_location};
-use crate::names;
+use crate::attrs::{doc_unless_documented, finding_at, parse_args, private_path, source_location};
 
 const KEYS: &[&str] = &["name", "command", "args", "url", "tools", "env", "crate"];
 
@@ -65,15 +67,15 @@ fn generate(
     };
     let name = match &args.name {
         Some(name) => {
+            // Kebab-case only: a server's name is the `source` of its tools, never sent to a
+            // model, so the length of names models see does not bind it.
             if !names::is_kebab(name) {
-                fail(
-                    darling::Error::custom(format!(
-                        "[name.kebab-case] server name {:?} must be kebab-case: name it {:?}",
-                        name.as_str(),
-                        names::kebab(name)
-                    ))
-                    .with_span(&name.span()),
-                );
+                let finding = codes::NAME_KEBAB_CASE.finding(&[
+                    ("kind", &"server"),
+                    ("name", &format!("{:?}", name.as_str())),
+                    ("suggestion", &format!("{:?}", names::kebab(name))),
+                ]);
+                fail(finding_at(&finding, name.span()));
             }
             Some((**name).clone())
         }
@@ -134,15 +136,8 @@ fn generate(
         }
     }
     for variable in &env {
-        let value = variable.value();
-        let valid = !value.is_empty()
-            && !value.starts_with(|c: char| c.is_ascii_digit())
-            && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid {
-            fail(darling::Error::custom(format!(
-                "[config.env-name-invalid] {value:?} is not the name of an environment variable: `env` lists NAMES, such as \"NOTES_DIR\", never values"
-            ))
-            .with_span(variable));
+        if let Err(finding) = check_variable_name(&variable.value()) {
+            fail(finding_at(&finding, variable.span()));
         }
     }
     let declared: Vec<String> = env.iter().map(LitStr::value).collect();
@@ -152,28 +147,28 @@ fn generate(
         .chain(args.url.iter())
         .chain(server_args.iter());
     for text in texts {
-        for variable in variables_in(&text.value()) {
-            if !declared.contains(&variable) {
-                fail(darling::Error::custom(format!(
-                    "[mcp.env-undeclared] `${{{variable}}}` is not listed in `env`: add `env = [\"{variable}\"]` so the application checks it is set before starting the server"
-                ))
-                .with_span(text));
+        let value = text.value();
+        for variable in variables_in(&value) {
+            if !declared.iter().any(|d| d == variable) {
+                let finding = codes::MCP_ENV_UNDECLARED.finding(&[("variable", &variable)]);
+                fail(finding_at(&finding, text.span()));
             }
         }
     }
     let transport = match (&args.command, &args.url) {
         (Some(_), Some(url)) => {
-            fail(
-                darling::Error::custom(
-                    "[mcp.transport] give `command` (stdio) or `url` (streamable HTTP), not both",
-                )
-                .with_span(url),
-            );
+            fail(finding_at(
+                &transport("give `command` (stdio) or `url` (streamable HTTP), not both"),
+                url.span(),
+            ));
             None
         }
         (None, None) => {
-            fail(darling::Error::custom(
-                "[mcp.transport] #[mcp_server] needs `command = \"..\"` (a program speaking MCP on stdio) or `url = \"..\"` (a streamable-HTTP endpoint)",
+            fail(finding_at(
+                &transport(
+                    "#[mcp_server] needs `command = \"..\"` (a program speaking MCP on stdio) or `url = \"..\"` (a streamable-HTTP endpoint)",
+                ),
+                Span::call_site(),
             ));
             None
         }
@@ -241,27 +236,7 @@ fn generate(
     })
 }
 
-/// The names of the `${VAR}` references in `text`, in order.
-fn variables_in(text: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else { break };
-        names.push(after[..end].to_owned());
-        rest = &after[end + 1..];
-    }
-    names
-}
-
-#[cfg(test)]
-mod tests {
-    use super::variables_in;
-
-    #[test]
-    fn variable_references_are_found() {
-        assert_eq!(variables_in("${A}/x/${B_2}"), ["A", "B_2"]);
-        assert_eq!(variables_in("plain"), Vec::<String>::new());
-        assert_eq!(variables_in("${unclosed"), Vec::<String>::new());
-    }
+/// `[mcp.transport]` saying `detail`.
+fn transport(detail: &str) -> Finding {
+    codes::MCP_TRANSPORT.finding(&[("detail", &detail)])
 }

@@ -1,5 +1,6 @@
 //! Values with units in attributes: `seconds(10)`, `kilobytes(256)`. A bare number is refused.
 
+use agboss_rules::codes;
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -82,7 +83,10 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
     let call = unit_call(
         expr,
         key,
-        "[tools.max-result-size-invalid] a bare number is not a size: write it with its unit, `kilobytes(256)` or `bytes(1000)`",
+        &size_invalid(
+            key,
+            "a bare number is not a size: write it with its unit, `kilobytes(256)` or `bytes(1000)`",
+        ),
     )?;
     let (function, arg) = call_parts(call, key)?;
     let func = &call.func;
@@ -93,18 +97,18 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
         other => {
             return Err(syn::Error::new_spanned(
                 &call.func,
-                format!(
-                    "[tools.max-result-size-invalid] `{other}` is not a unit of size: use `bytes(..)`, `kilobytes(..)` or `megabytes(..)`"
+                size_invalid(
+                    key,
+                    &format!(
+                        "`{other}` is not a unit of size: use `bytes(..)`, `kilobytes(..)` or `megabytes(..)`"
+                    ),
                 ),
             ));
         }
     };
     let written = call.to_token_stream().to_string().replace(' ', "");
     let invalid = |message: String| {
-        syn::Error::new_spanned(
-            arg,
-            format!("[tools.max-result-size-invalid] `{written}` {message}"),
-        )
+        syn::Error::new_spanned(arg, size_invalid(key, &format!("`{written}` {message}")))
     };
     let (bytes, whole_units) = match literal(arg) {
         Some(Lit::Int(int)) => {
@@ -131,11 +135,11 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
         Some(other) => {
             return Err(syn::Error::new_spanned(
                 other,
-                format!("[tools.max-result-size-invalid] `{function}` takes a number"),
+                size_invalid(key, &format!("`{function}` takes a number")),
             ));
         }
         None => {
-            let message = format!("[tools.max-result-size-invalid] a {key} keeps at least 1 byte");
+            let message = size_invalid(key, "a bound keeps at least 1 byte");
             let tokens = quote_spanned!(arg.span()=> {
                 const __AGBOSS_AMOUNT: u64 = #arg;
                 ::core::assert!(__AGBOSS_AMOUNT > 0, #message);
@@ -195,6 +199,13 @@ pub fn keep_unit_import(expr: &Expr, units: &[&str]) -> TokenStream {
         }
         _ => TokenStream::new(),
     }
+}
+
+/// `[tools.max-result-size-invalid]` about the bound `key`, saying `reason`.
+fn size_invalid(key: &str, reason: &str) -> String {
+    codes::TOOLS_MAX_RESULT_SIZE_INVALID
+        .finding(&[("owner", &format!("`{key}`")), ("reason", &reason)])
+        .to_string()
 }
 
 fn unit_call<'e>(expr: &'e Expr, key: &str, bare: &str) -> syn::Result<&'e ExprCall> {

@@ -203,7 +203,7 @@ catalogue! {
         "{origin}: {path} holds what looks like a secret (\"{shown}…\"): configuration keeps the NAME of the environment variable that holds it, such as `api_key_env = \"OPENAI_API_KEY\"`; remove the value from the file and rotate it");
     /// What must be the name of an environment variable is not one.
     CONFIG_ENV_NAME_INVALID = ("config.env-name-invalid", "what must name an environment variable does not",
-        "{value} is not the name of an environment variable: use letters, digits and `_`, not starting with a digit, such as \"NOTES_DIR\"; configuration holds NAMES, never values");
+        "{value} is not the name of an environment variable: use letters, digits and `_`, not starting with a digit, such as \"NOTES_DIR\": give the variable's NAME, never its value");
     /// Configuration names a workflow the application does not have.
     CONFIG_UNKNOWN_WORKFLOW = ("config.unknown-workflow", "configuration names a workflow the application does not have",
         "{origin}: [workflows.{workflow}] names no workflow of the application");

@@ -90,7 +90,7 @@ mod tests {
     fn a_bad_name_says_what_a_good_one_looks_like() {
         assert_eq!(
             check_variable_name("notes dir").unwrap_err().to_string(),
-            "[config.env-name-invalid] \"notes dir\" is not the name of an environment variable: use letters, digits and `_`, not starting with a digit, such as \"NOTES_DIR\"; configuration holds NAMES, never values"
+            "[config.env-name-invalid] \"notes dir\" is not the name of an environment variable: use letters, digits and `_`, not starting with a digit, such as \"NOTES_DIR\": give the variable's NAME, never its value"
         );
     }
 }

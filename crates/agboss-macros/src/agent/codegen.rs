@@ -7,7 +7,7 @@ use syn::spanned::Spanned;
 
 use super::ResolvedAgent;
 use crate::attrs::{doc_unless_documented, private_path, source_location};
-use crate::names;
+use agboss_rules::names;
 
 pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
     let private = private_path(agent.krate.as_ref());

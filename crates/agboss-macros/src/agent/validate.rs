@@ -1,11 +1,12 @@
 //! Checks `#[agent(..)]`, collecting every problem, into a [`ResolvedAgent`].
 
+use agboss_rules::{codes, model_id, names};
 use darling::util::SpannedValue;
 use proc_macro2::Span;
 use syn::{Expr, ItemStruct, LitStr, Path};
 
 use super::args::AgentArgs;
-use crate::names;
+use crate::attrs::{doc_text, finding_at};
 
 /// The thinking levels an agent may ask its model for.
 pub const THINKING: &[&str] = &["default", "off", "low", "medium", "high"];
@@ -13,6 +14,7 @@ pub const THINKING: &[&str] = &["default", "off", "low", "medium", "high"];
 /// An agent attribute that passed every check.
 pub struct ResolvedAgent {
     pub name: String,
+    /// `description = ".."`, else the struct's doc comment.
     pub description: String,
     pub prompts: Vec<LitStr>,
     pub model: String,
@@ -44,8 +46,8 @@ pub fn resolve(
     let name = args.name.as_ref().map(spanned);
     match &name {
         Some((name, span)) => {
-            for problem in names::check_agent(name) {
-                fail(problem, *span);
+            for finding in names::check_kebab(name, "agent") {
+                fail(finding.to_string(), *span);
             }
         }
         None => {
@@ -55,22 +57,28 @@ pub fn resolve(
             }
         }
     }
-    let description = args.description.as_ref().map(spanned);
-    match &description {
-        Some((text, span)) if text.trim().is_empty() => fail(
-            "the description is empty: say what the agent does".into(),
-            *span,
-        ),
-        None => {
-            if let Some(m) = missing(
-                "description",
-                "add `description = \"...\"`: what the agent does".into(),
-            ) {
-                fail(m, call_site);
+    let description = match args.description.as_ref().map(spanned) {
+        Some((text, span)) => {
+            if text.trim().is_empty() {
+                fail(
+                    "the description is empty: say what the agent does".into(),
+                    span,
+                );
             }
+            Some(text)
         }
-        _ => {}
-    }
+        None => {
+            let doc = doc_text(&item.attrs);
+            // Already said when an unknown key was reported as a typo of `description`.
+            if doc.is_none() && !args.mistyped.contains(&"description") {
+                fail(
+                    "#[agent] needs a description, which says what the agent does: add a doc comment (`/// Finds jobs that fit the user`) or `description = \"...\"`".into(),
+                    item.ident.span(),
+                );
+            }
+            doc
+        }
+    };
     let prompts = match (&args.prompt, &args.prompts) {
         (Some(prompt), None) => vec![prompt.clone()],
         (None, Some(list)) => string_list(list, "prompts").unwrap_or_else(|e| {
@@ -97,8 +105,8 @@ pub fn resolve(
     let model = args.model.as_ref().map(spanned);
     match &model {
         Some((model, span)) => {
-            if let Err(problem) = check_model(model) {
-                problems.push(darling::Error::custom(problem).with_span(span));
+            if let Err(finding) = model_id::check(model) {
+                problems.push(finding_at(&finding, *span));
             }
         }
         None => {
@@ -117,10 +125,14 @@ pub fn resolve(
         }),
         None => Vec::new(),
     };
+    let subject = name.as_ref().map_or_else(
+        || "this agent".to_owned(),
+        |(name, _)| format!("agent `{name}`"),
+    );
     let max_tool_calls = args
         .max_tool_calls
         .as_ref()
-        .and_then(|lit| positive(lit, "max_tool_calls", &mut problems));
+        .and_then(|lit| at_least_one_call(lit, &subject, &mut problems));
     let thinking = match &args.thinking {
         Some(value) if !THINKING.contains(&value.as_str()) => {
             problems.push(
@@ -179,7 +191,7 @@ pub fn resolve(
     }
     Some(ResolvedAgent {
         name: name?.0,
-        description: description?.0,
+        description: description?,
         prompts,
         model: model?.0,
         tools,
@@ -197,29 +209,17 @@ fn spanned(value: &SpannedValue<String>) -> (String, Span) {
     ((**value).clone(), value.span())
 }
 
-/// `vendor/model`: the router picks the provider by the vendor.
-fn check_model(model: &str) -> Result<(), String> {
-    match model.split_once('/') {
-        Some((vendor, name))
-            if !vendor.is_empty() && !name.is_empty() && !vendor.contains(char::is_whitespace) =>
-        {
-            Ok(())
-        }
-        _ => Err(format!(
-            "[agent.model-invalid] model {model:?} is not `vendor/model`: write it as the router knows it, such as \"openai/gpt-5-mini\" or \"moonshotai/kimi-k2.6\""
-        )),
-    }
-}
-
-fn positive(lit: &syn::LitInt, key: &str, problems: &mut Vec<darling::Error>) -> Option<u32> {
+/// `max_tool_calls`: at least 1, else `[agent.max-tool-calls-invalid]` about `subject`.
+fn at_least_one_call(
+    lit: &syn::LitInt,
+    subject: &str,
+    problems: &mut Vec<darling::Error>,
+) -> Option<u32> {
     match lit.base10_parse::<u32>() {
         Ok(0) => {
-            problems.push(
-                darling::Error::custom(format!(
-                    "`{key} = 0` would stop the agent before its first tool call: give at least 1"
-                ))
-                .with_span(lit),
-            );
+            let finding = codes::AGENT_MAX_TOOL_CALLS_INVALID
+                .finding(&[("subject", &subject), ("from", &"")]);
+            problems.push(finding_at(&finding, lit.span()));
             None
         }
         Ok(n) => Some(n),
@@ -271,4 +271,68 @@ fn path_list(expr: &Expr) -> syn::Result<Vec<Path>> {
             )),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    use super::*;
+    use crate::agent::args;
+
+    /// The resolved agent, or every problem's message.
+    fn resolve_on(args: TokenStream, item: TokenStream) -> Result<ResolvedAgent, Vec<String>> {
+        let item: ItemStruct = syn::parse2(item).unwrap();
+        let mut errors = darling::Error::accumulator();
+        let resolved = args::parse(args, &mut errors).and_then(|a| resolve(a, &item, &mut errors));
+        match errors.finish_with(resolved) {
+            Ok(resolved) => Ok(resolved.expect("no problem reported, so resolved")),
+            Err(e) => Err(e.into_iter().map(|e| e.to_string()).collect()),
+        }
+    }
+
+    #[test]
+    fn the_doc_comment_is_the_description_when_none_is_given() {
+        let agent = resolve_on(
+            quote!(
+                name = "scout",
+                prompt = "scout.prompt.md",
+                model = "openai/gpt-5-mini"
+            ),
+            quote! {
+                /// Finds jobs that fit the user.
+                pub struct Scout;
+            },
+        )
+        .unwrap();
+        assert_eq!(agent.description, "Finds jobs that fit the user.");
+        assert_eq!(agent.model, "openai/gpt-5-mini");
+    }
+
+    #[test]
+    fn the_rules_report_with_their_codes() {
+        let problems = resolve_on(
+            quote!(
+                name = "JobScout",
+                prompt = "scout.prompt.md",
+                model = "gpt",
+                max_tool_calls = 0
+            ),
+            quote!(
+                pub struct Scout;
+            ),
+        )
+        .err()
+        .unwrap();
+        assert_eq!(
+            problems,
+            [
+                "[name.kebab-case] agent name \"JobScout\" must be kebab-case: name it \"job-scout\"",
+                "#[agent] needs a description, which says what the agent does: add a doc comment (`/// Finds jobs that fit the user`) or `description = \"...\"`",
+                "[agent.model-invalid] model \"gpt\" is not `vendor/model`: write it as the router knows it, such as \"openai/gpt-5-mini\" or \"moonshotai/kimi-k2.6\"",
+                "[agent.max-tool-calls-invalid] agent `JobScout`: max tool calls of 0 would stop it before its first call: give at least 1",
+            ]
+        );
+    }
 }

@@ -36,6 +36,8 @@ pub const MCP_KEYS: &[&str] = &[
     "description",
     "server",
     "calls",
+    "input",
+    "output",
     "timeout",
     "max_result_size",
     "read_only",
@@ -63,6 +65,9 @@ pub struct ToolArgs {
     pub read_only: bool,
     pub server: Option<syn::Path>,
     pub calls: Option<SpannedValue<String>>,
+    /// For `#[mcp_tool]`: with `output`, the macro writes the pass-through handler.
+    pub input: Option<syn::TypePath>,
+    pub output: Option<syn::TypePath>,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
     /// Keys an unknown key was reported as a typo of.

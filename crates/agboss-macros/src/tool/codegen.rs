@@ -3,20 +3,24 @@
 //! Everything is reached through `::agboss::__private` (or the `crate = ..` override), wrapped
 //! in `const _: () = { .. };` so no name leaks into the user's module.
 
-use proc_macro2::TokenStream;
-use quote::{ToTokens, quote, quote_spanned};
+use agboss_rules::codes;
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
 use syn::ItemStruct;
 use syn::spanned::Spanned;
 
 use super::ResolvedTool;
+use super::validate::{Field, McpCall, PassThrough};
 use crate::attrs::{doc_unless_documented, private_path, source_location};
 
 pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let private = private_path(tool.krate.as_ref());
+    let item = &gen_struct(tool, item);
     let descriptor = gen_descriptor(tool, item, &private);
     let dependencies = gen_dependencies(tool, &private);
     let build = gen_build(tool, item, &private);
     let mcp_check = gen_mcp_check(tool, &private);
+    let handler = gen_pass_through(tool, item, &private);
     let ident = &item.ident;
     // A struct without a doc comment is documented with what the model reads of it.
     let doc = doc_unless_documented(item, &tool.description);
@@ -44,6 +48,8 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
 
             #mcp_check
 
+            #handler
+
             #private::inventory::submit! {
                 #private::ToolRegistration::of::<#ident>()
             }
@@ -51,9 +57,76 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     }
 }
 
+/// The struct as the user wrote it, plus, for a pass-through `#[mcp_tool]`, the hidden field
+/// of its server's client (a unit struct gets braces for it).
+fn gen_struct(tool: &ResolvedTool, item: &ItemStruct) -> ItemStruct {
+    let mut item = item.clone();
+    let Some((_, Field { ident, ty, .. })) = tool.pass_through() else {
+        return item;
+    };
+    let field = syn::Field {
+        attrs: vec![syn::parse_quote!(#[doc(hidden)])],
+        vis: syn::Visibility::Inherited,
+        mutability: syn::FieldMutability::None,
+        ident: ident.clone(),
+        colon_token: ident.as_ref().map(|_| Default::default()),
+        ty: ty.clone(),
+    };
+    match &mut item.fields {
+        syn::Fields::Named(fields) => fields.named.push(field),
+        syn::Fields::Unnamed(fields) => fields.unnamed.push(field),
+        syn::Fields::Unit => {
+            item.fields = syn::Fields::Named(syn::parse_quote!({ #field }));
+            item.semi_token = None;
+        }
+    }
+    item
+}
+
+/// For `#[mcp_tool(.., input = .., output = ..)]`: the handler that passes the input to the
+/// server's tool and its answer back.
+fn gen_pass_through(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream) -> TokenStream {
+    let Some((PassThrough { input, output }, client)) = tool.pass_through() else {
+        return TokenStream::new();
+    };
+    let ident = &item.ident;
+    // Located at `output` (with the hygiene of the call site): an output type the server's
+    // answer cannot be read into is reported there.
+    let at_output = Span::call_site().located_at(output.span());
+    let client = match &client.ident {
+        Some(field) => quote_spanned!(at_output=> self.#field),
+        None => {
+            let index = syn::Index {
+                index: (tool.fields.len() - 1) as u32,
+                span: at_output,
+            };
+            quote_spanned!(at_output=> self.#index)
+        }
+    };
+    let call = quote_spanned! {at_output=>
+        #client.call::<#input, #output>(&input).await
+    };
+    // A hand-written handler beside this one is reported as a conflicting implementation, at
+    // the attribute that wrote it.
+    quote! {
+        #[automatically_derived]
+        impl #private::ToolHandler for #ident {
+            type Input = #input;
+            type Output = #output;
+
+            async fn run(
+                &self,
+                input: #input,
+            ) -> ::core::result::Result<#output, #private::ToolError> {
+                #call
+            }
+        }
+    }
+}
+
 /// For `#[mcp_tool]`: the server must declare the tool called, checked when compiling.
 fn gen_mcp_check(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
-    let Some((server, calls)) = &tool.mcp else {
+    let Some(McpCall { server, calls, .. }) = &tool.mcp else {
         return TokenStream::new();
     };
     let server_name = server
@@ -61,9 +134,13 @@ fn gen_mcp_check(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
         .last()
         .map(|s| s.ident.to_string())
         .unwrap_or_default();
-    let message = format!(
-        "[mcp.undeclared-tool] `calls = {calls:?}` names a tool that server `{server_name}` does not declare: add it to `tools = [..]` of its #[mcp_server]"
-    );
+    let message = codes::MCP_UNDECLARED_TOOL
+        .finding(&[
+            ("subject", &"this tool"),
+            ("tool", &calls),
+            ("server", &server_name),
+        ])
+        .to_string();
     quote_spanned! {server.span()=>
         const _: () = ::core::assert!(
             #private::mcp_declares(<#server as #private::McpServer>::DESCRIPTOR, #calls),
@@ -100,7 +177,7 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     if tool.read_only {
         descriptor = quote!(#descriptor.read_only());
     }
-    if let Some((server, calls)) = &tool.mcp {
+    if let Some(McpCall { server, calls, .. }) = &tool.mcp {
         let server = quote_spanned!(server.span()=> <#server as #private::McpServer>);
         descriptor =
             quote!(#descriptor.with_remote(#private::mcp_remote_tool(#server::DESCRIPTOR, #calls)));
@@ -121,7 +198,7 @@ fn gen_dependencies(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
     let specs = tool.fields.iter().map(|field| {
         let name = &field.name;
         let ty = &field.ty;
-        let written = written_type(ty);
+        let written = &field.written;
         // Spanned on the field's type: a type that cannot be a dependency is reported there.
         let requirement = quote_spanned!(ty.span()=> <#ty as #private::Dependency>::requirement);
         quote!(#private::DependencySpec::new(#name, #written, #requirement))
@@ -147,6 +224,7 @@ fn gen_build(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream) -> T
             }
         }
     });
+    // The fields of the emitted struct, the pass-through's client among them.
     let construct = match &item.fields {
         syn::Fields::Named(_) => {
             let idents = tool.fields.iter().map(|f| &f.ident);
@@ -166,45 +244,5 @@ fn gen_build(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream) -> T
         ) -> ::core::result::Result<Self, #private::DependencyError> {
             ::core::result::Result::Ok(#construct)
         }
-    }
-}
-
-/// The type as a person writes it: `Arc<dyn IssuesApi>`, not `Arc < dyn IssuesApi >`.
-fn written_type(ty: &syn::Type) -> String {
-    let spaced = ty.to_token_stream().to_string();
-    let mut out = String::with_capacity(spaced.len());
-    let mut previous = "";
-    for word in spaced.split(' ') {
-        // Groups print with their delimiter stuck to the first or last token: `(u8`, `u16)`.
-        let glued_to_previous = ["<", "(", "[", "&", "::"]
-            .iter()
-            .any(|p| previous.ends_with(p))
-            || [">", "(", ")", "[", "]", ",", ";", "::", "<"]
-                .iter()
-                .any(|p| word.starts_with(p));
-        if !out.is_empty() && !glued_to_previous {
-            out.push(' ');
-        }
-        out.push_str(word);
-        previous = word;
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::written_type;
-
-    #[test]
-    fn types_read_as_written() {
-        let ty: syn::Type = syn::parse_quote!(Arc<dyn IssuesApi>);
-        assert_eq!(written_type(&ty), "Arc<dyn IssuesApi>");
-        let ty: syn::Type = syn::parse_quote!(std::sync::Arc<dyn Fn(u8, u16) -> u32 + Send>);
-        assert_eq!(
-            written_type(&ty),
-            "std::sync::Arc<dyn Fn(u8, u16) -> u32 + Send>"
-        );
-        let ty: syn::Type = syn::parse_quote!(Arc<[u8; 4]>);
-        assert_eq!(written_type(&ty), "Arc<[u8; 4]>");
     }
 }

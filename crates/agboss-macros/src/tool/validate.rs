@@ -1,25 +1,57 @@
 //! Checks `#[tool(..)]` and the struct under it, collecting every problem, into a
 //! [`ResolvedTool`] that code generation can trust.
 
-use darling::util::SpannedValue;
+use agboss_rules::names;
 use proc_macro2::Span;
-use syn::{ItemStruct, Path, Type};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{ItemStruct, Path, Type, TypePath};
 
 use super::args::{Kind, ToolArgs};
-use crate::names;
+use crate::attrs::{doc_text, finding_at, private_path};
 use crate::units::{ByteSizeValue, TimeSpanValue, byte_size, time_span};
+
+/// The field `#[mcp_tool(.., input, output)]` adds to its struct: the server's client.
+pub const MCP_FIELD: &str = "__agboss_mcp";
 
 /// A tool attribute that passed every check.
 pub struct ResolvedTool {
     pub name: String,
+    /// `description = ".."`, else the struct's doc comment.
     pub description: String,
     pub timeout: Option<TimeSpanValue>,
     pub max_result_size: Option<ByteSizeValue>,
     pub read_only: bool,
-    /// For `#[mcp_tool]`: the server type and the server's tool it calls.
-    pub mcp: Option<(Path, String)>,
+    /// For `#[mcp_tool]`: the server and the server's tool it calls.
+    pub mcp: Option<McpCall>,
     pub krate: Option<Path>,
+    /// The struct's fields, then the one the pass-through handler adds, if any.
     pub fields: Vec<Field>,
+}
+
+impl ResolvedTool {
+    /// For a pass-through `#[mcp_tool]`: its DTOs and the client field it calls through, the
+    /// last of [`fields`](Self::fields).
+    pub fn pass_through(&self) -> Option<(&PassThrough, &Field)> {
+        let pass_through = self.mcp.as_ref()?.pass_through.as_ref()?;
+        Some((pass_through, self.fields.last()?))
+    }
+}
+
+/// What an `#[mcp_tool]` calls.
+pub struct McpCall {
+    /// The `#[mcp_server]` type.
+    pub server: Path,
+    /// The server's tool, by the server's name.
+    pub calls: String,
+    /// `input = .., output = ..`: the macro writes the handler that passes the input on.
+    pub pass_through: Option<PassThrough>,
+}
+
+/// The DTOs of a generated pass-through handler.
+pub struct PassThrough {
+    pub input: TypePath,
+    pub output: TypePath,
 }
 
 /// One field of the tool struct: a dependency.
@@ -29,6 +61,8 @@ pub struct Field {
     /// The name descriptors and messages use (`"0"` for a tuple field).
     pub name: String,
     pub ty: Type,
+    /// The type as the source writes it: `Arc<dyn IssuesApi>`.
+    pub written: String,
 }
 
 /// Resolves `args` on `item`, pushing every problem into `errors`; `None` if any.
@@ -39,66 +73,29 @@ pub fn resolve(
     errors: &mut darling::error::Accumulator,
 ) -> Option<ResolvedTool> {
     let mut problems = Vec::new();
-    let mcp = match (kind, &args.server, &args.calls) {
-        (Kind::Tool, _, _) => None,
-        (Kind::Mcp, Some(server), Some(calls)) => {
-            if calls.trim().is_empty() {
-                problems.push(
-                    darling::Error::custom(
-                        "`calls` names the server's tool this tool calls; it is empty",
-                    )
-                    .with_span(&calls.span()),
-                );
+    let mcp = match kind {
+        Kind::Tool => None,
+        Kind::Mcp => resolve_mcp(&args, &mut problems),
+    };
+    let name = match &args.name {
+        Some(name) => {
+            for finding in names::check_tool(name) {
+                problems.push(finding_at(&finding, name.span()));
             }
-            Some((server.clone(), (**calls).clone()))
+            Some((**name).clone())
         }
-        (Kind::Mcp, server, calls) => {
-            if server.is_none() && !args.mistyped.contains(&"server") {
-                problems.push(darling::Error::custom(
-                    "#[mcp_tool] needs `server`: add `server = NotesServer`, the #[mcp_server] type it calls",
-                ));
-            }
-            if calls.is_none() && !args.mistyped.contains(&"calls") {
-                problems.push(darling::Error::custom(
-                    "#[mcp_tool] needs `calls`: add `calls = \"read_text_file\"`, the server's tool it calls",
-                ));
+        None => {
+            if !args.mistyped.contains(&"name") {
+                problems.push(darling::Error::custom(format!(
+                    "#[{}] needs `name`: add `name = {:?}`",
+                    kind.attribute(),
+                    names::suggest(&item.ident.to_string(), "tool")
+                )));
             }
             None
         }
     };
-    let suggested_name = format!(
-        "add `name = {:?}`",
-        names::suggest(&item.ident.to_string(), "tool")
-    );
-    let name = required(
-        args.name,
-        "name",
-        &suggested_name,
-        &args.mistyped,
-        &mut problems,
-    );
-    if let Some((name, span)) = &name {
-        for problem in names::check(name, "tool") {
-            problems.push(darling::Error::custom(problem).with_span(span));
-        }
-    }
-    let description = required(
-        args.description,
-        "description",
-        "add `description = \"...\"`: what the tool does and when to call it, which the model reads",
-        &args.mistyped,
-        &mut problems,
-    );
-    if let Some((description, span)) = &description
-        && description.trim().is_empty()
-    {
-        problems.push(
-            darling::Error::custom(
-                "the description is empty: say what the tool does, the model reads it to decide when to call it",
-            )
-            .with_span(span),
-        );
-    }
+    let description = resolve_description(&args, kind, item, &mut problems);
     let timeout = args.timeout.as_ref().and_then(|t| {
         time_span(t, "timeout")
             .map_err(|e| problems.push(e.into()))
@@ -117,7 +114,7 @@ pub fn resolve(
             .with_span(&item.generics),
         );
     }
-    let fields = item
+    let mut fields: Vec<Field> = item
         .fields
         .iter()
         .enumerate()
@@ -128,8 +125,12 @@ pub fn resolve(
                 .as_ref()
                 .map_or_else(|| i.to_string(), ToString::to_string),
             ty: f.ty.clone(),
+            written: written_type(&f.ty),
         })
         .collect();
+    if let Some(call) = mcp.as_ref().filter(|call| call.pass_through.is_some()) {
+        fields.push(client_field(item, &call.server, args.krate.as_ref()));
+    }
     if !problems.is_empty()
         || name.is_none()
         || description.is_none()
@@ -141,8 +142,8 @@ pub fn resolve(
         return None;
     }
     Some(ResolvedTool {
-        name: name?.0,
-        description: description?.0,
+        name: name?,
+        description: description?,
         timeout,
         max_result_size,
         read_only: args.read_only,
@@ -152,25 +153,329 @@ pub fn resolve(
     })
 }
 
-fn required(
-    value: Option<SpannedValue<String>>,
-    key: &'static str,
-    hint: &str,
-    mistyped: &[&'static str],
-    problems: &mut Vec<darling::Error>,
-) -> Option<(String, Span)> {
-    match value {
-        Some(value) => {
-            let span = value.span();
-            Some((value.into_inner(), span))
-        }
-        // Already said: the unknown key next to it was reported as a typo of this one.
-        None if mistyped.contains(&key) => None,
-        None => {
-            problems.push(darling::Error::custom(format!(
-                "#[tool] needs `{key}`: {hint}"
-            )));
+/// `server`, `calls`, and `input` with `output`: both or neither.
+fn resolve_mcp(args: &ToolArgs, problems: &mut Vec<darling::Error>) -> Option<McpCall> {
+    let pass_through = match (&args.input, &args.output) {
+        (Some(input), Some(output)) => Some(PassThrough {
+            input: input.clone(),
+            output: output.clone(),
+        }),
+        (None, None) => None,
+        (given, _) => {
+            let (key, other, ty) = match given {
+                Some(input) => ("input", "output", input.to_token_stream()),
+                None => ("output", "input", args.output.to_token_stream()),
+            };
+            problems.push(
+                darling::Error::custom(format!(
+                    "`{key}` without `{other}`: give both and #[mcp_tool] writes the handler that passes the input to the server's tool, or give neither and write `impl ToolHandler`"
+                ))
+                .with_span(&ty),
+            );
             None
         }
+    };
+    match (&args.server, &args.calls) {
+        (Some(server), Some(calls)) => {
+            if calls.trim().is_empty() {
+                problems.push(
+                    darling::Error::custom(
+                        "`calls` names the server's tool this tool calls; it is empty",
+                    )
+                    .with_span(&calls.span()),
+                );
+            }
+            Some(McpCall {
+                server: server.clone(),
+                calls: (**calls).clone(),
+                pass_through,
+            })
+        }
+        (server, calls) => {
+            if server.is_none() && !args.mistyped.contains(&"server") {
+                problems.push(darling::Error::custom(
+                    "#[mcp_tool] needs `server`: add `server = NotesServer`, the #[mcp_server] type it calls",
+                ));
+            }
+            if calls.is_none() && !args.mistyped.contains(&"calls") {
+                problems.push(darling::Error::custom(
+                    "#[mcp_tool] needs `calls`: add `calls = \"read_text_file\"`, the server's tool it calls",
+                ));
+            }
+            None
+        }
+    }
+}
+
+/// `description = ".."` when given (not blank), else the struct's doc comment; neither is an
+/// error on the struct's name.
+fn resolve_description(
+    args: &ToolArgs,
+    kind: Kind,
+    item: &ItemStruct,
+    problems: &mut Vec<darling::Error>,
+) -> Option<String> {
+    if let Some(description) = &args.description {
+        if description.trim().is_empty() {
+            problems.push(
+                darling::Error::custom(
+                    "the description is empty: say what the tool does, the model reads it to decide when to call it",
+                )
+                .with_span(&description.span()),
+            );
+        }
+        return Some((**description).clone());
+    }
+    let doc = doc_text(&item.attrs);
+    // Already said: an unknown key was reported as a typo of `description`.
+    if doc.is_none() && !args.mistyped.contains(&"description") {
+        problems.push(
+            darling::Error::custom(format!(
+                "#[{}] needs a description, which the model reads to decide when to call the tool: add a doc comment (`/// Searches the team's issues`) or `description = \"...\"`",
+                kind.attribute()
+            ))
+            .with_span(&item.ident),
+        );
+    }
+    doc
+}
+
+/// The `McpClient<Server>` field the pass-through handler calls through, named for a struct
+/// with named fields or none, the next position for a tuple struct.
+fn client_field(item: &ItemStruct, server: &Path, krate: Option<&Path>) -> Field {
+    let private = private_path(krate);
+    let ty: Type = syn::parse_quote_spanned!(server.span()=> #private::McpClient<#server>);
+    let server_written = written_type(&syn::parse_quote!(#server));
+    let (ident, name) = match &item.fields {
+        syn::Fields::Unnamed(fields) => (None, fields.unnamed.len().to_string()),
+        _ => (
+            Some(syn::Ident::new(MCP_FIELD, Span::call_site())),
+            MCP_FIELD.to_owned(),
+        ),
+    };
+    Field {
+        ident,
+        name,
+        ty,
+        written: format!("McpClient<{server_written}>"),
+    }
+}
+
+/// The type as a person writes it: `Arc<dyn IssuesApi>`, not `Arc < dyn IssuesApi >`.
+fn written_type(ty: &Type) -> String {
+    let spaced = ty.to_token_stream().to_string();
+    let mut out = String::with_capacity(spaced.len());
+    let mut previous = "";
+    for word in spaced.split(' ') {
+        // Groups print with their delimiter stuck to the first or last token: `(u8`, `u16)`.
+        let glued_to_previous = ["<", "(", "[", "&", "::"]
+            .iter()
+            .any(|p| previous.ends_with(p))
+            || [">", "(", ")", "[", "]", ",", ";", "::", "<"]
+                .iter()
+                .any(|p| word.starts_with(p));
+        if !out.is_empty() && !glued_to_previous {
+            out.push(' ');
+        }
+        out.push_str(word);
+        previous = word;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    use super::*;
+    use crate::tool::args;
+
+    /// The resolved tool, or every problem's message.
+    fn resolve_on(
+        kind: Kind,
+        args: TokenStream,
+        item: TokenStream,
+    ) -> Result<ResolvedTool, String> {
+        let item: ItemStruct = syn::parse2(item).unwrap();
+        let mut errors = darling::Error::accumulator();
+        let resolved = args::parse(args, kind, &mut errors)
+            .and_then(|args| resolve(args, kind, &item, &mut errors));
+        match errors.finish_with(resolved) {
+            Ok(resolved) => Ok(resolved.expect("no problem reported, so resolved")),
+            Err(e) => Err(e
+                .into_iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")),
+        }
+    }
+
+    #[test]
+    fn the_doc_comment_is_the_description_when_none_is_given() {
+        let tool = resolve_on(
+            Kind::Tool,
+            quote!(name = "search-issues-tool"),
+            quote! {
+                /// Searches the team's issues.
+                ///
+                /// Call it before filing one.
+                pub struct SearchIssues;
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            tool.description,
+            "Searches the team's issues.\n\nCall it before filing one."
+        );
+    }
+
+    #[test]
+    fn a_given_description_wins_over_the_doc_comment() {
+        let tool = resolve_on(
+            Kind::Tool,
+            quote!(name = "search-issues-tool", description = "Search"),
+            quote! {
+                /// For the reader of the code.
+                pub struct SearchIssues;
+            },
+        )
+        .unwrap();
+        assert_eq!(tool.description, "Search");
+    }
+
+    #[test]
+    fn neither_a_doc_nor_a_description_says_both_ways_to_give_one() {
+        let problems = resolve_on(
+            Kind::Mcp,
+            quote!(
+                name = "read-note-tool",
+                server = NotesFs,
+                calls = "read_text_file"
+            ),
+            quote! {
+                ///
+                pub struct ReadNote;
+            },
+        )
+        .err()
+        .unwrap();
+        assert_eq!(
+            problems,
+            "#[mcp_tool] needs a description, which the model reads to decide when to call the tool: add a doc comment (`/// Searches the team's issues`) or `description = \"...\"`"
+        );
+    }
+
+    #[test]
+    fn input_and_output_add_the_servers_client_as_a_dependency() {
+        let tool = resolve_on(
+            Kind::Mcp,
+            quote!(
+                name = "read-note-tool",
+                server = fs::NotesFs,
+                calls = "read_text_file",
+                input = NotePath,
+                output = PlainText
+            ),
+            quote! {
+                /// Reads a note.
+                pub struct ReadNote { clock: Clock }
+            },
+        )
+        .unwrap();
+        let (_, client) = tool.pass_through().unwrap();
+        assert_eq!(client.name, MCP_FIELD);
+        let call = tool.mcp.unwrap();
+        assert_eq!(call.calls, "read_text_file");
+        let pass_through = call.pass_through.unwrap();
+        assert!(pass_through.input.path.is_ident("NotePath"));
+        assert!(pass_through.output.path.is_ident("PlainText"));
+        let fields: Vec<(&str, &str)> = tool
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.written.as_str()))
+            .collect();
+        assert_eq!(
+            fields,
+            [("clock", "Clock"), (MCP_FIELD, "McpClient<fs::NotesFs>")]
+        );
+        assert_eq!(tool.fields[1].ident.as_ref().unwrap(), MCP_FIELD);
+
+        let tuple = resolve_on(
+            Kind::Mcp,
+            quote!(
+                name = "read-note-tool",
+                server = NotesFs,
+                calls = "read_text_file",
+                input = NotePath,
+                output = PlainText
+            ),
+            quote! {
+                /// Reads a note.
+                pub struct ReadNote(Clock);
+            },
+        )
+        .unwrap();
+        assert_eq!(tuple.fields[1].name, "1", "a tuple struct's next position");
+        assert!(tuple.fields[1].ident.is_none());
+    }
+
+    #[test]
+    fn input_without_output_is_refused_and_adds_no_field() {
+        let problems = resolve_on(
+            Kind::Mcp,
+            quote!(
+                name = "read-note-tool",
+                server = NotesFs,
+                calls = "read_text_file",
+                input = NotePath
+            ),
+            quote! {
+                /// Reads a note.
+                pub struct ReadNote;
+            },
+        )
+        .err()
+        .unwrap();
+        assert!(
+            problems.starts_with("`input` without `output`: give both"),
+            "{problems}"
+        );
+    }
+
+    #[test]
+    fn a_plain_tool_has_no_client_field() {
+        let tool = resolve_on(
+            Kind::Mcp,
+            quote!(
+                name = "read-note-tool",
+                description = "Reads",
+                server = NotesFs,
+                calls = "read_text_file"
+            ),
+            quote!(
+                pub struct ReadNote {
+                    fs: McpClient<NotesFs>,
+                }
+            ),
+        )
+        .unwrap();
+        assert!(tool.pass_through().is_none());
+        assert!(tool.mcp.unwrap().pass_through.is_none());
+        assert_eq!(tool.fields.len(), 1);
+        assert_eq!(tool.fields[0].written, "McpClient<NotesFs>");
+    }
+
+    #[test]
+    fn types_read_as_written() {
+        let ty: Type = syn::parse_quote!(Arc<dyn IssuesApi>);
+        assert_eq!(written_type(&ty), "Arc<dyn IssuesApi>");
+        let ty: Type = syn::parse_quote!(std::sync::Arc<dyn Fn(u8, u16) -> u32 + Send>);
+        assert_eq!(
+            written_type(&ty),
+            "std::sync::Arc<dyn Fn(u8, u16) -> u32 + Send>"
+        );
+        let ty: Type = syn::parse_quote!(Arc<[u8; 4]>);
+        assert_eq!(written_type(&ty), "Arc<[u8; 4]>");
     }
 }

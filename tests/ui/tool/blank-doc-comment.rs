@@ -1,0 +1,22 @@
+use agboss::prelude::*;
+
+#[dto]
+pub struct Query {
+    pub query: String,
+}
+
+///
+///   
+#[tool(name = "search-issues-tool")]
+pub struct SearchIssues;
+
+impl ToolHandler for SearchIssues {
+    type Input = Query;
+    type Output = Query;
+
+    async fn run(&self, input: Query) -> Result<Query, ToolError> {
+        Ok(input)
+    }
+}
+
+fn main() {}
