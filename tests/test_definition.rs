@@ -1,7 +1,7 @@
 //! What each provider's model reads of a tool: snapshots of the three wire forms.
 
 use agboss::prelude::*;
-use agboss::tool::{ToolDefinition, WireFormat, tool_definition_of};
+use agboss::tool::{Tool, ToolDefinition, WireFormat, tool_definition_of};
 
 /// How urgent an issue is.
 #[dto]

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use agboss::prelude::*;
 use agboss::testing::test_tool;
+use agboss::tool::Tool;
 use agboss::units::bytes;
 use mcp_common::*;
 
@@ -175,7 +176,7 @@ async fn a_tool_given_input_and_output_calls_the_server_without_a_handler() {
         tool.invoke(r#"{"message": "as JSON"}"#).await.content,
         r#"{"text":"Echo: as JSON"}"#
     );
-    tool.mcp().shutdown().await;
+    tool.shutdown().await;
 }
 
 #[test]
@@ -185,9 +186,10 @@ fn a_pass_through_tool_is_described_by_its_doc_comment_and_bound_to_its_server()
         descriptor.description(),
         "Echoes a message back, as the server words it."
     );
-    let binding = descriptor.mcp().unwrap();
-    assert_eq!(binding.server().name(), "everything");
-    assert_eq!(binding.tool(), "echo");
+    let remote = descriptor.origin().remote().unwrap();
+    assert_eq!(remote.protocol(), "mcp");
+    assert_eq!(remote.server(), "everything");
+    assert_eq!(remote.tool(), "echo");
 }
 
 #[tokio::test]

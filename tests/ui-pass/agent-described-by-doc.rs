@@ -1,6 +1,7 @@
 //! An agent described only by its doc comment.
 #![deny(warnings)]
 
+use agboss::agent::Agent;
 use agboss::prelude::*;
 
 /// Finds jobs that fit the user.

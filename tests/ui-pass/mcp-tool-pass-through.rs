@@ -3,6 +3,7 @@
 #![deny(warnings)]
 
 use agboss::prelude::*;
+use agboss::tool::Tool;
 
 /// A notes server.
 #[mcp_server(name = "notes-fs", command = "node", args = ["server.js"], tools = ["read_text_file"])]
@@ -50,8 +51,8 @@ fn main() {
         fields(TupleRead::DESCRIPTOR),
         ["0: ExecutionContext", "1: McpClient<NotesFs>"]
     );
-    let binding = ReadNote::DESCRIPTOR.mcp().unwrap();
-    assert_eq!((binding.server().name(), binding.tool()), ("notes-fs", "read_text_file"));
+    let remote = ReadNote::DESCRIPTOR.origin().remote().unwrap();
+    assert_eq!((remote.server(), remote.tool()), ("notes-fs", "read_text_file"));
     assert_eq!(ReadNote::DESCRIPTOR.description(), "Reads one of the user's notes.");
 }
 

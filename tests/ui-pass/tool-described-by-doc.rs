@@ -2,6 +2,7 @@
 #![deny(warnings)]
 
 use agboss::prelude::*;
+use agboss::tool::Tool;
 
 /// Words to look for.
 #[dto]

@@ -64,8 +64,5 @@ pub mod __private {
         ToolError, ToolHandler, ToolRegistration, tool_input_schema, tool_output_schema,
     };
     pub use crate::units::{ByteSize, TimeSpan, TimeUnit, bytes};
-    // The handler `#[mcp_tool(.., input, output)]` writes calls the server through these.
-    pub use crate::mcp::McpClient;
-    pub use crate::tool::ToolError;
     pub use inventory;
 }
