@@ -266,7 +266,7 @@ async fn tools_are_listed_over_streamable_http() {
         generated.code
     );
     assert!(
-        generated.code.contains("pub struct EchoTool {"),
+        generated.code.contains("pub struct EchoTool;"),
         "{}",
         generated.code
     );
@@ -285,7 +285,7 @@ fn the_module_generated_for_server_everything_compiles_without_warnings() {
         "name = \"echo-tool\",",
         "calls = \"get-sum\"",
         "pub struct GetSumInput {",
-        "pub struct GetAnnotatedMessageTool {",
+        "pub struct GetAnnotatedMessageTool;",
     ] {
         assert!(
             code.contains(expected),

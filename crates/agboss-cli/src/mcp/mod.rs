@@ -104,7 +104,7 @@ pub enum GenerateError {
 }
 
 /// The Rust module for `tools` of the server `spec`: its `#[mcp_server]`, and for each tool
-/// its input DTOs, its `#[mcp_tool]` struct and its `ToolHandler` impl. The tools come out
+/// its input DTOs and its `#[mcp_tool]` struct (whose handler the macro writes). The tools come out
 /// sorted by the server's names; the text is laid out as rustfmt would.
 pub fn generate(spec: &ServerSpec, tools: &[ListedTool]) -> Result<String, GenerateError> {
     check_spec(spec)?;
@@ -242,7 +242,8 @@ fn server(spec: &ServerSpec, server_type: &str, tools: &[&str]) -> String {
     out
 }
 
-/// The `#[mcp_tool]` struct and its `ToolHandler` impl.
+/// The `#[mcp_tool]` struct: its attribute names the input and output, so the macro writes
+/// the handler that forwards the input to the server's tool.
 fn tool_item(
     spec: &ServerSpec,
     server_type: &str,
@@ -259,11 +260,14 @@ fn tool_item(
             || format!("Calls `{}` on server `{}`", tool.name, spec.name),
             str::to_owned,
         );
+    let input = format!("{stem}Input");
     let mut pairs = vec![
         ("name", literal(name)),
         ("description", literal(&description)),
         ("server", server_type.to_owned()),
         ("calls", literal(&tool.name)),
+        ("input", input),
+        ("output", "PlainText".to_owned()),
     ];
     if tool.read_only {
         pairs.push(("read_only", "true".to_owned()));
@@ -274,21 +278,7 @@ fn tool_item(
         spec.name
     );
     out.push_str(&attribute("mcp_tool", &pairs));
-    let signature =
-        format!("    async fn run(&self, input: {stem}Input) -> Result<PlainText, ToolError> {{");
-    let signature = if signature.len() <= 100 {
-        signature
-    } else {
-        format!(
-            "    async fn run(\n        &self,\n        input: {stem}Input,\n    ) -> Result<PlainText, ToolError> {{"
-        )
-    };
-    let _ = write!(
-        out,
-        "pub struct {stem}Tool {{\n    server: McpClient<{server_type}>,\n}}\n\n\
-         impl ToolHandler for {stem}Tool {{\n    type Input = {stem}Input;\n    type Output = PlainText;\n\n\
-         {signature}\n        self.server.call(&input).await\n    }}\n}}\n"
-    );
+    let _ = writeln!(out, "pub struct {stem}Tool;");
     out
 }
 

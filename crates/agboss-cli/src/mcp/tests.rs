@@ -288,11 +288,11 @@ fn generated_code_names_and_escapes() {
     );
     assert!(code.contains("#[mcp_tool(\n    name = \"read-text-file-2-tool\",\n    description = \"Reads a \\\"file\\\"\\nwhole\",\n"), "{code}");
     assert!(
-        code.contains("    read_only = true,\n)]\npub struct ReadTextFile2Tool {"),
+        code.contains("    input = ReadTextFile2Input,\n    output = PlainText,\n    read_only = true,\n)]\npub struct ReadTextFile2Tool;"),
         "{code}"
     );
     assert!(
-        code.contains("    name = \"read-text-file-tool\",\n    description = \"Read it again\",\n    server = NotesFsServer,\n    calls = \"ReadTextFile\",\n)]"),
+        code.contains("    name = \"read-text-file-tool\",\n    description = \"Read it again\",\n    server = NotesFsServer,\n    calls = \"ReadTextFile\",\n    input = ReadTextFileInput,\n    output = PlainText,\n)]\npub struct ReadTextFileTool;"),
         "{code}"
     );
     assert!(
