@@ -229,6 +229,60 @@ fn fixture_over(store: Arc<MemoryStore>, turns: impl IntoIterator<Item = Turn>) 
 }
 
 #[tokio::test]
+async fn an_agent_is_run_by_its_type() {
+    let f = fixture([
+        Turn::call("search-tool", json!({"query": "rust"})),
+        Turn::text("Found."),
+    ]);
+    let outcome = f.app.run_agent::<Searcher>("find rust").await.unwrap();
+    assert_eq!(outcome.text(), Some("Found."));
+    let journal = f.journal().await;
+    assert!(
+        matches!(&journal[0], LoopEvent::Started { workflow, agent, .. } if workflow == "desk" && agent == "searcher"),
+        "{journal:?}"
+    );
+    // In a workflow named, and one that does not have it.
+    let f = fixture([Turn::text("Hello.")]);
+    let outcome = f
+        .app
+        .run_agent::<Helper>("hi")
+        .in_workflow("desk")
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), Some("Hello."));
+    let error = f
+        .app
+        .run_agent::<Helper>("hi")
+        .in_workflow("ops")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "workflow `ops` has no agent `helper` (Helper)"
+    );
+}
+
+#[tokio::test]
+async fn an_agent_no_workflow_has_is_not_found_by_its_type() {
+    let f = fixture([]);
+    let error = f.app.run_agent::<Lone>("hi").await.unwrap_err();
+    assert_eq!(error.code(), "not-found");
+    assert_eq!(
+        error.to_string(),
+        "no workflow of application `agents` has agent `lone` (Lone): add it with `Workflow::agent::<Lone>()`"
+    );
+}
+
+/// An agent no workflow of the fixture has.
+#[agent(
+    name = "lone",
+    description = "Is in no workflow",
+    prompt = "prompts/helper.prompt.md",
+    model = "openai/gpt-5-mini"
+)]
+pub struct Lone;
+
+#[tokio::test]
 async fn a_text_answer_ends_the_run() {
     let f = fixture([Turn::text("Hello.").usage(10, 2)]);
     let outcome = f.app.run("desk", "hi").await.unwrap();

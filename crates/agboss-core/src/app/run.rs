@@ -6,7 +6,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::Application;
+use super::{AppWorkflow, Application};
+use crate::agent::{Agent, AgentDescriptor, AppAgent};
 use crate::context::{Execution, Signal, Tenant};
 use crate::journal::{LoopEvent, LoopState, STATE_VERSION};
 use crate::model::ToolChoice;
@@ -17,8 +18,11 @@ use crate::spend::Budgets;
 #[must_use = "a run does nothing until it is awaited"]
 pub struct RunBuilder<'a> {
     app: &'a Application,
-    workflow: String,
+    /// The workflow named; `None` for the first workflow that has the typed agent.
+    workflow: Option<String>,
     agent: Option<String>,
+    /// The agent by type (`run_agent::<Scout>`), matched by its descriptor, not its name.
+    typed: Option<&'static AgentDescriptor>,
     input: String,
     execution_id: Option<String>,
     thread: Option<String>,
@@ -29,11 +33,17 @@ pub struct RunBuilder<'a> {
 }
 
 impl<'a> RunBuilder<'a> {
-    pub(crate) fn new(app: &'a Application, workflow: &str, input: String) -> RunBuilder<'a> {
+    pub(crate) fn new(
+        app: &'a Application,
+        workflow: Option<&str>,
+        typed: Option<&'static AgentDescriptor>,
+        input: String,
+    ) -> RunBuilder<'a> {
         RunBuilder {
             app,
-            workflow: workflow.into(),
+            workflow: workflow.map(str::to_owned),
             agent: None,
+            typed,
             input,
             execution_id: None,
             thread: None,
@@ -42,6 +52,12 @@ impl<'a> RunBuilder<'a> {
             signal: None,
             options: RunOptions::default(),
         }
+    }
+
+    /// Runs it in workflow `name`: for an agent given by type that several workflows have.
+    pub fn in_workflow(mut self, name: &str) -> Self {
+        self.workflow = Some(name.into());
+        self
     }
 
     /// Runs agent `name` of the workflow instead of its first.
@@ -101,22 +117,52 @@ impl<'a> RunBuilder<'a> {
         self
     }
 
-    async fn run(self) -> Result<RunOutcome, RunError> {
-        let workflow = self
-            .app
-            .workflow(&self.workflow)
-            .ok_or_else(|| RunError::NotFound(format!("no workflow named `{}`", self.workflow)))?;
+    /// The workflow and agent to run: by name, or by the agent's type.
+    fn target(&self) -> Result<(&'a AppWorkflow, &'a AppAgent), RunError> {
+        let app = self.app;
+        if let Some(descriptor) = self.typed {
+            let is_it = |agent: &&AppAgent| std::ptr::eq(agent.descriptor(), descriptor);
+            let found = app
+                .workflows()
+                .iter()
+                .filter(|w| self.workflow.as_deref().is_none_or(|name| w.name() == name))
+                .find_map(|w| w.agents().iter().find(is_it).map(|a| (w, a)));
+            return found.ok_or_else(|| {
+                RunError::NotFound(match &self.workflow {
+                    Some(name) => format!(
+                        "workflow `{name}` has no agent `{}` ({})",
+                        descriptor.name(),
+                        descriptor.rust_type()
+                    ),
+                    None => format!(
+                        "no workflow of application `{}` has agent `{}` ({}): add it with `Workflow::agent::<{}>()`",
+                        app.name(),
+                        descriptor.name(),
+                        descriptor.rust_type(),
+                        descriptor.rust_type()
+                    ),
+                })
+            });
+        }
+        let name = self.workflow.as_deref().unwrap_or_default();
+        let workflow = app
+            .workflow(name)
+            .ok_or_else(|| RunError::NotFound(format!("no workflow named `{name}`")))?;
         let agent = match &self.agent {
-            Some(name) => workflow.agent(name),
+            Some(agent) => workflow.agent(agent),
             None => workflow.agents().first(),
         }
         .ok_or_else(|| {
             RunError::NotFound(format!(
-                "workflow `{}` has no agent {}",
-                self.workflow,
+                "workflow `{name}` has no agent {}",
                 self.agent.as_deref().unwrap_or("at all")
             ))
         })?;
+        Ok((workflow, agent))
+    }
+
+    async fn run(self) -> Result<RunOutcome, RunError> {
+        let (workflow, agent) = self.target()?;
         let execution_id = self
             .execution_id
             .unwrap_or_else(|| new_execution_id(self.app.clock()));
@@ -167,7 +213,15 @@ impl<'a> IntoFuture for RunBuilder<'a> {
 impl Application {
     /// Runs `input` through workflow `workflow`; set the run up, then `.await` it.
     pub fn run(&self, workflow: &str, input: impl Into<String>) -> RunBuilder<'_> {
-        RunBuilder::new(self, workflow, input.into())
+        RunBuilder::new(self, Some(workflow), None, input.into())
+    }
+
+    /// Runs `input` through agent `A`, in the first workflow that has it
+    /// ([`in_workflow`](RunBuilder::in_workflow) picks another); set the run up, then `.await`
+    /// it. The compiler checks that `A` is an agent; which workflow has it is checked when the
+    /// run starts.
+    pub fn run_agent<A: Agent>(&self, input: impl Into<String>) -> RunBuilder<'_> {
+        RunBuilder::new(self, None, Some(A::DESCRIPTOR), input.into())
     }
 
     /// Resumes execution `execution_id` from its journal in the store: what it already did

@@ -109,7 +109,7 @@ fn tool_schema(tool: &ToolDescriptor) -> Value {
         })).collect::<Vec<_>>(),
         "rustType": tool.rust_type(),
         "module": tool.location().module_path,
-        "file": tool.location().file,
+        "file": tool.location().path(),
         "line": tool.location().line,
         "input": input,
         "output": output,

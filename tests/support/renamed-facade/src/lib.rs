@@ -41,7 +41,10 @@ pub struct ServerParrot;
 mod tests {
     use ag::tool::Tool;
 
-    fn handles_messages<T: ag::prelude::ToolHandler<Input = super::Message, Output = super::Message>>() {}
+    fn handles_messages<
+        T: ag::prelude::ToolHandler<Input = super::Message, Output = super::Message>,
+    >() {
+    }
 
     #[test]
     fn a_pass_through_mcp_tool_reaches_the_renamed_crate() {
