@@ -1,8 +1,12 @@
-//! The runtime of [agboss](https://docs.rs/agboss): the tool call contract, the clock, signals,
-//! dependencies, spend and bounded results.
+//! The runtime of [agboss](https://docs.rs/agboss): the tool call contract, agents and their
+//! loop, model providers, MCP servers, journals and stores, assembly and `describe`.
 //!
-//! Applications depend on the `agboss` facade, which re-exports what is public here; this
-//! crate is what the facade and its macros are built on.
+//! Applications depend on the `agboss` facade, which re-exports what users name from here;
+//! this crate is what the facade and its macros are built on. Its modules are layers, each
+//! importing only from those below it (docs/architecture.md has the floor plan, and
+//! `tests/tidy.rs` checks it): `base`, `dto`, `time`, `units` at the bottom, then `spend`,
+//! `context`, `deps`, `tool`, `model` and `mcp`, `agent`, `journal`, `run`, `config`, `app`,
+//! and `describe` at the top.
 //!
 //! ```
 //! use agboss_core::tool::bound_text;
