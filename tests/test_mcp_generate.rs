@@ -191,7 +191,7 @@ fn a_tool_the_server_does_not_offer_is_an_error() {
         matches!(error, GenerateError::ToolMissing { .. }),
         "{message}"
     );
-    assert!(message.starts_with("[mcp.tool-missing] server `everything` does not offer the tool `no-such-tool` (it offers: "), "{message}");
+    assert!(message.starts_with("[mcp.tool-missing] server `everything` does not offer the tool `no-such-tool` asked for (it offers: "), "{message}");
     assert!(message.contains("get-sum"), "{message}");
 }
 

@@ -232,7 +232,7 @@ catalogue! {
         "server `{server}` could not be started ({command}): {reason}");
     /// An MCP server does not offer a tool its declaration names.
     MCP_TOOL_MISSING = ("mcp.tool-missing", "an MCP server does not offer a tool its declaration names",
-        "server `{server}` does not offer the tool `{tool}` its declaration names (it offers: {offered})");
+        "server `{server}` does not offer the tool `{tool}` {named_by} (it offers: {offered})");
     /// An MCP server stopped during a call.
     MCP_SERVER_STOPPED = ("mcp.server-stopped", "an MCP server stopped during a call",
         "server `{server}` stopped during the call: {reason}");

@@ -32,6 +32,8 @@ mod spec;
 mod types;
 
 use std::fmt::Write as _;
+
+use agboss_rules::codes;
 use std::time::Duration;
 
 pub use agboss_core::mcp::ListedTool;
@@ -53,15 +55,12 @@ pub const DEFAULT_START_TIMEOUT: Duration = agboss_core::mcp::START_TIMEOUT;
 
 /// Why code could not be generated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.render())]
 #[non_exhaustive]
 pub enum GenerateError {
     /// An option is not usable in the generated code.
-    #[error("[mcp.generate-invalid] {0}")]
     Invalid(String),
     /// A `${VAR}` in the command, its arguments or the URL is not set.
-    #[error(
-        "[mcp.env-missing] server `{server}` needs the environment variable {variable}, which is not set"
-    )]
     EnvMissing {
         /// The server.
         server: String,
@@ -69,7 +68,6 @@ pub enum GenerateError {
         variable: String,
     },
     /// The server could not be started or did not answer.
-    #[error("[mcp.start-failed] server `{server}` could not be started ({command}): {reason}")]
     StartFailed {
         /// The server.
         server: String,
@@ -79,9 +77,6 @@ pub enum GenerateError {
         reason: String,
     },
     /// A tool asked for (`--tool` or `--exclude`) is not one the server offers.
-    #[error(
-        "[mcp.tool-missing] server `{server}` does not offer the tool `{tool}` (it offers: {offered})"
-    )]
     ToolMissing {
         /// The server.
         server: String,
@@ -91,7 +86,6 @@ pub enum GenerateError {
         offered: String,
     },
     /// No tool is left to generate.
-    #[error("[mcp.generate-no-tools] no tool of server `{server}` is left to generate{detail}")]
     NoTools {
         /// The server.
         server: String,
@@ -99,8 +93,54 @@ pub enum GenerateError {
         detail: String,
     },
     /// Something else failed (the runtime, the protocol).
-    #[error("{0}")]
     Other(String),
+}
+
+impl GenerateError {
+    /// `[code] message`, the code and template from the catalogue.
+    fn render(&self) -> String {
+        let (code, message) = match self {
+            GenerateError::Invalid(detail) => (
+                &codes::MCP_GENERATE_INVALID,
+                codes::MCP_GENERATE_INVALID.fill(&[("detail", detail)]),
+            ),
+            GenerateError::EnvMissing { server, variable } => (
+                &codes::MCP_ENV_MISSING,
+                codes::MCP_ENV_MISSING.fill(&[("server", server), ("variable", variable)]),
+            ),
+            GenerateError::StartFailed {
+                server,
+                command,
+                reason,
+            } => (
+                &codes::MCP_START_FAILED,
+                codes::MCP_START_FAILED.fill(&[
+                    ("server", server),
+                    ("command", command),
+                    ("reason", reason),
+                ]),
+            ),
+            GenerateError::ToolMissing {
+                server,
+                tool,
+                offered,
+            } => (
+                &codes::MCP_TOOL_MISSING,
+                codes::MCP_TOOL_MISSING.fill(&[
+                    ("server", server),
+                    ("tool", tool),
+                    ("named_by", &"asked for"),
+                    ("offered", offered),
+                ]),
+            ),
+            GenerateError::NoTools { server, detail } => (
+                &codes::MCP_GENERATE_NO_TOOLS,
+                codes::MCP_GENERATE_NO_TOOLS.fill(&[("server", server), ("detail", detail)]),
+            ),
+            GenerateError::Other(detail) => return detail.clone(),
+        };
+        format!("[{}] {message}", code.id())
+    }
 }
 
 /// The Rust module for `tools` of the server `spec`: its `#[mcp_server]`, and for each tool

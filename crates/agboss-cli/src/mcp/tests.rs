@@ -370,7 +370,7 @@ fn picking_tools_checks_the_names() {
     let missing = pick(&request(&["c"], &[]), listed.clone()).unwrap_err();
     assert_eq!(
         missing.to_string(),
-        "[mcp.tool-missing] server `notes-fs` does not offer the tool `c` (it offers: a, b)"
+        "[mcp.tool-missing] server `notes-fs` does not offer the tool `c` asked for (it offers: a, b)"
     );
     assert!(matches!(
         pick(&request(&[], &["a", "b"]), listed),

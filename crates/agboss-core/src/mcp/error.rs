@@ -94,7 +94,12 @@ impl McpError {
                 server,
                 tool,
                 offered,
-            } => code.fill(&[("server", server), ("tool", tool), ("offered", offered)]),
+            } => code.fill(&[
+                ("server", server),
+                ("tool", tool),
+                ("named_by", &"its declaration names"),
+                ("offered", offered),
+            ]),
             McpError::Undeclared { server, tool } => code.fill(&[
                 ("subject", &"this tool"),
                 ("tool", tool),
