@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 use agboss::app::Env;
-use agboss::cli::mcp::{
+use agboss::cli::{Command, Generate, GenerateMcp, command_from};
+use agboss_cli::mcp::{
     GenerateError, ListedTool, ServerSpec, ServerTransport, format_source, generate,
 };
-use agboss::cli::{Command, Generate, GenerateMcp, command_from};
 use serde_json::json;
 
 /// `g mcp` with the words of `line`, then `more`, parsed as a user's binary parses them.

@@ -76,7 +76,7 @@ pub use agboss_macros::{agent, dto, tool};
 #[doc(inline)]
 pub use agboss_macros::{mcp_server, mcp_tool};
 
-pub use agboss_core::app::{Application, ApplicationBuilder, ToolDefaults, Workflow};
+pub use agboss_core::app::{Application, ToolDefaults, Workflow};
 pub use agboss_core::base::{AssemblyError, Env, FromEnv};
 #[cfg(feature = "config")]
 pub use agboss_core::config::Config;
@@ -121,13 +121,11 @@ pub mod dto {
 /// Tools: the handler you write, what `#[tool]` registers, the call contract's results and
 /// errors, and tools as models see them.
 pub mod tool {
-    pub use agboss_core::tool::bound::{WHITESPACE_WINDOW, effective_bound};
     pub use agboss_core::tool::{
         BoundedText, CallOutcome, Dependency, DependencyError, Issue, Issues, MissingDependency,
-        RemoteTool, Requirement, SchemaError, Scope, SourceLocation, Tool, ToolDefinition,
-        ToolDescriptor, ToolError, ToolFailure, ToolHandler, ToolOrigin, ToolRegistration,
-        WireFormat, bound_text, input_schema_of, output_schema_of, registered_tools,
-        tool_definition_of,
+        RemoteTool, SchemaError, SourceLocation, Tool, ToolDefinition, ToolDescriptor, ToolError,
+        ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
+        input_schema_of, output_schema_of, registered_tools, tool_definition_of,
     };
 }
 
@@ -150,8 +148,6 @@ pub mod app {
         AssemblyError, Env, FromEnv, Problem, Setting, Source, UnknownAgentToolError,
     };
     pub use agboss_core::deps::InfrastructureType;
-    /// The catalogue of problem codes, each with what it means and its message template.
-    pub use agboss_rules::codes;
 }
 
 /// Runs: how they end, the errors they end with, their limits and budgets.
@@ -167,7 +163,7 @@ pub mod model {
     pub use agboss_core::model::{
         ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelClient,
         ModelError, ModelRouter, ModelSettings, PriceSettings, Prices, ScriptedModel, Thinking,
-        ToolCall, ToolChoice, Turn, Usage, forbid_real_requests, real_requests_forbidden,
+        ToolCall, ToolChoice, Turn, Usage, forbid_real_requests,
     };
     /// Providers over HTTP, by wire format.
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
@@ -229,7 +225,9 @@ pub mod config {
 /// The subcommands a program mounts in its command line (`describe`, `g mcp`).
 #[cfg(feature = "cli")]
 pub mod cli {
-    pub use agboss_cli::*;
+    pub use agboss_cli::{Command, command, command_from};
+    #[cfg(feature = "mcp")]
+    pub use agboss_cli::{Generate, GenerateMcp};
 }
 
 /// Test harnesses: [`test_tool`](testing::test_tool), the [`ManualClock`](testing::ManualClock)

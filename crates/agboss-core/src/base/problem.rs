@@ -27,11 +27,6 @@ impl Problem {
         self.code.id()
     }
 
-    /// Its code in the catalogue, with what it means.
-    pub fn catalogued(&self) -> &'static Code {
-        self.code
-    }
-
     /// What is wrong and how to fix it.
     pub fn message(&self) -> &str {
         &self.message
