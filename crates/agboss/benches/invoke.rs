@@ -81,6 +81,33 @@ fn invoke(c: &mut Criterion) {
     let outcome = poll_once(invoker.invoke(ARGUMENTS, &frame()));
     assert_eq!(outcome.content, floor_text);
 
+    // `AGBOSS_INVOKE_COUNT=floor|contract|contract_dyn` (and `AGBOSS_INVOKE_N`, default 10,000)
+    // makes exactly that many calls of one side and exits: for counting instructions with
+    // `valgrind --tool=callgrind`, which this noisy machine cannot disturb.
+    if let Ok(side) = std::env::var("AGBOSS_INVOKE_COUNT") {
+        let n: usize = std::env::var("AGBOSS_INVOKE_N")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(10_000);
+        for _ in 0..n {
+            match side.as_str() {
+                "floor" => {
+                    let input: Query = serde_json::from_str(black_box(ARGUMENTS)).unwrap();
+                    let output = poll_once(tool.run(input)).unwrap();
+                    black_box(serde_json::to_string(&output).unwrap());
+                }
+                "contract" => {
+                    black_box(poll_once(invoker.invoke(black_box(ARGUMENTS), &frame())));
+                }
+                "contract_dyn" => {
+                    black_box(poll_once(erased.invoke(black_box(ARGUMENTS), &frame())));
+                }
+                other => panic!("AGBOSS_INVOKE_COUNT={other}: use floor, contract or contract_dyn"),
+            }
+        }
+        std::process::exit(0);
+    }
+
     let mut group = c.benchmark_group("invoke");
     group.bench_function("floor", |b| {
         b.iter(|| {
