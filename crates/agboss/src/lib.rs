@@ -1,6 +1,6 @@
 //! agboss: LLM agents whose tools are plain Rust structs under attribute macros.
 //!
-//! A tool is a struct whose fields are its dependencies and whose [`ToolHandler`] impl is its
+//! A tool is a struct whose fields are its dependencies and whose [`ToolHandler`](prelude::ToolHandler) impl is its
 //! code. `#[tool]` checks its name at compile time, generates the JSON Schemas the model reads
 //! from the input and output DTOs, and registers it. Every call goes through one contract:
 //! input validated, not started when cancelled, run under its timeout on the application's
