@@ -285,7 +285,13 @@ pub struct Lone;
 #[tokio::test]
 async fn a_text_answer_ends_the_run() {
     let f = fixture([Turn::text("Hello.").usage(10, 2)]);
-    let outcome = f.app.run("desk", "hi").await.unwrap();
+    let outcome = f
+        .app
+        .run("desk", "hi")
+        .await
+        .unwrap()
+        .into_completed()
+        .unwrap();
     assert_eq!(outcome.text(), Some("Hello."));
     assert_eq!((outcome.turns, outcome.tool_calls), (1, 0));
     assert_eq!(outcome.usage.total(), 12);
@@ -312,6 +318,8 @@ async fn tool_results_go_back_to_the_model() {
         .owner("u-1")
         .tenant(Tenant::new("acme"))
         .await
+        .unwrap()
+        .into_completed()
         .unwrap();
     assert_eq!(outcome.text(), Some("Tuesday."));
     assert_eq!(outcome.tool_calls, 1);
@@ -450,7 +458,7 @@ async fn resuming_a_failed_run_reports_the_code_it_failed_with() {
     let resumed = fixture_over(f.store.clone(), []);
     let error = resumed
         .app
-        .resume("over-the-limit", None)
+        .resume_execution("over-the-limit", None)
         .await
         .unwrap_err();
     assert_eq!(error.code(), "agents.helper.limits.toolCalls");
@@ -529,7 +537,13 @@ async fn model_spend_is_priced_per_model() {
         .router(router)
         .build()
         .unwrap();
-    let outcome = app.run("desk", "go").agent("helper").await.unwrap();
+    let outcome = app
+        .run("desk", "go")
+        .agent("helper")
+        .await
+        .unwrap()
+        .into_completed()
+        .unwrap();
     // 1M input tokens at $0.25 and 100k output tokens at $2.00 per million.
     assert_eq!(outcome.spend, usd("0.45"));
 }
@@ -547,7 +561,14 @@ async fn a_structured_answer_is_validated_and_a_bad_one_goes_back() {
             "Tool error: invalid input: reason: must be at least 3 characters long, got 2",
         ),
     ]);
-    let outcome = f.app.run("desk", "judge it").agent("judge").await.unwrap();
+    let outcome = f
+        .app
+        .run("desk", "judge it")
+        .agent("judge")
+        .await
+        .unwrap()
+        .into_completed()
+        .unwrap();
     assert_eq!(
         outcome.answer,
         Answer::Structured(json!({"ok": true, "reason": "all checks pass"}))
@@ -630,7 +651,14 @@ async fn repeated_and_missing_call_ids_become_unique_keys() {
         Turn::tool_calls(vec![call(None), call(None)]),
         Turn::text("done"),
     ]);
-    let outcome = f.app.run("desk", "go").execution_id("e:1").await.unwrap();
+    let outcome = f
+        .app
+        .run("desk", "go")
+        .execution_id("e:1")
+        .await
+        .unwrap()
+        .into_completed()
+        .unwrap();
     let mut keys = f.seen.keys.lock().unwrap().clone();
     keys.sort();
     assert_eq!(
@@ -735,7 +763,11 @@ async fn a_run_resumes_from_its_journal_without_redoing_steps() {
         journal_of(&events[..2]).await,
         [Turn::text("resumed").expect_tool_result("about a")],
     );
-    let outcome = resumed.app.resume("resumable", None).await.unwrap();
+    let outcome = resumed
+        .app
+        .resume_execution("resumable", None)
+        .await
+        .unwrap();
     assert_eq!(outcome.text(), Some("resumed"));
     assert_eq!(resumed.model.requests().len(), 1);
     assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 1);
@@ -750,7 +782,11 @@ async fn a_run_resumes_from_its_journal_without_redoing_steps() {
         journal_of(&events[..3]).await,
         [Turn::text("resumed").expect_tool_result("about a")],
     );
-    resumed.app.resume("resumable", None).await.unwrap();
+    resumed
+        .app
+        .resume_execution("resumable", None)
+        .await
+        .unwrap();
     assert_eq!(resumed.model.requests().len(), 1);
     assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 0);
 }
@@ -771,6 +807,7 @@ async fn the_journal_is_the_state() {
             LoopEvent::ToolFinished { .. } => "tool_finished",
             LoopEvent::Answered { .. } => "answered",
             LoopEvent::Failed { .. } => "failed",
+            _ => "pause",
         })
         .collect();
     assert_eq!(
@@ -788,6 +825,6 @@ async fn the_journal_is_the_state() {
         let text = serde_json::to_string(event).unwrap();
         assert_eq!(&serde_json::from_str::<LoopEvent>(&text).unwrap(), event);
     }
-    let state = agboss::journal::LoopState::from_events(&journal);
+    let state = agboss::journal::LoopState::from_events(&journal).unwrap();
     assert_eq!(state.messages.len(), 4, "input, call, result, answer");
 }

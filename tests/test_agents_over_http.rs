@@ -59,7 +59,7 @@ pub struct Lookup;
 async fn run_against(
     provider: &str,
     kind: &str,
-) -> (agboss::run::RunOutcome, Vec<wire_server::Recorded>, usize) {
+) -> (agboss::run::Completed, Vec<wire_server::Recorded>, usize) {
     let server = WireServer::start([
         Canned::json(200, fixture(provider, "tool_call")),
         Canned::json(200, fixture(provider, "text")),
@@ -92,11 +92,16 @@ async fn run_against(
         .env(Env::from_pairs([("WIRE_KEY", "test-key")]))
         .build()
         .unwrap();
-    let outcome = app.run("desk", "Who is C-17?").await.unwrap();
+    let outcome = app
+        .run("desk", "Who is C-17?")
+        .await
+        .unwrap()
+        .into_completed()
+        .unwrap();
     (outcome, server.requests(), calls.load(Ordering::SeqCst))
 }
 
-fn assert_priced(outcome: &agboss::run::RunOutcome) {
+fn assert_priced(outcome: &agboss::run::Completed) {
     // $1 per million input tokens, $10 per million output tokens.
     let u = outcome.usage;
     let expected = usd("0.000001").saturating_mul(u.input_tokens)

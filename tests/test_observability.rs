@@ -93,6 +93,8 @@ async fn a_tools_model_calls_are_the_tools_spend_and_count_in_the_budget() {
         .run("desk", "summarize")
         .budgets(Budgets::none().usd(usd("1")))
         .await
+        .unwrap()
+        .into_completed()
         .unwrap();
     // 1,020 agent tokens at $1 per million, 3,000 tool tokens at $100 per million.
     assert_eq!(outcome.spend, usd("0.00102") + usd("0.3"));

@@ -17,7 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["deps"],
     &["tool"],
     &["mcp", "model"],
-    &["agent"],
+    &["agent", "channel"],
     &["journal"],
     &["run"],
     &["config"],

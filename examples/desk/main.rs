@@ -19,7 +19,7 @@ mod scout;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use agboss::run::Answer;
+use agboss::run::{Answer, RunOutcome};
 use agboss::units::kilobytes;
 use agboss::{Application, Config, ToolDefaults, Workflow};
 
@@ -80,7 +80,7 @@ async fn main() -> ExitCode {
             .owner("desk-user")
             .on_tool_end(|end| println!("  · {} -> {}", end.tool, end.content));
         match run.await {
-            Ok(outcome) => {
+            Ok(RunOutcome::Completed(outcome)) => {
                 let answer = match &outcome.answer {
                     Answer::Text(text) => text.clone(),
                     Answer::Structured(value) => value.to_string(),
@@ -90,6 +90,13 @@ async fn main() -> ExitCode {
                     outcome.tool_calls,
                     outcome.usage.total(),
                     outcome.spend
+                );
+            }
+            Ok(RunOutcome::Paused(paused)) => {
+                println!(
+                    "{agent} waits for {} answers (execution {})",
+                    paused.pending.len(),
+                    paused.execution_id
                 );
             }
             Err(error) => {

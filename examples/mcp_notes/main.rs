@@ -17,7 +17,7 @@ use std::sync::Arc;
 use agboss::config::Config;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
-use agboss::run::Answer;
+use agboss::run::{Answer, RunOutcome};
 use agboss::{Application, Workflow};
 use serde_json::json;
 
@@ -211,10 +211,17 @@ async fn main() -> ExitCode {
             .on_tool_end(|end| println!("  · {} ({}) -> {}", end.tool, end.source, end.content))
             .await
         {
-            Ok(outcome) => match outcome.answer {
+            Ok(RunOutcome::Completed(outcome)) => match outcome.answer {
                 Answer::Text(text) => println!("notes -> {text}"),
                 Answer::Structured(value) => println!("notes -> {value}"),
             },
+            Ok(RunOutcome::Paused(paused)) => {
+                eprintln!(
+                    "notes waits for {} answers, which this example never gives",
+                    paused.pending.len()
+                );
+                status = ExitCode::FAILURE;
+            }
             Err(error) => {
                 eprintln!("notes failed: {error}");
                 status = ExitCode::FAILURE;

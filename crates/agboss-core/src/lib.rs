@@ -39,6 +39,7 @@ pub mod mcp;
 pub mod model;
 
 pub mod agent;
+pub mod channel;
 
 pub mod journal;
 

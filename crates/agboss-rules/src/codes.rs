@@ -186,13 +186,54 @@ catalogue! {
     // Dependencies.
     /// Nothing provides what a field needs.
     DI_MISSING_IMPLEMENTATION = ("di.missing-implementation", "a field's type that neither its workflow nor the application provides",
-        "workflow `{workflow}`: {owner} field `{field}` needs `{type_written}`, which neither the workflow nor the application provides (provide `{provided}`)");
+        "{subject} needs {needed}, which {scope} provides ({fix})");
     /// One scope provides a type twice.
     DI_AMBIGUOUS_IMPLEMENTATION = ("di.ambiguous-implementation", "one scope provides a type twice",
-        "{scope} provides `{type_name}` more than once: keep one, or give a workflow its own");
+        "{scope} provides {what} more than once: {fix}");
     /// A workflow provides what only the application may.
     DI_INFRASTRUCTURE_IN_WORKFLOW = ("di.infrastructure-in-workflow", "a workflow provides what only the application may",
         "workflow `{workflow}` provides `{type_name}`, {what}: infrastructure serves every workflow, so provide it on the application");
+
+    // Channels and pauses.
+    /// A role gives both forms, or neither.
+    CHANNEL_ROLE_FORM = ("channel.role-form", "a channel role is given both `approves` and `ask`/`answer`, or neither",
+        "{detail}");
+    /// A tool names a role that does not approve its input.
+    CHANNEL_WRONG_TOOL = ("channel.wrong-tool", "a tool names a role that does not approve its input, or a question role",
+        "{detail}");
+    /// One reply interpreter serves two roles.
+    CHANNEL_SHARED_INTERPRETER = ("channel.shared-interpreter", "one reply interpreter is given to two roles",
+        "reply interpreter `{interpreter}` reads the replies of roles `{first}` and `{second}`: give each role its own");
+    /// No pause has this id.
+    PAUSE_UNKNOWN = ("pause.unknown", "an answer names a pause nobody opened",
+        "no pause has the id `{pause_id}`");
+    /// The answer comes from someone who may not give it.
+    PAUSE_WRONG_ANSWERER = ("pause.wrong-answerer", "an answer comes from someone the role does not let answer",
+        "pause `{pause_id}` is answered by the thread's owner, `{owner}`, not by {by}");
+    /// The answer is for another execution.
+    PAUSE_OTHER_EXECUTION = ("pause.other-execution", "an answer names an execution the pause does not belong to",
+        "pause `{pause_id}` belongs to execution `{execution}`, not `{asked}`");
+    /// The answer is not one of the role's.
+    PAUSE_INVALID_ANSWER = ("pause.invalid-answer", "an answer does not match its role's answer type",
+        "the answer to pause `{pause_id}` is not one role `{role}` takes: {issues}");
+    /// The pause was answered already.
+    PAUSE_ALREADY_ANSWERED = ("pause.already-answered", "a pause is answered twice",
+        "pause `{pause_id}` is already answered");
+    /// The execution was cancelled.
+    PAUSE_EXECUTION_CANCELLED = ("pause.execution-cancelled", "a pause's execution was cancelled",
+        "pause `{pause_id}`: execution cancelled");
+    /// The pause no longer takes answers.
+    PAUSE_EXPIRED = ("pause.expired", "a pause's role limits how long it takes answers, and that time passed",
+        "pause `{pause_id}` took answers until {until}: it is expired");
+    /// The answer was given for other arguments.
+    PAUSE_ARGUMENTS_CHANGED = ("pause.arguments-changed", "an answer carries the digest of arguments other than the call's",
+        "the answer to pause `{pause_id}` was given for other arguments (digest {given}, the call's is {actual})");
+    /// A free-text reply could not be read as an answer.
+    PAUSE_REPLY_UNCLEAR = ("pause.reply-unclear", "a free-text reply could not be read as an answer",
+        "the reply to pause `{pause_id}` could not be read as an answer: {why}");
+    /// The role reads no free-text replies.
+    PAUSE_NO_INTERPRETER = ("pause.no-interpreter", "a free-text reply is given to a role without a reply interpreter",
+        "role `{role}` has no reply interpreter, so pause `{pause_id}` takes a decision, not free text: give the role `reply_interpreter = ..` or answer with a decision");
 
     // Configuration.
     /// A configuration file cannot be read or parsed.

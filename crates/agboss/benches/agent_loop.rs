@@ -90,7 +90,11 @@ fn agent_loop(c: &mut Criterion) {
             }))
             .build()
             .unwrap();
-        app.run("load", "go").await.unwrap()
+        app.run("load", "go")
+            .await
+            .unwrap()
+            .into_completed()
+            .unwrap()
     };
     // A run lives in a task of the runtime, as in a server; driving it from `block_on` on the
     // main thread would add two thread hand-offs per turn that no deployment has.

@@ -76,7 +76,7 @@ pub use agboss_macros::{agent, dto, tool};
 #[doc(inline)]
 pub use agboss_macros::{mcp_server, mcp_tool};
 
-pub use agboss_core::app::{Application, ToolDefaults, Workflow};
+pub use agboss_core::app::{Application, Resume, ToolDefaults, Workflow};
 pub use agboss_core::base::{AssemblyError, Env, FromEnv};
 #[cfg(feature = "config")]
 pub use agboss_core::config::Config;
@@ -141,8 +141,8 @@ pub mod agent {
 /// runs.
 pub mod app {
     pub use agboss_core::app::{
-        AppWorkflow, Application, ApplicationBuilder, DEFAULT_MAX_TOOL_CALLS, RunBuilder,
-        ToolDefaults, ToolSlice, Workflow,
+        AppWorkflow, Application, ApplicationBuilder, DEFAULT_MAX_TOOL_CALLS, Resume, ResumeError,
+        RunBuilder, ToolDefaults, ToolSlice, Workflow,
     };
     pub use agboss_core::base::{
         AssemblyError, Env, FromEnv, Problem, Setting, Source, UnknownAgentToolError,
@@ -153,7 +153,9 @@ pub mod app {
 /// Runs: how they end, the errors they end with, their limits and budgets.
 pub mod run {
     pub use agboss_core::journal::Answer;
-    pub use agboss_core::run::{LimitExceededError, RunError, RunOutcome, ToolEnd};
+    pub use agboss_core::run::{
+        Completed, LimitExceededError, Paused, PendingPause, RunError, RunOutcome, ToolEnd,
+    };
     pub use agboss_core::spend::{BudgetExceededError, Budgets};
 }
 
@@ -176,8 +178,20 @@ pub mod model {
 /// The journal: the events a run is made of, its state, and the stores that keep it.
 pub mod journal {
     pub use agboss_core::journal::{
-        Answer, CallResult, LoopEvent, LoopState, MemoryStore, Next, PendingCall, STATE_VERSION,
-        Spent, Store, StoreError, StoreFuture,
+        Answer, CallPause, CallResult, ExecutionRecord, ExecutionStatus, JournalError, LoopEvent,
+        LoopState, MemoryStore, Next, PauseChange, PauseOpened, PauseQuery, PauseRecord,
+        PauseResolution, PendingCall, STATE_VERSION, Spent, Store, StoreError, StoreErrorKind,
+        StoreFuture, next_record, pause_change,
+    };
+}
+
+/// Approval channels: roles, the channels that answer them, and their questions and answers.
+pub mod channel {
+    pub use agboss_core::channel::{
+        Approves, AutoApproveChannel, AutoRejectChannel, Channel, ChannelAsk, ChannelDescriptor,
+        ChannelHandler, ChannelOutcome, ChannelRole, DecisionModel, InterpretContext,
+        PauseAnswerer, ReplyInterpretation, ReplyInterpreter, RoleDescriptor, RoleForm,
+        TerminalUserChannel, ToolCallApprovalAsk, ToolCallApprovalDecision,
     };
 }
 

@@ -6,13 +6,16 @@ use super::provided::ProvidedList;
 use super::{ToolDefaults, Workflow};
 use agboss_rules::codes;
 
+use super::drive::{ExecutionLocks, RunningExecutions};
 use crate::agent::AppAgent;
 use crate::base::{AssemblyError, Env, FromEnv, Problem, Setting};
+use crate::channel::{Channel, ChannelRegistration};
 #[cfg(feature = "config")]
 use crate::config::Config;
 use crate::deps::Providers;
 use crate::journal::Store;
 use crate::model::{ChatModel, ModelError, ModelRouter};
+use crate::run::Approvals;
 use crate::spend::Budgets;
 use crate::time::Clock;
 use crate::tool::{ToolDescriptor, ToolEnv};
@@ -43,6 +46,7 @@ pub struct ApplicationBuilder {
     pub(crate) router: Option<ModelRouter>,
     pub(crate) store: Option<Arc<dyn Store>>,
     pub(crate) budgets: Budgets,
+    pub(crate) channels: Vec<ChannelRegistration>,
 }
 
 impl ApplicationBuilder {
@@ -106,6 +110,13 @@ impl ApplicationBuilder {
         self
     }
 
+    /// Lists channel `C`: it answers its role for every workflow's tools. Its fields are
+    /// resolved from the application's providers for each ask.
+    pub fn channel<C: Channel>(mut self) -> Self {
+        self.channels.push(ChannelRegistration::of::<C>());
+        self
+    }
+
     /// Token and money limits of every execution (a run may set its own).
     pub fn budgets(mut self, budgets: Budgets) -> Self {
         self.budgets = budgets;
@@ -128,6 +139,9 @@ pub struct Application {
     pub(crate) max_result_size: Setting<ByteSize>,
     pub(crate) store: Arc<dyn Store>,
     pub(crate) budgets: Budgets,
+    pub(crate) approvals: Arc<Approvals>,
+    pub(crate) locks: Arc<ExecutionLocks>,
+    pub(crate) running: Arc<RunningExecutions>,
 }
 
 impl Application {
@@ -145,6 +159,7 @@ impl Application {
             router: None,
             store: None,
             budgets: Budgets::none(),
+            channels: Vec::new(),
         }
     }
 

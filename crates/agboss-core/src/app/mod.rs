@@ -21,15 +21,18 @@ mod assemble;
 #[cfg(feature = "config")]
 mod configure;
 mod defaults;
+mod drive;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod provided;
+mod resume;
 mod run;
 mod tool_slice;
 mod workflow;
 
 pub use application::{AppWorkflow, Application, ApplicationBuilder};
 pub use defaults::{DEFAULT_MAX_TOOL_CALLS, ToolDefaults};
+pub use resume::{Resume, ResumeError};
 pub use run::RunBuilder;
 pub use tool_slice::ToolSlice;
 pub use workflow::Workflow;

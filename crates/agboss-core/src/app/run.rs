@@ -11,7 +11,7 @@ use crate::agent::{Agent, AgentDescriptor, AppAgent};
 use crate::context::{Execution, Signal, Tenant};
 use crate::journal::{LoopEvent, LoopState, STATE_VERSION};
 use crate::model::ToolChoice;
-use crate::run::{RunEnv, RunError, RunOptions, RunOutcome, ToolEnd, ToolEndHook};
+use crate::run::{RunError, RunOptions, RunOutcome, ToolEnd, ToolEndHook};
 use crate::spend::Budgets;
 
 /// A run being set up; `.await` it to run.
@@ -182,13 +182,19 @@ impl<'a> RunBuilder<'a> {
         let execution = builder.build();
         let start = LoopEvent::Started {
             version: STATE_VERSION,
-            execution_id,
+            execution_id: execution_id.clone(),
             workflow: workflow.name().into(),
             agent: agent.name().into(),
             visit: 1,
             input: self.input,
+            thread: self.thread,
+            owner: self.owner,
+            tenant: execution.tenant().map(|t| t.tenant_id().to_owned()),
+            budgets: self.options.budgets.unwrap_or(self.app.budgets),
         };
         let env = self.app.run_env()?;
+        let _driver = self.app.locks.lock(&execution_id).await;
+        let _running = self.app.running.enter(&execution_id, execution.signal());
         crate::run::drive(
             &env,
             agent,
@@ -222,47 +228,6 @@ impl Application {
     /// run starts.
     pub fn run_agent<A: Agent>(&self, input: impl Into<String>) -> RunBuilder<'_> {
         RunBuilder::new(self, None, Some(A::DESCRIPTOR), input.into())
-    }
-
-    /// Resumes execution `execution_id` from its journal in the store: what it already did
-    /// (model answers, finished calls) is not done again. Calls that were pending run now.
-    pub async fn resume(
-        &self,
-        execution_id: &str,
-        signal: Option<Signal>,
-    ) -> Result<RunOutcome, RunError> {
-        let events = self
-            .store
-            .events(execution_id)
-            .await
-            .map_err(RunError::Store)?;
-        if events.is_empty() {
-            return Err(RunError::NotFound(format!(
-                "the store has no execution `{execution_id}`"
-            )));
-        }
-        let state = LoopState::from_events(&events);
-        let agent = self
-            .workflow(&state.workflow)
-            .and_then(|w| w.agent(&state.agent))
-            .ok_or_else(|| RunError::NotFound(format!("execution `{execution_id}` ran agent `{}` of workflow `{}`, which this application does not have", state.agent, state.workflow)))?;
-        let mut builder = Execution::builder(execution_id).workflow(&state.workflow);
-        if let Some(signal) = signal {
-            builder = builder.signal(signal);
-        }
-        let execution = builder.build();
-        crate::run::restore_spend(&execution, &events, agent);
-        let env = self.run_env()?;
-        crate::run::drive(&env, agent, execution, &RunOptions::default(), state, None).await
-    }
-
-    /// What the loop needs of the application.
-    fn run_env(&self) -> Result<RunEnv, RunError> {
-        Ok(RunEnv {
-            store: self.store.clone(),
-            router: self.router().map_err(RunError::Model)?,
-            budgets: self.budgets,
-        })
     }
 }
 

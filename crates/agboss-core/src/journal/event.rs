@@ -3,11 +3,19 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::{PauseOpened, PauseResolution};
 use crate::model::{Message, ToolCall, Usage};
+use crate::spend::Budgets;
 use crate::units::Usd;
 
-/// The version of the event layout; a store's reader refuses events of another one.
-pub const STATE_VERSION: u32 = 1;
+/// The version of the event layout this build writes. It reads journals of this version and
+/// the earlier ones (each version only added events and fields with defaults) and refuses
+/// newer ones ([`JournalError::NewerLayout`](super::JournalError::NewerLayout)).
+///
+/// - 1: the first layout.
+/// - 2: `Started` carries the thread, owner, tenant and budgets; pauses (`PauseOpened`,
+///   `PauseAwaiting`, `PauseResolved`, `PauseAnswerRejected`).
+pub const STATE_VERSION: u32 = 2;
 
 /// One step of a run, as the store journals it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,6 +35,18 @@ pub enum LoopEvent {
         visit: u32,
         /// The input, as the first user message.
         input: String,
+        /// The conversation thread; `None` means the execution's own id (as in version 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thread: Option<String>,
+        /// Who owns the thread: who may answer its thread-owner pauses.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<String>,
+        /// The tenant.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tenant: Option<String>,
+        /// The budgets the run started with; a resumed run keeps them.
+        #[serde(default)]
+        budgets: Budgets,
     },
     /// The model answered; its calls got their ids.
     ModelAnswered {
@@ -59,6 +79,32 @@ pub enum LoopEvent {
         /// What the call recorded with its `SpendRecorder` or `ModelClient`.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         spend: Vec<Spent>,
+    },
+    /// A call waits for a decision: the pause was opened before its channel is asked, so a
+    /// send retried after a crash carries the same pause id.
+    PauseOpened(PauseOpened),
+    /// The channel's `send` said the answer comes later (`ChannelOutcome::await_reply()`).
+    PauseAwaiting {
+        /// The pause.
+        pause_id: String,
+    },
+    /// A pause closed: decided by its channel at once, answered, failed or cancelled.
+    PauseResolved {
+        /// The pause.
+        pause_id: String,
+        /// How.
+        resolution: PauseResolution,
+    },
+    /// An answer to a pause was refused (wrong answerer, invalid, expired, ...); kept as an
+    /// audit record, the pause stays open.
+    PauseAnswerRejected {
+        /// The pause.
+        pause_id: String,
+        /// Who the answer said it was from.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
+        /// Why it was refused: the problem code.
+        code: String,
     },
     /// The run ended with an answer.
     Answered {

@@ -10,11 +10,15 @@
 //! resume), so neither has to import the other for it.
 
 mod event;
+mod index;
 mod memory;
+mod pause;
 mod state;
 mod store;
 
 pub use event::{Answer, CallResult, LoopEvent, PendingCall, STATE_VERSION, Spent};
+pub use index::{ExecutionRecord, ExecutionStatus, PauseChange, next_record, pause_change};
 pub use memory::MemoryStore;
-pub use state::{LoopState, Next};
-pub use store::{Store, StoreError, StoreFuture};
+pub use pause::{PauseOpened, PauseQuery, PauseRecord, PauseResolution};
+pub use state::{CallPause, JournalError, LoopState, Next};
+pub use store::{Store, StoreError, StoreErrorKind, StoreFuture};

@@ -5,9 +5,41 @@
 //! reads an execution's events has its state, pending calls included (with their ids and
 //! argument bytes), and can go on from there.
 
-use super::{Answer, CallResult, LoopEvent, PendingCall};
+use super::{
+    Answer, CallResult, LoopEvent, PauseOpened, PauseResolution, PendingCall, STATE_VERSION,
+};
 use crate::model::{Message, Usage};
+use crate::spend::Budgets;
 use crate::units::Usd;
+
+/// A journal this build cannot fold.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum JournalError {
+    /// It was written by a newer layout than this build reads.
+    #[error(
+        "the journal was written with event layout {found}, newer than the {reads} this build reads: run it with the newer build"
+    )]
+    NewerLayout {
+        /// The layout of its `started` event.
+        found: u32,
+        /// [`STATE_VERSION`] of this build.
+        reads: u32,
+    },
+    /// It does not start with `started`.
+    #[error("the journal does not start with a `started` event")]
+    NotStarted,
+}
+
+/// A call's pause, as the journal tells it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallPause {
+    /// What opened it.
+    pub opened: PauseOpened,
+    /// Whether the channel said the answer comes later.
+    pub awaiting: bool,
+    /// How it closed, once it closed.
+    pub resolution: Option<PauseResolution>,
+}
 
 /// What the loop does next.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -36,6 +68,16 @@ pub struct LoopState {
     pub agent: String,
     /// The node's visit.
     pub visit: u32,
+    /// The thread, as the run started with it (`None`: the execution's own id).
+    pub thread: Option<String>,
+    /// The thread's owner.
+    pub owner: Option<String>,
+    /// The tenant.
+    pub tenant: Option<String>,
+    /// The budgets the run started with.
+    pub budgets: Budgets,
+    /// The pauses of the last answer's calls, by call id.
+    pub pauses: std::collections::HashMap<String, CallPause>,
     /// The conversation (the system prompt is the agent's and travels apart).
     pub messages: Vec<Message>,
     /// Model answers so far.
@@ -59,13 +101,37 @@ pub struct LoopState {
 }
 
 impl LoopState {
-    /// The state `events` make.
-    pub fn from_events<'a>(events: impl IntoIterator<Item = &'a LoopEvent>) -> LoopState {
+    /// The state `events` make; a journal of a newer layout is refused, never misread.
+    pub fn from_events<'a>(
+        events: impl IntoIterator<Item = &'a LoopEvent>,
+    ) -> Result<LoopState, JournalError> {
         let mut state = LoopState::default();
         for event in events {
+            if state.events == 0 {
+                match event {
+                    LoopEvent::Started { version, .. } if *version > STATE_VERSION => {
+                        return Err(JournalError::NewerLayout {
+                            found: *version,
+                            reads: STATE_VERSION,
+                        });
+                    }
+                    LoopEvent::Started { .. } => {}
+                    _ => return Err(JournalError::NotStarted),
+                }
+            }
             state.apply(event.clone());
         }
-        state
+        Ok(state)
+    }
+
+    /// The open pauses of the pending calls that wait for an answer (their channel said it
+    /// comes later).
+    pub fn awaiting(&self) -> impl Iterator<Item = &CallPause> {
+        self.pending.iter().filter_map(|call| {
+            self.pauses
+                .get(&call.call_id)
+                .filter(|p| p.resolution.is_none() && p.awaiting && call.result.is_none())
+        })
     }
 
     /// Folds `event` into the state, moving what it carries in.
@@ -78,12 +144,20 @@ impl LoopState {
                 agent,
                 visit,
                 input,
+                thread,
+                owner,
+                tenant,
+                budgets,
                 ..
             } => {
                 self.execution_id = execution_id;
                 self.workflow = workflow;
                 self.agent = agent;
                 self.visit = visit;
+                self.thread = thread;
+                self.owner = owner;
+                self.tenant = tenant;
+                self.budgets = budgets;
                 self.messages.push(Message::user(input));
                 self.next = Next::CallModel;
             }
@@ -109,6 +183,7 @@ impl LoopState {
                     Next::RunTools
                 };
                 self.pending = calls;
+                self.pauses.clear();
             }
             LoopEvent::ToolFinished {
                 call_id,
@@ -139,9 +214,39 @@ impl LoopState {
                     self.next = Next::CallModel;
                 }
             }
+            LoopEvent::PauseOpened(opened) => {
+                self.pauses.insert(
+                    opened.call_id.clone(),
+                    CallPause {
+                        opened,
+                        awaiting: false,
+                        resolution: None,
+                    },
+                );
+            }
+            LoopEvent::PauseAwaiting { pause_id } => {
+                if let Some(pause) = self.pause_mut(&pause_id) {
+                    pause.awaiting = true;
+                }
+            }
+            LoopEvent::PauseResolved {
+                pause_id,
+                resolution,
+            } => {
+                if let Some(pause) = self.pause_mut(&pause_id) {
+                    pause.resolution = Some(resolution);
+                }
+            }
+            LoopEvent::PauseAnswerRejected { .. } => {}
             LoopEvent::Answered { answer } => self.next = Next::Answered(answer),
             LoopEvent::Failed { code, message } => self.next = Next::Failed(code, message),
         }
+    }
+
+    fn pause_mut(&mut self, pause_id: &str) -> Option<&mut CallPause> {
+        self.pauses
+            .values_mut()
+            .find(|p| p.opened.pause_id == pause_id)
     }
 
     /// Whether the run has ended.

@@ -9,19 +9,17 @@ use tracing::Instrument;
 use super::{LimitExceededError, RunEnv, RunError, RunOptions, assign_call_ids};
 use crate::agent::AppAgent;
 use crate::context::{AbortReason, Execution};
-use crate::journal::{Answer, LoopEvent, LoopState, Next, Store};
-use crate::model::{ChatModel, ChatRequest, Message, ModelError, ModelRouter, ToolChoice};
-use crate::spend::{BudgetExceededError, Budgets, SpendEntry};
+use crate::journal::{Answer, LoopEvent, LoopState, Next};
+use crate::model::{ChatModel, ChatRequest, Message, ModelError, ToolChoice};
+use crate::spend::{BudgetExceededError, SpendEntry};
 use crate::tool::{Issues, SchemaCheck, ToolDefinition};
 
 /// The loop of one agent in one execution.
 pub(crate) struct AgentLoop<'a> {
     pub(super) agent: &'a AppAgent,
     pub(super) execution: Execution,
-    pub(super) router: Arc<ModelRouter>,
-    pub(super) store: Arc<dyn Store>,
+    pub(super) env: RunEnv,
     pub(super) options: &'a RunOptions,
-    pub(super) budgets: Budgets,
     /// The agent's model, resolved once; a model id without a route fails the first model call.
     model: Result<Arc<dyn ChatModel>, ModelError>,
     /// The request of every turn. Its model, system prompt, tools (the answer tool last) and
@@ -44,7 +42,7 @@ impl<'a> AgentLoop<'a> {
         execution: Execution,
         options: &'a RunOptions,
     ) -> AgentLoop<'a> {
-        let router = env.router.clone();
+        let router = &env.router;
         let mut tools: Vec<ToolDefinition> = agent
             .tools()
             .iter()
@@ -83,10 +81,8 @@ impl<'a> AgentLoop<'a> {
         AgentLoop {
             agent,
             execution,
-            router,
-            store: env.store.clone(),
+            env: env.clone(),
             options,
-            budgets: options.budgets.unwrap_or(env.budgets),
             model,
             request,
             answer,
@@ -94,21 +90,66 @@ impl<'a> AgentLoop<'a> {
     }
 
     /// Journals `event` and folds it into `state`.
+    ///
+    /// While a run is under way, others may append to its journal only the answers to its
+    /// pauses (`Application::resume` records them at once). When such an event came first,
+    /// it is folded in and the append retried after it; anything else means another writer
+    /// runs this execution, and the run stops.
     pub(super) async fn record(
         &self,
         state: &mut LoopState,
         event: LoopEvent,
     ) -> Result<(), RunError> {
-        self.store
-            .append(self.execution.execution_id(), state.events, &event)
-            .await
-            .map_err(RunError::Store)?;
-        state.apply(event);
-        Ok(())
+        let id = self.execution.execution_id();
+        loop {
+            let error = match self.env.store.append(id, state.events, &event).await {
+                Ok(()) => {
+                    state.apply(event);
+                    return Ok(());
+                }
+                Err(error) if error.is_conflict() => error,
+                Err(error) => return Err(RunError::Store(error)),
+            };
+            let events = self.env.store.events(id).await.map_err(RunError::Store)?;
+            let newer = events.get(state.events as usize..).unwrap_or_default();
+            let foreign = |e: &LoopEvent| {
+                !matches!(
+                    e,
+                    LoopEvent::PauseResolved { .. } | LoopEvent::PauseAnswerRejected { .. }
+                )
+            };
+            if newer.is_empty() || newer.iter().any(foreign) {
+                return Err(RunError::Store(error));
+            }
+            for event in newer {
+                state.apply(event.clone());
+            }
+        }
     }
 
-    /// Journals the run's end with `error`, and returns it.
+    /// Journals the run's end with `error`, and returns it. A cancelled run closes its open
+    /// pauses first, so a late answer is told the execution was cancelled.
     pub(super) async fn fail(&self, state: &mut LoopState, error: RunError) -> RunError {
+        if let RunError::Aborted(reason) = &error {
+            let open: Vec<String> = state
+                .pauses
+                .values()
+                .filter(|p| p.resolution.is_none())
+                .map(|p| p.opened.pause_id.clone())
+                .collect();
+            for pause_id in open {
+                let resolution = crate::journal::PauseResolution::Cancelled {
+                    reason: format!("cancelled: {reason}"),
+                };
+                let closed = LoopEvent::PauseResolved {
+                    pause_id,
+                    resolution,
+                };
+                if let Err(store) = self.record(state, closed).await {
+                    return store;
+                }
+            }
+        }
         let event = LoopEvent::Failed {
             code: error.code(),
             message: error.to_string(),
@@ -156,7 +197,7 @@ impl<'a> AgentLoop<'a> {
             }
             Err(e) => return Err(self.fail(state, RunError::Model(e)).await),
         };
-        let cost = self.router.cost(model_id, response.usage);
+        let cost = self.env.router.cost(model_id, response.usage);
         self.execution.spend().push(SpendEntry {
             service: model_id.to_owned(),
             cost,
@@ -263,7 +304,7 @@ impl<'a> AgentLoop<'a> {
     }
 
     fn budget_exceeded(&self, state: &LoopState) -> Option<BudgetExceededError> {
-        if let Some(limit) = self.budgets.max_tokens
+        if let Some(limit) = state.budgets.max_tokens
             && state.usage.total() >= limit
         {
             return Some(BudgetExceededError::Tokens {
@@ -271,7 +312,7 @@ impl<'a> AgentLoop<'a> {
                 used: state.usage.total(),
             });
         }
-        if let Some(limit) = self.budgets.max_usd {
+        if let Some(limit) = state.budgets.max_usd {
             let spent = self.execution.spend().total();
             if spent >= limit {
                 return Some(BudgetExceededError::Usd { limit, spent });

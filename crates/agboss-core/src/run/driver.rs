@@ -5,45 +5,18 @@ use std::sync::Arc;
 use tracing::Instrument;
 
 use super::agent_loop::AgentLoop;
-use super::{RunError, RunOptions};
+use super::{Approvals, Completed, Paused, PendingPause, RunError, RunOptions, RunOutcome};
 use crate::agent::AppAgent;
+use crate::channel::PauseAnswerer;
 use crate::context::Execution;
-use crate::journal::{Answer, LoopEvent, LoopState, Next, Store};
-use crate::model::{ModelRouter, Usage};
+use crate::journal::{LoopEvent, LoopState, Next, Store};
+use crate::model::ModelRouter;
 use crate::spend::Budgets;
-use crate::units::Usd;
+use crate::time::Clock;
 
-/// How a run ended well.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunOutcome {
-    /// The execution.
-    pub execution_id: String,
-    /// The answer.
-    pub answer: Answer,
-    /// Tokens the loop's model calls used.
-    pub usage: Usage,
-    /// Everything the execution spent: model calls and what tools recorded.
-    pub spend: Usd,
-    /// Each cost, in the order it was recorded: model calls (`tool: None`) and tools' costs.
-    pub spent: Vec<crate::spend::SpendEntry>,
-    /// Tool calls made.
-    pub tool_calls: u32,
-    /// Model answers.
-    pub turns: u32,
-}
-
-impl RunOutcome {
-    /// The answer's text, if it is text.
-    pub fn text(&self) -> Option<&str> {
-        match &self.answer {
-            Answer::Text(text) => Some(text),
-            Answer::Structured(_) => None,
-        }
-    }
-}
-
-/// What a run needs of the application it runs in: where it journals, how it reaches models and
-/// the budgets it starts with. The loop sees nothing else of the application.
+/// What a run needs of the application it runs in: where it journals, how it reaches models,
+/// the budgets it starts with, the channels its tools' roles are answered by, and the clock.
+/// The loop sees nothing else of the application.
 #[derive(Clone)]
 pub struct RunEnv {
     /// Where each step is journaled before the next begins.
@@ -52,6 +25,10 @@ pub struct RunEnv {
     pub router: Arc<ModelRouter>,
     /// The budgets of a run that sets none of its own.
     pub budgets: Budgets,
+    /// The roles of the application's tools and their channels.
+    pub approvals: Arc<Approvals>,
+    /// The application's clock (pauses are dated by it).
+    pub clock: Clock,
 }
 
 /// Runs `agent` in `execution` from `state` until it answers or fails, journaling `start`
@@ -76,31 +53,76 @@ pub(crate) async fn drive(
             agent_loop.record(&mut state, start).await?;
         }
         while !state.is_over() {
-            agent_loop.step(&mut state).await?;
-            if let Some(reason) = agent_loop.aborted()
-                && !state.is_over()
-            {
+            if let Some(reason) = agent_loop.aborted() {
                 return Err(agent_loop.fail(&mut state, RunError::Aborted(reason)).await);
             }
+            let ran_tools = state.next == Next::RunTools;
+            agent_loop.step(&mut state).await?;
+            // After the tool step, a call without a result is one that waits for a decision.
+            if ran_tools && state.next == Next::RunTools {
+                let unfinished = state.pending.iter().filter(|c| c.result.is_none()).count();
+                let waiting = state.awaiting().count();
+                if unfinished > 0 && unfinished == waiting {
+                    return Ok(RunOutcome::Paused(paused(&state)));
+                }
+                if unfinished > 0 {
+                    return Err(RunError::Contract(format!(
+                        "{unfinished} calls are left without a result and only {waiting} wait for a decision"
+                    )));
+                }
+            }
         }
-        match state.next {
-            Next::Answered(answer) => Ok(RunOutcome {
-                execution_id: state.execution_id,
-                answer,
-                usage: state.usage,
-                spend: execution.spend().total(),
-                spent: execution.spend().entries(),
-                tool_calls: state.tool_calls,
-                turns: state.turn,
-            }),
-            Next::Failed(code, message) => Err(RunError::Ended { code, message }),
-            Next::Start | Next::CallModel | Next::RunTools => Err(RunError::Contract(
-                "the run stopped without an answer or an error".into(),
-            )),
-        }
+        outcome(state, &execution)
     }
     .instrument(span)
     .await
+}
+
+/// How a run whose state is `state` stopped: its answer, or its error.
+pub(crate) fn outcome(state: LoopState, execution: &Execution) -> Result<RunOutcome, RunError> {
+    match state.next {
+        Next::Answered(answer) => Ok(RunOutcome::Completed(Completed {
+            execution_id: state.execution_id,
+            answer,
+            usage: state.usage,
+            spend: execution.spend().total(),
+            spent: execution.spend().entries(),
+            tool_calls: state.tool_calls,
+            turns: state.turn,
+        })),
+        Next::Failed(code, message) => Err(RunError::Ended { code, message }),
+        Next::RunTools if state.awaiting().next().is_some() => {
+            Ok(RunOutcome::Paused(paused(&state)))
+        }
+        Next::Start | Next::CallModel | Next::RunTools => Err(RunError::Contract(
+            "the run stopped without an answer or an error".into(),
+        )),
+    }
+}
+
+/// The pauses a thread's owner may answer, in the model's order of the calls.
+pub(crate) fn paused(state: &LoopState) -> Paused {
+    let pending = state
+        .pending
+        .iter()
+        .filter_map(|call| {
+            let pause = state.pauses.get(&call.call_id)?;
+            let open = pause.resolution.is_none() && call.result.is_none();
+            (open && pause.opened.answered_by == PauseAnswerer::ThreadOwner).then(|| PendingPause {
+                pause_id: pause.opened.pause_id.clone(),
+                call_id: call.call_id.clone(),
+                tool: call.call.name.clone(),
+                role: pause.opened.role.clone(),
+                answered_by: pause.opened.answered_by,
+                owner: pause.opened.owner.clone(),
+                question: pause.opened.question.clone(),
+            })
+        })
+        .collect();
+    Paused {
+        execution_id: state.execution_id.clone(),
+        pending,
+    }
 }
 
 /// Puts what the journal says was spent back in the ledger, so budgets count it after a resume.

@@ -1,7 +1,7 @@
 //! Budgets and limits of a run, and the errors a run ends with.
 
 use crate::context::AbortReason;
-use crate::journal::StoreError;
+use crate::journal::{JournalError, StoreError};
 use crate::model::ModelError;
 use crate::spend::BudgetExceededError;
 
@@ -59,6 +59,9 @@ pub enum RunError {
     /// The store failed; the run stopped where its journal ends.
     #[error("{0}")]
     Store(StoreError),
+    /// The journal cannot be folded by this build (a newer layout); nothing was run.
+    #[error("{0}")]
+    Journal(JournalError),
 }
 
 impl RunError {
@@ -73,6 +76,7 @@ impl RunError {
             RunError::Ended { code, .. } => code.clone(),
             RunError::NotFound(_) => "not-found".into(),
             RunError::Store(_) => "store".into(),
+            RunError::Journal(_) => "journal".into(),
         }
     }
 }
@@ -98,10 +102,11 @@ mod tests {
             limit: usd("0.50"),
             spent: usd("0.80"),
         };
-        let store = StoreError {
-            store: "memory".into(),
-            detail: "full".into(),
-        };
+        let store = StoreError::new(
+            "memory",
+            crate::journal::StoreErrorKind::Unavailable,
+            "full",
+        );
         let codes: Vec<String> = [
             RunError::LimitExceeded(limit),
             RunError::BudgetExceeded(tokens),

@@ -11,15 +11,21 @@
 //! back in the model's order. docs/agents.md describes the state layout.
 
 mod agent_loop;
+mod approvals;
+mod approve;
 mod driver;
 mod ids;
 mod limits;
+mod outcome;
 mod tools_step;
 
-pub use driver::{RunEnv, RunOutcome};
-pub(crate) use driver::{drive, restore_spend};
+pub use approvals::Approvals;
+pub(crate) use approve::millis_since_epoch;
+pub use driver::RunEnv;
+pub(crate) use driver::{drive, outcome, restore_spend};
 pub use ids::assign_call_ids;
 pub use limits::{LimitExceededError, RunError};
+pub use outcome::{Completed, Paused, PendingPause, RunOutcome};
 
 use std::sync::Arc;
 

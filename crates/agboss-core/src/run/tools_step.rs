@@ -7,6 +7,7 @@ use tokio::task::JoinSet;
 use tracing::Instrument;
 
 use super::agent_loop::AgentLoop;
+use super::approve::Gate;
 use super::{RunError, ToolEnd};
 use crate::context::Step;
 use crate::journal::{LoopEvent, LoopState, Spent};
@@ -15,7 +16,7 @@ use crate::tool::{CallFrame, CallOutcome, Issues, ToolFailure, bound_text};
 /// What one finished call journals: the call (its position in `state.pending`) and what the
 /// model reads.
 pub(super) struct Finished {
-    index: usize,
+    pub(super) index: usize,
     content: String,
     is_error: bool,
     truncated: bool,
@@ -23,14 +24,17 @@ pub(super) struct Finished {
 
 impl AgentLoop<'_> {
     /// Runs every pending call that has no result, each in its own task with its own signal
-    /// (the contract's: the execution's cancellation with the tool's timeout). Each call gets
-    /// exactly one result: an unknown tool, malformed arguments, a panic or a crashed task is
-    /// a tool error the model reads. Results are journaled as they come and fed back in the
-    /// model's order.
+    /// (the contract's: the execution's cancellation with the tool's timeout). Calls whose
+    /// tool waits for a role are gated first (see `approve.rs`): run, refused, or left
+    /// waiting. Each call that does not wait gets exactly one result: an unknown tool,
+    /// malformed arguments, a refusal, a panic or a crashed task is a tool error the model
+    /// reads. Results are journaled as they come and fed back in the model's order.
     pub(super) async fn run_tools(&mut self, state: &mut LoopState) -> Result<(), RunError> {
         let node: Arc<str> = Arc::from(self.agent.name());
-        // Costs calls record land after this mark; finishing a call reads only those.
+        // Costs calls (and their channels) record land after this mark; finishing a call
+        // reads only those.
         let spend_mark = self.execution.spend().len();
+        let mut gates = self.gate_calls(state).await?;
         let mut tasks: JoinSet<Finished> = JoinSet::new();
         let mut running: HashMap<tokio::task::Id, usize> = HashMap::new();
         let mut immediate = Vec::new();
@@ -39,6 +43,15 @@ impl AgentLoop<'_> {
                 continue;
             }
             let call = &pending.call;
+            let arguments = match gates.remove(&index) {
+                Some(Gate::Wait) => continue,
+                Some(Gate::Refused(finished)) => {
+                    immediate.push(finished);
+                    continue;
+                }
+                Some(Gate::Run(arguments)) => arguments,
+                None => call.arguments.clone(),
+            };
             if self.is_answer(&call.name) {
                 immediate.push(self.pending_answer(index, &call.arguments));
                 continue;
@@ -52,7 +65,6 @@ impl AgentLoop<'_> {
                 self.execution.clone(),
                 Step::new(node.clone(), state.visit, pending.call_id.as_str()),
             );
-            let arguments = call.arguments.clone();
             let span = tracing::info_span!(
                 "agboss.tool_call",
                 tool = %call.name,
@@ -184,7 +196,7 @@ impl AgentLoop<'_> {
         self.refused_answer(index, issues)
     }
 
-    fn bounded(&self, index: usize, text: String) -> Finished {
+    pub(super) fn bounded(&self, index: usize, text: String) -> Finished {
         let bounded = bound_text(text, self.agent.max_result_size().value);
         Finished {
             index,

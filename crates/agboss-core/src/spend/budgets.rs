@@ -3,11 +3,13 @@
 use crate::units::Usd;
 
 /// Token and money limits of one execution, checked before every model call.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Budgets {
     /// Tokens (input and output) the loop's model calls may use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u64>,
     /// Money the execution may spend: model calls and what tools record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_usd: Option<Usd>,
 }
 

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use super::schema::{CompiledSchemas, SchemaError};
 use super::{
-    DependencyError, DependencySpec, MissingDependency, RemoteTool, Requirement, ToolOrigin,
+    DependencyError, DependencySpec, MissingDependency, RemoteTool, Requirement, ToolApproval,
+    ToolOrigin,
 };
 use super::{DynTool, ToolEnv};
 use crate::deps::Unresolved;
@@ -79,6 +80,7 @@ pub struct ToolDescriptor {
     max_result_size: Option<ByteSize>,
     read_only: bool,
     origin: ToolOrigin,
+    approval: Option<ToolApproval>,
     dependencies: &'static [DependencySpec],
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
@@ -107,6 +109,7 @@ impl ToolDescriptor {
             max_result_size: None,
             read_only: false,
             origin: ToolOrigin::Local,
+            approval: None,
             dependencies: &[],
             input_schema,
             output_schema,
@@ -135,6 +138,12 @@ impl ToolDescriptor {
     /// Makes the tool forward to `remote` (what `#[mcp_tool]` declares).
     pub const fn with_remote(mut self, remote: RemoteTool) -> ToolDescriptor {
         self.origin = ToolOrigin::Remote(remote);
+        self
+    }
+
+    /// Makes its calls wait for a decision of `approval`'s role before they run.
+    pub const fn with_approval(mut self, approval: ToolApproval) -> ToolDescriptor {
+        self.approval = Some(approval);
         self
     }
 
@@ -185,6 +194,11 @@ impl ToolDescriptor {
     /// Where its work is done: here, or by a server's tool.
     pub fn origin(&self) -> &ToolOrigin {
         &self.origin
+    }
+
+    /// The role its calls wait for, if they wait for one.
+    pub fn approval(&self) -> Option<&ToolApproval> {
+        self.approval.as_ref()
     }
 
     /// Where it comes from: `local`, or the server's name.

@@ -255,6 +255,11 @@ pub trait DynTool: Send + Sync {
     /// The bound on what the model reads.
     fn bound(&self) -> ByteSize;
 
+    /// Step 1 of the contract alone: the arguments as the input schema accepts them, or why
+    /// not. A call that waits for approval is checked first, so nobody is asked to approve
+    /// arguments the tool would refuse.
+    fn check_input(&self, arguments: &str) -> Result<serde_json::Value, ToolFailure>;
+
     /// Runs one call from the model's JSON `arguments` (see [`Invoker::invoke`]).
     fn invoke<'a>(
         &'a self,
@@ -270,6 +275,13 @@ impl<T: Tool> DynTool for Invoker<T> {
 
     fn bound(&self) -> ByteSize {
         self.bound
+    }
+
+    fn check_input(&self, arguments: &str) -> Result<serde_json::Value, ToolFailure> {
+        schemas_of(self.descriptor)?
+            .input
+            .decode::<serde_json::Value>(arguments)
+            .map_err(ToolFailure::InvalidInput)
     }
 
     fn invoke<'a>(

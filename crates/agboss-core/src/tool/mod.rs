@@ -12,6 +12,7 @@
 //! What the model reads is the output's JSON text or `Tool error: <message>`, bounded by the
 //! tool's `max_result_size` (see [`bound`]).
 
+mod approval;
 pub mod bound;
 pub mod definition;
 mod dependency;
@@ -28,6 +29,7 @@ mod schema;
 mod scope;
 mod tape;
 
+pub use approval::ToolApproval;
 pub use bound::{BoundedText, bound_text};
 pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use dependency::{Dependency, DependencySpec, Requirement};

@@ -266,11 +266,16 @@ fn duplicate(workflow: &str, agent: &str, name: &str, first: &str, second: &str)
 fn missing_implementation(workflow: &str, missing: &MissingDependency) -> Problem {
     codes::DI_MISSING_IMPLEMENTATION
         .finding(&[
-            ("workflow", &workflow),
-            ("owner", &format!("tool `{}`", missing.tool)),
-            ("field", &missing.field),
-            ("type_written", &missing.type_written),
-            ("provided", &missing.provided_type),
+            (
+                "subject",
+                &format!(
+                    "workflow `{workflow}`: tool `{}` field `{}`",
+                    missing.tool, missing.field
+                ),
+            ),
+            ("needed", &format!("`{}`", missing.type_written)),
+            ("scope", &"neither the workflow nor the application"),
+            ("fix", &format!("provide `{}`", missing.provided_type)),
         ])
         .into()
 }

@@ -55,7 +55,11 @@ pub(super) fn check_provided(
         if earlier == 1 {
             problems.push(
                 codes::DI_AMBIGUOUS_IMPLEMENTATION
-                    .finding(&[("scope", &scope), ("type_name", &entry.type_name)])
+                    .finding(&[
+                        ("scope", &scope),
+                        ("what", &format!("`{}`", entry.type_name)),
+                        ("fix", &"keep one, or give a workflow its own"),
+                    ])
                     .into(),
             );
         }

@@ -6,6 +6,7 @@
 //! ([`agboss_rules::codes`]).
 
 mod agent;
+mod channels;
 mod checks;
 
 use std::collections::HashMap;
@@ -85,6 +86,8 @@ pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, A
             );
         }
     }
+    let channel_env = ToolEnv::new(Arc::new(app_providers.clone()), builder.clock.clone());
+    let approvals = channels::approvals(&builder.channels, &workflows, channel_env, &mut problems);
     if !problems.is_empty() {
         return Err(AssemblyError::new(app, problems));
     }
@@ -99,6 +102,9 @@ pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, A
             .clone()
             .unwrap_or_else(|| Arc::new(MemoryStore::new())),
         budgets: builder.budgets,
+        approvals: Arc::new(approvals),
+        locks: Arc::default(),
+        running: Arc::default(),
     })
 }
 

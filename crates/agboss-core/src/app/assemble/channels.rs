@@ -1,0 +1,127 @@
+//! The roles an application's tools wait for: each must have exactly one channel, and each
+//! reply interpreter serves one role.
+
+use std::any::TypeId;
+
+use agboss_rules::codes;
+
+use crate::app::AppWorkflow;
+use crate::base::Problem;
+use crate::channel::{ChannelRegistration, RoleDescriptor};
+use crate::run::Approvals;
+use crate::tool::{ToolDescriptor, ToolEnv};
+
+/// The roles the tools of `workflows` name, each with its channel among `channels` (or its
+/// built-in one); every problem into `problems`.
+pub(super) fn approvals(
+    channels: &[ChannelRegistration],
+    workflows: &[AppWorkflow],
+    env: ToolEnv,
+    problems: &mut Vec<Problem>,
+) -> Approvals {
+    let mut approvals = Approvals::new(env);
+    let mut roles: Vec<(&'static RoleDescriptor, &'static str)> = Vec::new();
+    for tool in tools_of(workflows) {
+        let Some(role) = tool
+            .approval()
+            .and_then(|a| a.declaration::<RoleDescriptor>())
+        else {
+            continue;
+        };
+        if !roles.iter().any(|(r, _)| std::ptr::eq(*r, role)) {
+            roles.push((role, tool.name()));
+        }
+    }
+    let mut interpreters: Vec<(TypeId, &'static str, &'static str)> = Vec::new();
+    for (role, tool) in roles {
+        let mut found: Vec<ChannelRegistration> = channels
+            .iter()
+            .filter(|c| std::ptr::eq(c.descriptor().role(), role))
+            .copied()
+            .collect();
+        found.extend(role.builtin());
+        match found.as_slice() {
+            [] => problems.push(
+                codes::DI_MISSING_IMPLEMENTATION
+                    .finding(&[
+                        ("subject", &format!("tool `{tool}`")),
+                        (
+                            "needed",
+                            &format!("a channel for role `{}`", role.name()),
+                        ),
+                        ("scope", &"no channel listed on the application"),
+                        (
+                            "fix",
+                            &format!(
+                                "list a `#[channel]` whose role is `{}` with `.channel::<YourChannel>()`",
+                                role.rust_type()
+                            ),
+                        ),
+                    ])
+                    .into(),
+            ),
+            [channel] => {
+                if let Err(why) = approvals.insert(role, *channel) {
+                    problems.push(
+                        codes::TOOL_SCHEMA_INVALID
+                            .finding(&[
+                                ("tool", &tool),
+                                ("which", &format!("answer (role `{}`)", role.name())),
+                                ("reason", &why),
+                            ])
+                            .into(),
+                    );
+                }
+            }
+            several => {
+                let names: Vec<&str> = several.iter().map(|c| c.descriptor().name()).collect();
+                problems.push(
+                    codes::DI_AMBIGUOUS_IMPLEMENTATION
+                        .finding(&[
+                            ("scope", &"the application"),
+                            (
+                                "what",
+                                &format!(
+                                    "a channel for role `{}` ({})",
+                                    role.name(),
+                                    names.join(", ")
+                                ),
+                            ),
+                            ("fix", &"keep one: one channel answers a role in an application"),
+                        ])
+                        .into(),
+                );
+            }
+        }
+        if let Some(interpreter) = role.interpreter() {
+            match interpreters
+                .iter()
+                .find(|(id, _, _)| *id == interpreter.type_id())
+            {
+                Some((_, first, _)) => problems.push(
+                    codes::CHANNEL_SHARED_INTERPRETER
+                        .finding(&[
+                            ("interpreter", &interpreter.rust_type()),
+                            ("first", first),
+                            ("second", &role.name()),
+                        ])
+                        .into(),
+                ),
+                None => {
+                    interpreters.push((interpreter.type_id(), role.name(), interpreter.rust_type()))
+                }
+            }
+        }
+    }
+    approvals
+}
+
+/// Every tool of the workflows' agents and of their own tools.
+fn tools_of(workflows: &[AppWorkflow]) -> impl Iterator<Item = &'static ToolDescriptor> + '_ {
+    workflows.iter().flat_map(|w| {
+        w.agents()
+            .iter()
+            .flat_map(|a| a.tools().iter().map(|t| t.descriptor()))
+            .chain(w.unassigned_tools().iter().copied())
+    })
+}

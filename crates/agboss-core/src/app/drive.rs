@@ -1,0 +1,186 @@
+//! Driving an execution of the application: one driver at a time per execution (in this
+//! process), always from a fresh fold of its journal, so two resumes never run a call twice.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::Application;
+use crate::context::{Execution, Signal, Tenant};
+use crate::journal::{LoopState, Next};
+use crate::run::{RunEnv, RunError, RunOptions, RunOutcome};
+
+/// One lock per execution being driven in this process.
+#[derive(Default)]
+pub(crate) struct ExecutionLocks {
+    map: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// The right to drive one execution, until dropped.
+pub(crate) struct DriverGuard {
+    locks: Arc<ExecutionLocks>,
+    execution_id: String,
+    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl ExecutionLocks {
+    /// Waits for the right to drive `execution_id`.
+    pub(crate) async fn lock(self: &Arc<Self>, execution_id: &str) -> DriverGuard {
+        let mutex = self
+            .map
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(execution_id.to_owned())
+            .or_default()
+            .clone();
+        DriverGuard {
+            locks: self.clone(),
+            execution_id: execution_id.to_owned(),
+            guard: Some(mutex.lock_owned().await),
+        }
+    }
+}
+
+impl Drop for DriverGuard {
+    fn drop(&mut self) {
+        drop(self.guard.take());
+        let mut map = self.locks.map.lock().unwrap_or_else(|p| p.into_inner());
+        // Nobody waits when the map holds the only handle: forget the lock.
+        if map
+            .get(&self.execution_id)
+            .is_some_and(|m| Arc::strong_count(m) == 1)
+        {
+            map.remove(&self.execution_id);
+        }
+    }
+}
+
+/// The signals of the executions being driven in this process, so `Application::cancel` can
+/// stop one under way.
+#[derive(Default)]
+pub(crate) struct RunningExecutions {
+    map: Mutex<HashMap<String, Signal>>,
+}
+
+/// An execution's registration as running, until dropped.
+pub(crate) struct Running {
+    executions: Arc<RunningExecutions>,
+    execution_id: String,
+}
+
+impl RunningExecutions {
+    /// Registers `signal` as that of running execution `execution_id`.
+    pub(crate) fn enter(self: &Arc<Self>, execution_id: &str, signal: &Signal) -> Running {
+        self.map
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(execution_id.to_owned(), signal.clone());
+        Running {
+            executions: self.clone(),
+            execution_id: execution_id.to_owned(),
+        }
+    }
+
+    /// The signal of execution `execution_id`, if it runs in this process.
+    pub(crate) fn signal(&self, execution_id: &str) -> Option<Signal> {
+        self.map
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(execution_id)
+            .cloned()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.executions
+            .map
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.execution_id);
+    }
+}
+
+impl Application {
+    /// Goes on with execution `execution_id` from its journal in the store: what it already
+    /// did (model answers, finished calls, answered pauses) is not done again, calls that were
+    /// pending run now, and it keeps the thread, owner, tenant and budgets it started with. An
+    /// execution that ended, or that waits for answers, is returned as it is.
+    pub async fn resume_execution(
+        &self,
+        execution_id: &str,
+        signal: Option<Signal>,
+    ) -> Result<RunOutcome, RunError> {
+        self.drive_journal(execution_id, signal, &RunOptions::default())
+            .await
+    }
+
+    /// Drives `execution_id` from a fresh fold of its journal, under its lock.
+    pub(crate) async fn drive_journal(
+        &self,
+        execution_id: &str,
+        signal: Option<Signal>,
+        options: &RunOptions,
+    ) -> Result<RunOutcome, RunError> {
+        let _driver = self.locks.lock(execution_id).await;
+        let events = self
+            .store
+            .events(execution_id)
+            .await
+            .map_err(RunError::Store)?;
+        if events.is_empty() {
+            return Err(RunError::NotFound(format!(
+                "the store has no execution `{execution_id}`"
+            )));
+        }
+        let state = LoopState::from_events(&events).map_err(RunError::Journal)?;
+        let agent = self
+            .workflow(&state.workflow)
+            .and_then(|w| w.agent(&state.agent))
+            .ok_or_else(|| {
+                RunError::NotFound(format!(
+                    "execution `{execution_id}` ran agent `{}` of workflow `{}`, which this application does not have",
+                    state.agent, state.workflow
+                ))
+            })?;
+        let execution = execution_of(execution_id, &state, signal);
+        crate::run::restore_spend(&execution, &events, agent);
+        let waiting_only = state.next == Next::RunTools
+            && state.pending.iter().filter(|c| c.result.is_none()).count()
+                == state.awaiting().count();
+        if state.is_over() || waiting_only {
+            return crate::run::outcome(state, &execution);
+        }
+        let env = self.run_env()?;
+        let _running = self.running.enter(execution_id, execution.signal());
+        crate::run::drive(&env, agent, execution, options, state, None).await
+    }
+
+    /// What the loop needs of the application.
+    pub(crate) fn run_env(&self) -> Result<RunEnv, RunError> {
+        Ok(RunEnv {
+            store: self.store.clone(),
+            router: self.router().map_err(RunError::Model)?,
+            budgets: self.budgets,
+            approvals: self.approvals.clone(),
+            clock: self.clock.clone(),
+        })
+    }
+}
+
+/// The execution `state` describes, as it started: its thread, owner and tenant.
+fn execution_of(execution_id: &str, state: &LoopState, signal: Option<Signal>) -> Execution {
+    let mut builder = Execution::builder(execution_id).workflow(&state.workflow);
+    if let Some(thread) = &state.thread {
+        builder = builder.thread(thread);
+    }
+    if let Some(owner) = &state.owner {
+        builder = builder.owner(owner);
+    }
+    if let Some(tenant) = &state.tenant {
+        builder = builder.tenant(Tenant::new(tenant));
+    }
+    if let Some(signal) = signal {
+        builder = builder.signal(signal);
+    }
+    builder.build()
+}

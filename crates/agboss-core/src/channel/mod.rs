@@ -1,0 +1,29 @@
+//! Approval channels: roles (what is approved or asked, and who answers), the channels that
+//! implement them, and the questions and answers they carry.
+//!
+//! A tool that needs a decision before it runs names a role (`#[tool(channel = Role)]`). When
+//! the model calls it, the loop checks the arguments, opens a pause, journals it, and asks the
+//! role's channel; the channel answers at once ([`ChannelOutcome::decided`]) or later
+//! ([`ChannelOutcome::await_reply`]), when someone answers through `Application::resume`.
+//! docs/pauses.md tells the whole story.
+
+mod answerer;
+mod builtin;
+mod handler;
+mod interpret;
+mod role;
+
+pub use answerer::PauseAnswerer;
+pub use builtin::{AutoApproveChannel, AutoRejectChannel, TerminalUserChannel};
+pub use handler::{
+    Channel, ChannelAsk, ChannelDescriptor, ChannelError, ChannelHandler, ChannelOutcome,
+    ChannelRegistration, SendFuture, SentOutcome, approval_of,
+};
+pub use interpret::{
+    DecisionModel, ErasedInterpret, InterpretContext, InterpretFuture, ReplyInterpretation,
+    ReplyInterpreter,
+};
+pub use role::{
+    Approves, ChannelRole, InterpreterSpec, RoleDescriptor, RoleForm, ToolCallApprovalAsk,
+    ToolCallApprovalDecision,
+};

@@ -1,0 +1,177 @@
+//! What a store indexes beside the journals: one record per execution (its thread, owner and
+//! status) and one per pause. Both are derived from the events appended, here and only here,
+//! so every store derives them alike; a store applies the changes in the same transaction as
+//! the append.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Answer, LoopEvent, PauseRecord, PauseResolution};
+
+/// An execution as a store indexes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExecutionRecord {
+    /// Its id.
+    pub execution_id: String,
+    /// Its workflow.
+    pub workflow: String,
+    /// The agent it runs.
+    pub agent: String,
+    /// Its thread (its own id when it was started without one).
+    pub thread_id: String,
+    /// The thread's owner.
+    pub owner_id: Option<String>,
+    /// Its tenant.
+    pub tenant_id: Option<String>,
+    /// What it was asked.
+    pub input: String,
+    /// Where it is.
+    pub status: ExecutionStatus,
+    /// Its pauses still open.
+    pub open_pauses: u32,
+    /// How many events its journal holds: the sequence number of the next one.
+    pub events: u64,
+}
+
+impl ExecutionRecord {
+    /// Whether it waits for an answer (it has open pauses and has not ended).
+    pub fn is_paused(&self) -> bool {
+        self.status == ExecutionStatus::Running && self.open_pauses > 0
+    }
+}
+
+/// Where an execution is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum ExecutionStatus {
+    /// Started and not ended (it may be paused: see [`ExecutionRecord::open_pauses`]).
+    Running,
+    /// Ended with an answer.
+    Answered {
+        /// The answer.
+        answer: Answer,
+    },
+    /// Ended with an error, its code.
+    Failed {
+        /// The code (`budgets.usd`, `model`, ...).
+        code: String,
+    },
+    /// Cancelled.
+    Cancelled,
+}
+
+/// What appending one event changes in a store's pause index.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PauseChange {
+    /// A pause opened.
+    Open(Box<PauseRecord>),
+    /// Its channel said the answer comes later.
+    Awaiting(String),
+    /// A pause closed.
+    Resolve {
+        /// The pause.
+        pause_id: String,
+        /// How.
+        resolution: PauseResolution,
+    },
+}
+
+/// The execution's record after `event` is appended as event `seq`: `None` when the event
+/// cannot be appended here (a journal must start with `Started`, and only it).
+pub fn next_record(
+    current: Option<&ExecutionRecord>,
+    execution_id: &str,
+    seq: u64,
+    event: &LoopEvent,
+) -> Option<ExecutionRecord> {
+    let mut record = match (current, event) {
+        (
+            None,
+            LoopEvent::Started {
+                workflow,
+                agent,
+                input,
+                thread,
+                owner,
+                tenant,
+                ..
+            },
+        ) => ExecutionRecord {
+            execution_id: execution_id.to_owned(),
+            workflow: workflow.clone(),
+            agent: agent.clone(),
+            thread_id: thread.clone().unwrap_or_else(|| execution_id.to_owned()),
+            owner_id: owner.clone(),
+            tenant_id: tenant.clone(),
+            input: input.clone(),
+            status: ExecutionStatus::Running,
+            open_pauses: 0,
+            events: 0,
+        },
+        (None, _) | (Some(_), LoopEvent::Started { .. }) => return None,
+        (Some(current), _) => current.clone(),
+    };
+    record.events = seq + 1;
+    match event {
+        LoopEvent::PauseOpened(_) => record.open_pauses += 1,
+        LoopEvent::PauseResolved { .. } => {
+            record.open_pauses = record.open_pauses.saturating_sub(1);
+        }
+        LoopEvent::Answered { answer } => {
+            record.status = ExecutionStatus::Answered {
+                answer: answer.clone(),
+            }
+        }
+        LoopEvent::Failed { code, .. } if code == "cancelled" => {
+            record.status = ExecutionStatus::Cancelled;
+        }
+        LoopEvent::Failed { code, .. } => {
+            record.status = ExecutionStatus::Failed { code: code.clone() }
+        }
+        _ => {}
+    }
+    Some(record)
+}
+
+/// What appending `event` as event `seq` of the execution `record` describes (after
+/// [`next_record`]) changes in the pause index.
+pub fn pause_change(record: &ExecutionRecord, seq: u64, event: &LoopEvent) -> Option<PauseChange> {
+    match event {
+        LoopEvent::PauseOpened(opened) => Some(PauseChange::Open(Box::new(PauseRecord {
+            opened: opened.clone(),
+            execution_id: record.execution_id.clone(),
+            thread_id: record.thread_id.clone(),
+            opened_at_seq: seq,
+            awaiting: false,
+            resolution: None,
+        }))),
+        LoopEvent::PauseAwaiting { pause_id } => Some(PauseChange::Awaiting(pause_id.clone())),
+        LoopEvent::PauseResolved {
+            pause_id,
+            resolution,
+        } => Some(PauseChange::Resolve {
+            pause_id: pause_id.clone(),
+            resolution: resolution.clone(),
+        }),
+        _ => None,
+    }
+}
+
+impl PauseChange {
+    /// Applies the change to a record of the pause it names (for `Open`, the record is
+    /// replaced).
+    pub fn apply_to(&self, record: &mut PauseRecord) {
+        match self {
+            PauseChange::Open(opened) => *record = (**opened).clone(),
+            PauseChange::Awaiting(_) => record.awaiting = true,
+            PauseChange::Resolve { resolution, .. } => record.resolution = Some(resolution.clone()),
+        }
+    }
+
+    /// The pause it changes.
+    pub fn pause_id(&self) -> &str {
+        match self {
+            PauseChange::Open(record) => record.pause_id(),
+            PauseChange::Awaiting(pause_id) | PauseChange::Resolve { pause_id, .. } => pause_id,
+        }
+    }
+}

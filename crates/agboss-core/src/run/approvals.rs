@@ -1,0 +1,83 @@
+//! [`Approvals`]: the roles an application's tools wait for, each with the channel that
+//! implements it and what its channels are built from.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::channel::{ChannelRegistration, RoleDescriptor};
+use crate::tool::{SchemaCheck, ToolEnv};
+
+/// The roles of an application, by name: the channel that answers each, and the check of its
+/// answers. Made at assembly.
+#[derive(Clone, Default)]
+pub struct Approvals {
+    roles: HashMap<&'static str, Arc<ApprovalRole>>,
+    /// The application's providers and clock: what channels are built from.
+    env: ToolEnv,
+}
+
+/// One role, its channel, and the compiled schema of its answer.
+pub(crate) struct ApprovalRole {
+    pub(crate) role: &'static RoleDescriptor,
+    pub(crate) channel: ChannelRegistration,
+    pub(crate) answer: SchemaCheck,
+}
+
+impl Approvals {
+    /// No roles: channels are built in `env`.
+    pub fn new(env: ToolEnv) -> Approvals {
+        Approvals {
+            roles: HashMap::new(),
+            env,
+        }
+    }
+
+    /// Role `role` answered by `channel`; why its answer schema does not compile, if it does
+    /// not.
+    pub fn insert(
+        &mut self,
+        role: &'static RoleDescriptor,
+        channel: ChannelRegistration,
+    ) -> Result<(), String> {
+        let answer = SchemaCheck::compile(role.answer_schema()).map_err(|e| e.to_string())?;
+        self.roles.insert(
+            role.name(),
+            Arc::new(ApprovalRole {
+                role,
+                channel,
+                answer,
+            }),
+        );
+        Ok(())
+    }
+
+    /// The role named `name`.
+    pub fn role(&self, name: &str) -> Option<&'static RoleDescriptor> {
+        self.roles.get(name).map(|r| r.role)
+    }
+
+    /// The channel answering role `name`.
+    pub fn channel(&self, name: &str) -> Option<ChannelRegistration> {
+        self.roles.get(name).map(|r| r.channel)
+    }
+
+    /// Checks `answer` against role `name`'s answer schema.
+    pub fn check_answer(&self, name: &str, answer: &serde_json::Value) -> Result<(), String> {
+        let role = self
+            .roles
+            .get(name)
+            .ok_or_else(|| format!("this application has no role `{name}`"))?;
+        role.answer
+            .check_value(answer)
+            .map_err(|issues| issues.to_string())
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&Arc<ApprovalRole>> {
+        self.roles.get(name)
+    }
+
+    /// What channels are built in.
+    pub(crate) fn env(&self) -> &ToolEnv {
+        &self.env
+    }
+}

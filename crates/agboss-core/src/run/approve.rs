@@ -1,0 +1,309 @@
+//! The approval step: before the calls of a turn run, each call whose tool names a role gets
+//! its pause brought forward: opened and journaled (its arguments checked first), its channel
+//! asked, or its resolution read. What comes out is, per call, run it (with which arguments),
+//! refuse it (with the error the model reads), or wait.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use tokio::task::JoinSet;
+
+use super::RunError;
+use super::agent_loop::AgentLoop;
+use super::approvals::ApprovalRole;
+use super::tools_step::Finished;
+use crate::channel::{PauseAnswerer, SentOutcome, ToolCallApprovalDecision};
+use crate::context::Step;
+use crate::journal::{CallPause, LoopEvent, LoopState, PauseOpened, PauseResolution, PendingCall};
+use crate::tool::{Scope, ToolError};
+
+/// What becomes of one call of the turn.
+pub(super) enum Gate {
+    /// Run it with these argument bytes (the model's, or a decision's override).
+    Run(String),
+    /// Do not run it: the model reads this.
+    Refused(Finished),
+    /// Its decision comes later.
+    Wait,
+}
+
+/// A call whose channel is to be asked: its position, its pause, the question and the role.
+struct Ask {
+    index: usize,
+    pause_id: String,
+    question: Value,
+    role: Arc<ApprovalRole>,
+}
+
+impl AgentLoop<'_> {
+    /// Gates every pending call without a result whose tool waits for a role; calls that do
+    /// not wait are not in the map.
+    pub(super) async fn gate_calls(
+        &self,
+        state: &mut LoopState,
+    ) -> Result<HashMap<usize, Gate>, RunError> {
+        let mut gates = HashMap::new();
+        let mut to_open = Vec::new();
+        let mut to_send = Vec::new();
+        for (index, pending) in state.pending.iter().enumerate() {
+            if pending.result.is_some() {
+                continue;
+            }
+            let Some(tool) = self.agent.tool(&pending.call.name) else {
+                continue;
+            };
+            let Some(approval) = tool.descriptor().approval() else {
+                continue;
+            };
+            let Some(role) = self.env.approvals.get(approval.role()).cloned() else {
+                let text = format!(
+                    "Tool error: no channel of this application answers role `{}`, so the call cannot be approved",
+                    approval.role()
+                );
+                gates.insert(index, Gate::Refused(self.bounded(index, text)));
+                continue;
+            };
+            match state.pauses.get(&pending.call_id) {
+                None => match tool.tool().check_input(&pending.call.arguments) {
+                    // Nobody is asked to approve arguments the tool would refuse.
+                    Err(failure) => {
+                        let text = format!("Tool error: {failure}");
+                        gates.insert(index, Gate::Refused(self.bounded(index, text)));
+                    }
+                    Ok(arguments) => to_open.push((index, arguments, role)),
+                },
+                Some(pause) if pause.resolution.is_some() => {
+                    gates.insert(index, self.resolved(index, pending, pause));
+                }
+                Some(pause) if pause.awaiting => {
+                    gates.insert(index, Gate::Wait);
+                }
+                // Opened, but the run stopped before the channel's answer was journaled: ask
+                // again, with the same pause id.
+                Some(pause) => to_send.push(Ask {
+                    index,
+                    pause_id: pause.opened.pause_id.clone(),
+                    question: pause.opened.question.clone(),
+                    role,
+                }),
+            }
+        }
+        for (index, arguments, role) in to_open {
+            let ask = self.open_pause(state, index, arguments, role).await?;
+            to_send.push(ask);
+        }
+        self.send_all(state, to_send, &mut gates).await?;
+        Ok(gates)
+    }
+
+    /// Journals a new pause for call `index`, before its channel is asked.
+    async fn open_pause(
+        &self,
+        state: &mut LoopState,
+        index: usize,
+        arguments: Value,
+        role: Arc<ApprovalRole>,
+    ) -> Result<Ask, RunError> {
+        let pending = &state.pending[index];
+        let digest = digest(&pending.call.arguments);
+        let question = json!({
+            "tool": pending.call.name,
+            "call_id": pending.call_id,
+            "arguments": arguments,
+            "arguments_digest": digest,
+        });
+        let now = self.env.clock.wall_time();
+        let opened_at_ms = millis_since_epoch(now);
+        let opened = PauseOpened {
+            pause_id: new_pause_id()?,
+            call_id: pending.call_id.clone(),
+            role: role.role.name().to_owned(),
+            channel: role.channel.descriptor().name().to_owned(),
+            answered_by: role.role.answered_by(),
+            owner: match role.role.answered_by() {
+                PauseAnswerer::ThreadOwner => self.execution.owner_id().map(str::to_owned),
+                PauseAnswerer::Channel => None,
+            },
+            question: question.clone(),
+            arguments_digest: digest,
+            opened_at_ms,
+            expires_at_ms: role
+                .role
+                .expires_after()
+                .map(|after| opened_at_ms.saturating_add(after.as_duration().as_millis() as u64)),
+        };
+        let pause_id = opened.pause_id.clone();
+        self.record(state, LoopEvent::PauseOpened(opened)).await?;
+        Ok(Ask {
+            index,
+            pause_id,
+            question,
+            role,
+        })
+    }
+
+    /// Asks every channel at once; journals what each says, as it says it.
+    async fn send_all(
+        &self,
+        state: &mut LoopState,
+        asks: Vec<Ask>,
+        gates: &mut HashMap<usize, Gate>,
+    ) -> Result<(), RunError> {
+        let node: Arc<str> = Arc::from(self.agent.name());
+        let mut sends = JoinSet::new();
+        for ask in asks {
+            let pending = &state.pending[ask.index];
+            let Some(tool) = self.agent.tool(&pending.call.name) else {
+                continue;
+            };
+            let step = Step::new(node.clone(), state.visit, pending.call_id.as_str());
+            let env = self.env.approvals.env();
+            let scope = Scope::new(
+                env.providers(),
+                env.clock(),
+                &self.execution,
+                &step,
+                tool.descriptor(),
+            );
+            let sent = ask
+                .role
+                .channel
+                .send(&scope, ask.pause_id.clone(), ask.question);
+            let (index, pause_id, role) = (ask.index, ask.pause_id, ask.role);
+            match sent {
+                Ok(future) => {
+                    sends.spawn(async move { (index, pause_id, role, future.await) });
+                }
+                Err(e) => {
+                    let failed = Err(ToolError::new(e.to_string()));
+                    self.take_answer(state, index, pause_id, &role, failed, gates)
+                        .await?;
+                }
+            }
+        }
+        while let Some(joined) = sends.join_next().await {
+            match joined {
+                Ok((index, pause_id, role, said)) => {
+                    self.take_answer(state, index, pause_id, &role, said, gates)
+                        .await?;
+                }
+                // A channel's task can only die of a panic; the pause stays as it was, and a
+                // later run asks again with the same id.
+                Err(error) => tracing::error!(%error, "a channel's send panicked"),
+            }
+        }
+        Ok(())
+    }
+
+    /// Journals what channel `role` said about call `index`, and gates the call by it.
+    async fn take_answer(
+        &self,
+        state: &mut LoopState,
+        index: usize,
+        pause_id: String,
+        role: &ApprovalRole,
+        said: Result<SentOutcome, ToolError>,
+        gates: &mut HashMap<usize, Gate>,
+    ) -> Result<(), RunError> {
+        let channel = role.channel.descriptor().name();
+        let resolution = match said {
+            Ok(SentOutcome::AwaitReply) => {
+                self.record(state, LoopEvent::PauseAwaiting { pause_id })
+                    .await?;
+                gates.insert(index, Gate::Wait);
+                return Ok(());
+            }
+            Ok(SentOutcome::Decided(answer)) => match role.answer.check_value(&answer) {
+                Ok(()) => PauseResolution::Decided { answer },
+                Err(issues) => PauseResolution::Failed {
+                    message: format!(
+                        "channel `{channel}` decided with an answer role `{}` does not take: {issues}",
+                        role.role.name()
+                    ),
+                },
+            },
+            Err(error) => PauseResolution::Failed {
+                message: format!("channel `{channel}` could not ask: {error}"),
+            },
+        };
+        self.record(
+            state,
+            LoopEvent::PauseResolved {
+                pause_id,
+                resolution,
+            },
+        )
+        .await?;
+        let pending = &state.pending[index];
+        let gate = match state.pauses.get(&pending.call_id) {
+            Some(pause) => self.resolved(index, pending, pause),
+            None => Gate::Wait,
+        };
+        gates.insert(index, gate);
+        Ok(())
+    }
+
+    /// What a closed pause makes of its call.
+    fn resolved(&self, index: usize, pending: &PendingCall, pause: &CallPause) -> Gate {
+        let refused = |text: String| Gate::Refused(self.bounded(index, text));
+        let answer = match &pause.resolution {
+            Some(
+                PauseResolution::Decided { answer } | PauseResolution::Answered { answer, .. },
+            ) => answer,
+            Some(PauseResolution::Failed { message }) => {
+                return refused(format!("Tool error: the approval failed: {message}"));
+            }
+            Some(PauseResolution::Cancelled { reason }) => {
+                return refused(format!("Tool error: {reason}"));
+            }
+            None => return Gate::Wait,
+        };
+        // A decision is bound to the argument bytes it was asked about.
+        if digest(&pending.call.arguments) != pause.opened.arguments_digest {
+            return refused(
+                "Tool error: the call's arguments are not those that were approved, so it does not run"
+                    .into(),
+            );
+        }
+        match serde_json::from_value::<ToolCallApprovalDecision<Value>>(answer.clone()) {
+            Ok(ToolCallApprovalDecision::Approve {
+                override_arguments: None,
+            }) => Gate::Run(pending.call.arguments.clone()),
+            Ok(ToolCallApprovalDecision::Approve {
+                override_arguments: Some(arguments),
+            }) => Gate::Run(arguments.to_string()),
+            Ok(ToolCallApprovalDecision::Refuse { reason }) => {
+                refused(format!("Tool error: the call was refused: {reason}"))
+            }
+            Err(e) => refused(format!(
+                "Tool error: role `{}` answered with something that is not a decision: {e}",
+                pause.opened.role
+            )),
+        }
+    }
+}
+
+/// The SHA-256 of `arguments`, hex.
+pub(crate) fn digest(arguments: &str) -> String {
+    let hash = Sha256::digest(arguments.as_bytes());
+    hash.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// 128 bits from the operating system's random source, hex: unguessable.
+fn new_pause_id() -> Result<String, RunError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        RunError::Contract(format!(
+            "no random bytes for a pause id from the operating system: {e}"
+        ))
+    })?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Milliseconds since the Unix epoch of `time` (0 before it).
+pub(crate) fn millis_since_epoch(time: std::time::SystemTime) -> u64 {
+    time.duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
