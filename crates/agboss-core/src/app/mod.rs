@@ -38,4 +38,6 @@ pub use tool_slice::ToolSlice;
 pub use workflow::Workflow;
 
 #[cfg(test)]
+mod pause_tests;
+#[cfg(test)]
 mod tests;

@@ -254,7 +254,9 @@ pub enum ToolCallApprovalDecision<A> {
     /// Run the call.
     Approve {
         /// Arguments to run it with instead of the model's; validated like the model's.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        // No `default`: serde reads a missing `Option` as `None` anyway, and schemars would
+        // ask `A: Default` for it.
+        #[serde(skip_serializing_if = "Option::is_none")]
         override_arguments: Option<A>,
     },
     /// Do not run it; the model reads `Tool error: refused: <reason>`.
