@@ -22,6 +22,7 @@ mod assemble;
 mod configure;
 mod defaults;
 mod drive;
+mod history;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod provided;

@@ -272,6 +272,7 @@ async fn a_call_waits_and_runs_once_approved_with_its_journaled_arguments() {
             LoopEvent::ToolFinished { .. } => "tool_finished",
             LoopEvent::Answered { .. } => "answered",
             LoopEvent::Failed { .. } => "failed",
+            LoopEvent::Summarized { .. } => "summarized",
         })
         .collect();
     assert_eq!(
@@ -571,4 +572,59 @@ async fn a_resume_keeps_the_thread_owner_tenant_and_budgets_the_run_started_with
     let state =
         crate::journal::LoopState::from_events(&f.store.events("e-9").await.unwrap()).unwrap();
     assert_eq!(state.budgets.max_tokens, Some(123_456));
+}
+
+/// Runs of one thread, with `history` 1 turn + 1 summary.
+static CHATTY: AgentDescriptor =
+    AgentDescriptor::new("chatty", "Talks", "Chatty", HERE, "test/model", &[], &[])
+        .with_history(crate::agent::History::new(1, 1));
+
+#[tokio::test]
+async fn a_thread_remembers_its_last_turns_and_summaries_of_older_ones() {
+    let store = Arc::new(MemoryStore::new());
+    let model = ScriptedModel::new([
+        Turn::text("Blue."),
+        Turn::text("Green."),
+        // The third run: the first turn is summarized, the second kept as it was.
+        Turn::text("The user likes blue.").usage(30, 7),
+        Turn::text("Red."),
+    ]);
+    let app = Application::builder("threads")
+        .workflow(Workflow::new("desk").agent_descriptor(&CHATTY))
+        .store(store.clone())
+        .chat_model(Arc::new(model.clone()))
+        .build()
+        .unwrap();
+    let ask = |input: &'static str| app.run("desk", input).thread("t-1").owner("u-1");
+    ask("Which colour do I like?").await.unwrap();
+    ask("And my partner?").await.unwrap();
+    let outcome = ask("And the car?").await.unwrap().into_completed().unwrap();
+    assert_eq!(outcome.text(), Some("Red."));
+    let requests = model.requests();
+    // The second run saw the first turn as it was.
+    assert_eq!(
+        requests[1].messages,
+        [
+            crate::model::Message::user("Which colour do I like?"),
+            crate::model::Message::Assistant {
+                text: Some("Blue.".into()),
+                tool_calls: vec![]
+            },
+            crate::model::Message::user("And my partner?"),
+        ]
+    );
+    // The third asked for a summary of the first turn, then saw it and the second turn.
+    assert!(requests[2].system.starts_with("You keep the memory"));
+    assert_eq!(
+        requests[3].messages[0],
+        crate::model::Message::user(
+            "Earlier in this conversation (summarized, oldest first):\n- The user likes blue."
+        )
+    );
+    assert_eq!(requests[3].messages.len(), 4);
+    // The summary's tokens count in the third run.
+    assert_eq!(outcome.usage.total(), 37);
+    // It is kept with the first turn, and a fourth run does not make it again.
+    let first = &store.thread("t-1").await.unwrap()[0];
+    assert_eq!(first.summary.as_deref(), Some("The user likes blue."));
 }

@@ -180,6 +180,19 @@ impl<'a> RunBuilder<'a> {
             builder = builder.signal(signal);
         }
         let execution = builder.build();
+        // A run in a thread remembers it: its last turns, and summaries of older ones.
+        let history = match &self.thread {
+            Some(thread) => self.app.history(agent, thread, execution.signal()).await?,
+            None => super::history::History::default(),
+        };
+        if !history.cost.is_zero() {
+            execution.spend().push(crate::spend::SpendEntry {
+                service: agent.model().to_owned(),
+                cost: history.cost,
+                tool: None,
+                call_id: None,
+            });
+        }
         let start = LoopEvent::Started {
             version: STATE_VERSION,
             execution_id: execution_id.clone(),
@@ -191,6 +204,9 @@ impl<'a> RunBuilder<'a> {
             owner: self.owner,
             tenant: execution.tenant().map(|t| t.tenant_id().to_owned()),
             budgets: self.options.budgets.unwrap_or(self.app.budgets),
+            history: history.messages,
+            history_usage: history.usage,
+            history_cost: history.cost,
         };
         let env = self.app.run_env()?;
         let _driver = self.app.locks.lock(&execution_id).await;

@@ -47,6 +47,16 @@ pub enum LoopEvent {
         /// The budgets the run started with; a resumed run keeps them.
         #[serde(default)]
         budgets: Budgets,
+        /// What the agent remembers of its thread, before the input: summaries of older turns,
+        /// then the last turns as they were.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        history: Vec<Message>,
+        /// Tokens the summaries made for this run used (counted in its budgets).
+        #[serde(default, skip_serializing_if = "Usage::is_zero")]
+        history_usage: Usage,
+        /// What they cost.
+        #[serde(default, skip_serializing_if = "Usd::is_zero")]
+        history_cost: Usd,
     },
     /// The model answered; its calls got their ids.
     ModelAnswered {
@@ -105,6 +115,14 @@ pub enum LoopEvent {
         by: Option<String>,
         /// Why it was refused: the problem code.
         code: String,
+    },
+    /// A summary of this execution's turn (its input and answer), made when it fell out of the
+    /// last turns a later run of its thread keeps as they were; appended after the run's end,
+    /// and what later runs read instead of summarizing it again. The run that made it counts
+    /// what it cost (`history_cost` of its `started`).
+    Summarized {
+        /// The summary.
+        summary: String,
     },
     /// The run ended with an answer.
     Answered {

@@ -30,6 +30,9 @@ pub struct ExecutionRecord {
     pub open_pauses: u32,
     /// How many events its journal holds: the sequence number of the next one.
     pub events: u64,
+    /// The summary of its turn, once a later run of its thread made one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
 }
 
 impl ExecutionRecord {
@@ -106,6 +109,7 @@ pub fn next_record(
             status: ExecutionStatus::Running,
             open_pauses: 0,
             events: 0,
+            summary: None,
         },
         (None, _) | (Some(_), LoopEvent::Started { .. }) => return None,
         (Some(current), _) => current.clone(),
@@ -121,6 +125,7 @@ pub fn next_record(
                 answer: answer.clone(),
             }
         }
+        LoopEvent::Summarized { summary } => record.summary = Some(summary.clone()),
         LoopEvent::Failed { code, .. } if code == "cancelled" => {
             record.status = ExecutionStatus::Cancelled;
         }

@@ -216,6 +216,9 @@ mod tests {
             owner: Some("u-1".into()),
             tenant: None,
             budgets: Budgets::none(),
+            history: Vec::new(),
+            history_usage: Default::default(),
+            history_cost: Default::default(),
         }
     }
 

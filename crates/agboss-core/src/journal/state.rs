@@ -148,6 +148,9 @@ impl LoopState {
                 owner,
                 tenant,
                 budgets,
+                history,
+                history_usage,
+                history_cost,
                 ..
             } => {
                 self.execution_id = execution_id;
@@ -158,6 +161,9 @@ impl LoopState {
                 self.owner = owner;
                 self.tenant = tenant;
                 self.budgets = budgets;
+                self.usage += history_usage;
+                self.model_cost += history_cost;
+                self.messages.extend(history);
                 self.messages.push(Message::user(input));
                 self.next = Next::CallModel;
             }
@@ -237,7 +243,7 @@ impl LoopState {
                     pause.resolution = Some(resolution);
                 }
             }
-            LoopEvent::PauseAnswerRejected { .. } => {}
+            LoopEvent::PauseAnswerRejected { .. } | LoopEvent::Summarized { .. } => {}
             LoopEvent::Answered { answer } => self.next = Next::Answered(answer),
             LoopEvent::Failed { code, message } => self.next = Next::Failed(code, message),
         }

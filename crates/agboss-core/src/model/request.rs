@@ -80,6 +80,11 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// Whether no token was used.
+    pub fn is_zero(&self) -> bool {
+        self.total() == 0
+    }
+
     /// Both together.
     pub fn total(&self) -> u64 {
         self.input_tokens + self.output_tokens

@@ -130,6 +130,14 @@ pub(crate) fn restore_spend(execution: &Execution, events: &[LoopEvent], agent: 
     let mut tools_of_calls = std::collections::HashMap::new();
     for event in events {
         match event {
+            LoopEvent::Started { history_cost, .. } if !history_cost.is_zero() => {
+                execution.spend().push(crate::spend::SpendEntry {
+                    service: agent.model().to_owned(),
+                    cost: *history_cost,
+                    tool: None,
+                    call_id: None,
+                });
+            }
             LoopEvent::ModelAnswered {
                 model, cost, calls, ..
             } => {

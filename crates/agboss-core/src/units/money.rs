@@ -47,6 +47,11 @@ impl Usd {
     /// No money.
     pub const ZERO: Usd = Usd(0);
 
+    /// Whether it is nothing.
+    pub fn is_zero(&self) -> bool {
+        self.0 == 0
+    }
+
     /// An amount of nano-dollars.
     pub const fn from_nanos(nanos: u64) -> Usd {
         Usd(nanos)
