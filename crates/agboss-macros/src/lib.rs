@@ -4,6 +4,7 @@
 mod agent;
 mod attrs;
 mod dto;
+mod fields;
 mod mcp_server;
 mod tool;
 mod units;

@@ -10,15 +10,17 @@ use syn::ItemStruct;
 use syn::spanned::Spanned;
 
 use super::ResolvedTool;
-use super::validate::{Field, McpCall, PassThrough};
+use super::validate::{McpCall, PassThrough};
 use crate::attrs::{doc_unless_documented, private_path, source_location};
+use crate::fields::{Field, gen_build, gen_dependencies};
 
 pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let private = private_path(tool.krate.as_ref());
     let item = &gen_struct(tool, item);
     let descriptor = gen_descriptor(tool, item, &private);
-    let dependencies = gen_dependencies(tool, &private);
-    let build = gen_build(tool, item, &private);
+    let dependencies = gen_dependencies(&tool.fields, &private);
+    // The fields of the emitted struct, the pass-through's client among them.
+    let build = gen_build(&tool.fields, item, &private, &quote!(#private::Tool));
     let mcp_check = gen_mcp_check(tool, &private);
     let handler = gen_pass_through(tool, item, &private);
     let ident = &item.ident;
@@ -186,63 +188,4 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
         descriptor = quote!(#descriptor.with_dependencies(&__AGBOSS_DEPENDENCIES));
     }
     descriptor
-}
-
-/// The fields as a `static` array: a borrowed array literal in the descriptor would rely on
-/// constant promotion, which not every field expression allows.
-fn gen_dependencies(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
-    if tool.fields.is_empty() {
-        return TokenStream::new();
-    }
-    let count = tool.fields.len();
-    let specs = tool.fields.iter().map(|field| {
-        let name = &field.name;
-        let ty = &field.ty;
-        let written = &field.written;
-        // Spanned on the field's type: a type that cannot be a dependency is reported there.
-        let requirement = quote_spanned!(ty.span()=> <#ty as #private::Dependency>::requirement);
-        quote!(#private::DependencySpec::new(#name, #written, #requirement))
-    });
-    quote! {
-        #[doc(hidden)]
-        static __AGBOSS_DEPENDENCIES: [#private::DependencySpec; #count] = [#(#specs),*];
-    }
-}
-
-/// `fn build`: each field resolved from the call's scope, in declaration order.
-fn gen_build(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream) -> TokenStream {
-    let values = tool.fields.iter().enumerate().map(|(index, field)| {
-        let ty = &field.ty;
-        quote_spanned! {ty.span()=>
-            match <#ty as #private::Dependency>::resolve(__agboss_scope) {
-                ::core::result::Result::Ok(value) => value,
-                ::core::result::Result::Err(why) => {
-                    return ::core::result::Result::Err(
-                        <Self as #private::Tool>::DESCRIPTOR.unresolved(#index, why),
-                    );
-                }
-            }
-        }
-    });
-    // The fields of the emitted struct, the pass-through's client among them.
-    let construct = match &item.fields {
-        syn::Fields::Named(_) => {
-            let idents = tool.fields.iter().map(|f| &f.ident);
-            quote!(Self { #(#idents: #values),* })
-        }
-        syn::Fields::Unnamed(_) => quote!(Self ( #(#values),* )),
-        syn::Fields::Unit => quote!(Self),
-    };
-    let scope_name = if tool.fields.is_empty() {
-        quote!(_)
-    } else {
-        quote!(__agboss_scope)
-    };
-    quote! {
-        fn build(
-            #scope_name: &#private::Scope<'_>,
-        ) -> ::core::result::Result<Self, #private::DependencyError> {
-            ::core::result::Result::Ok(#construct)
-        }
-    }
 }

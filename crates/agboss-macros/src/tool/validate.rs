@@ -9,6 +9,7 @@ use syn::{ItemStruct, Path, Type, TypePath};
 
 use super::args::{Kind, ToolArgs};
 use crate::attrs::{doc_text, finding_at, private_path};
+use crate::fields::{Field, fields_of, written_type};
 use crate::units::{ByteSizeValue, TimeSpanValue, byte_size, time_span};
 
 /// The field `#[mcp_tool(.., input, output)]` adds to its struct: the server's client.
@@ -52,17 +53,6 @@ pub struct McpCall {
 pub struct PassThrough {
     pub input: TypePath,
     pub output: TypePath,
-}
-
-/// One field of the tool struct: a dependency.
-pub struct Field {
-    /// `None` for a tuple struct's field.
-    pub ident: Option<syn::Ident>,
-    /// The name descriptors and messages use (`"0"` for a tuple field).
-    pub name: String,
-    pub ty: Type,
-    /// The type as the source writes it: `Arc<dyn IssuesApi>`.
-    pub written: String,
 }
 
 /// Resolves `args` on `item`, pushing every problem into `errors`; `None` if any.
@@ -114,20 +104,7 @@ pub fn resolve(
             .with_span(&item.generics),
         );
     }
-    let mut fields: Vec<Field> = item
-        .fields
-        .iter()
-        .enumerate()
-        .map(|(i, f)| Field {
-            ident: f.ident.clone(),
-            name: f
-                .ident
-                .as_ref()
-                .map_or_else(|| i.to_string(), ToString::to_string),
-            ty: f.ty.clone(),
-            written: written_type(&f.ty),
-        })
-        .collect();
+    let mut fields = fields_of(item);
     if let Some(call) = mcp.as_ref().filter(|call| call.pass_through.is_some()) {
         fields.push(client_field(item, &call.server, args.krate.as_ref()));
     }
@@ -259,28 +236,6 @@ fn client_field(item: &ItemStruct, server: &Path, krate: Option<&Path>) -> Field
         ty,
         written: format!("McpClient<{server_written}>"),
     }
-}
-
-/// The type as a person writes it: `Arc<dyn IssuesApi>`, not `Arc < dyn IssuesApi >`.
-fn written_type(ty: &Type) -> String {
-    let spaced = ty.to_token_stream().to_string();
-    let mut out = String::with_capacity(spaced.len());
-    let mut previous = "";
-    for word in spaced.split(' ') {
-        // Groups print with their delimiter stuck to the first or last token: `(u8`, `u16)`.
-        let glued_to_previous = ["<", "(", "[", "&", "::"]
-            .iter()
-            .any(|p| previous.ends_with(p))
-            || [">", "(", ")", "[", "]", ",", ";", "::", "<"]
-                .iter()
-                .any(|p| word.starts_with(p));
-        if !out.is_empty() && !glued_to_previous {
-            out.push(' ');
-        }
-        out.push_str(word);
-        previous = word;
-    }
-    out
 }
 
 #[cfg(test)]
@@ -464,18 +419,5 @@ mod tests {
         assert!(tool.mcp.unwrap().pass_through.is_none());
         assert_eq!(tool.fields.len(), 1);
         assert_eq!(tool.fields[0].written, "McpClient<NotesFs>");
-    }
-
-    #[test]
-    fn types_read_as_written() {
-        let ty: Type = syn::parse_quote!(Arc<dyn IssuesApi>);
-        assert_eq!(written_type(&ty), "Arc<dyn IssuesApi>");
-        let ty: Type = syn::parse_quote!(std::sync::Arc<dyn Fn(u8, u16) -> u32 + Send>);
-        assert_eq!(
-            written_type(&ty),
-            "std::sync::Arc<dyn Fn(u8, u16) -> u32 + Send>"
-        );
-        let ty: Type = syn::parse_quote!(Arc<[u8; 4]>);
-        assert_eq!(written_type(&ty), "Arc<[u8; 4]>");
     }
 }
