@@ -58,6 +58,12 @@ pub mod __private {
     pub use crate::agent::{
         Agent, AgentDescriptor, AgentRegistration, AnswerSpec, History, PromptFile,
     };
+    pub use crate::channel::{
+        Approves, Channel, ChannelDescriptor, ChannelHandler, ChannelRole, InterpreterSpec,
+        PauseAnswerer, RoleDescriptor, ToolCallApprovalAsk, ToolCallApprovalDecision, approval_for,
+        approval_of, channel_descriptor,
+    };
+    pub use crate::deps::InfrastructureType;
     #[cfg(feature = "mcp")]
     pub use crate::mcp::{
         McpClient, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,

@@ -192,6 +192,27 @@ pub const fn approval_of<R: ChannelRole>() -> ToolApproval {
     ToolApproval::new(R::DESCRIPTOR.name(), R::DESCRIPTOR)
 }
 
+/// [`approval_of`] for a tool whose input is `I`: it compiles only when `R` approves calls
+/// with that input, so that `#[tool(channel = R)]` fails with `[channel.wrong-tool]` (the
+/// message of [`Approves`](super::Approves)) at the `channel` key.
+#[doc(hidden)]
+pub const fn approval_for<R: super::Approves<I>, I>() -> ToolApproval {
+    approval_of::<R>()
+}
+
+/// The descriptor of channel `C`, whose role is its handler's: what `#[channel]` emits. Bound
+/// by `Channel`, not `ChannelHandler`, so that a missing handler is reported once, on the
+/// `impl Channel` the macro writes.
+#[doc(hidden)]
+pub const fn channel_descriptor<C: Channel>(
+    name: &'static str,
+    description: &'static str,
+    rust_type: &'static str,
+    location: SourceLocation,
+) -> ChannelDescriptor {
+    ChannelDescriptor::new::<C::Role>(name, description, rust_type, location)
+}
+
 /// What a type-erased send says.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SentOutcome {

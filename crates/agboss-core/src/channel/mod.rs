@@ -17,7 +17,7 @@ pub use answerer::PauseAnswerer;
 pub use builtin::{AutoApproveChannel, AutoRejectChannel, TerminalUserChannel};
 pub use handler::{
     Channel, ChannelAsk, ChannelDescriptor, ChannelError, ChannelHandler, ChannelOutcome,
-    ChannelRegistration, SendFuture, SentOutcome, approval_of,
+    ChannelRegistration, SendFuture, SentOutcome, approval_for, approval_of, channel_descriptor,
 };
 pub use interpret::{
     DecisionModel, ErasedInterpret, InterpretContext, InterpretFuture, ReplyInterpretation,
