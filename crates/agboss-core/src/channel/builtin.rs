@@ -49,6 +49,9 @@ macro_rules! builtin {
             const DESCRIPTOR: &'static RoleDescriptor = &$role;
         }
 
+        // Not listed under `[channel.wrong-tool]` as "other types that implement `Approves`":
+        // that a built-in channel approves anything does not help fix a role that does not.
+        #[diagnostic::do_not_recommend]
         impl<I> Approves<I> for $ty {}
 
         impl Channel for $ty {
@@ -92,6 +95,9 @@ builtin!(
     TERMINAL_USER_CHANNEL
 );
 
+// Not offered as "other types that implement `ChannelHandler`" when a `#[channel]` lacks its
+// handler: a built-in channel is no model for one.
+#[diagnostic::do_not_recommend]
 impl ChannelHandler for AutoApproveChannel {
     type Role = Self;
 
@@ -100,6 +106,7 @@ impl ChannelHandler for AutoApproveChannel {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl ChannelHandler for AutoRejectChannel {
     type Role = Self;
 
@@ -113,6 +120,7 @@ impl ChannelHandler for AutoRejectChannel {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl ChannelHandler for TerminalUserChannel {
     type Role = Self;
 
