@@ -22,7 +22,13 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
     let call = unit_call(
         expr,
         key,
-        "a bare number is not a time span: write it with its unit, `seconds(10)` or `millis(500)`",
+        &format!(
+            "a bare number is not a time span: write it with its unit, {}",
+            match key {
+                "expires_after" => "`minutes(1440)` or `seconds(90)`",
+                _ => "`seconds(10)` or `millis(500)`",
+            }
+        ),
     )?;
     let (function, arg) = call_parts(call, key)?;
     let func = &call.func;
@@ -32,7 +38,8 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
             return Err(syn::Error::new_spanned(
                 &call.func,
                 format!(
-                    "`{other}` is not a unit of time: use `millis(..)`, `seconds(..)` or `minutes(..)`"
+                    "`{other}` is not a unit of time: use `millis(..)`, `seconds(..)` or `minutes(..)`{}",
+                    in_minutes(other, arg)
                 ),
             ));
         }
@@ -43,9 +50,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
             if n == 0 {
                 return Err(syn::Error::new_spanned(
                     arg,
-                    format!(
-                        "a {key} of zero would end every call at once: give at least `millis(1)`"
-                    ),
+                    format!("{}: give at least `{}`", zero_span(key), least(key)),
                 ));
             }
             quote!(#func(#n))
@@ -66,7 +71,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
         }
         // A constant or const expression: checked when the descriptor is evaluated.
         None => {
-            let message = format!("a {key} of zero would end every call at once");
+            let message = zero_span(key);
             quote_spanned!(arg.span()=> {
                 const __AGBOSS_AMOUNT: u64 = #arg;
                 ::core::assert!(__AGBOSS_AMOUNT > 0, #message);
@@ -260,9 +265,89 @@ fn strip(expr: &Expr) -> &Expr {
 }
 
 fn example(key: &str) -> &'static str {
-    if key == "timeout" {
-        "seconds(10)"
-    } else {
-        "kilobytes(256)"
+    match key {
+        "timeout" => "seconds(10)",
+        "expires_after" => "minutes(1440)",
+        _ => "kilobytes(256)",
+    }
+}
+
+/// What a span of zero would do, for the time span `key`.
+fn zero_span(key: &str) -> String {
+    match key {
+        "expires_after" => "an `expires_after` of zero would expire every pause at once".to_owned(),
+        _ => format!("a {key} of zero would end every call at once"),
+    }
+}
+
+/// The least span worth giving `key`.
+fn least(key: &str) -> &'static str {
+    match key {
+        "expires_after" => "minutes(1)",
+        _ => "millis(1)",
+    }
+}
+
+/// For `hours(n)` or `days(n)`, units agboss does not have: the same span in minutes.
+fn in_minutes(unit: &str, arg: &Expr) -> String {
+    let per_unit: u64 = match unit {
+        "hours" => 60,
+        "days" => 24 * 60,
+        _ => return String::new(),
+    };
+    match literal(arg) {
+        Some(Lit::Int(int)) => int
+            .base10_parse::<u64>()
+            .ok()
+            .and_then(|n| n.checked_mul(per_unit))
+            .map(|minutes| {
+                format!(
+                    "; `{unit}({})` is `minutes({minutes})`",
+                    int.base10_digits()
+                )
+            })
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span_error(expr: Expr, key: &str) -> String {
+        match time_span(&expr, key) {
+            Ok(_) => panic!("{key} accepted"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn hours_and_days_are_said_in_minutes() {
+        assert_eq!(
+            span_error(syn::parse_quote!(hours(24)), "expires_after"),
+            "`hours` is not a unit of time: use `millis(..)`, `seconds(..)` or `minutes(..)`; `hours(24)` is `minutes(1440)`"
+        );
+        assert!(
+            span_error(syn::parse_quote!(days(3)), "timeout")
+                .ends_with("`days(3)` is `minutes(4320)`")
+        );
+        assert!(span_error(syn::parse_quote!(weeks(1)), "timeout").ends_with("or `minutes(..)`"));
+    }
+
+    #[test]
+    fn an_expiry_of_zero_or_without_unit_says_so_for_pauses() {
+        assert_eq!(
+            span_error(syn::parse_quote!(minutes(0)), "expires_after"),
+            "an `expires_after` of zero would expire every pause at once: give at least `minutes(1)`"
+        );
+        assert_eq!(
+            span_error(syn::parse_quote!(seconds(0)), "timeout"),
+            "a timeout of zero would end every call at once: give at least `millis(1)`"
+        );
+        assert_eq!(
+            span_error(syn::parse_quote!(24), "expires_after"),
+            "a bare number is not a time span: write it with its unit, `minutes(1440)` or `seconds(90)`"
+        );
     }
 }
