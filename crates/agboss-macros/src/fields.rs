@@ -57,13 +57,14 @@ pub fn gen_dependencies(fields: &[Field], private: &TokenStream) -> TokenStream 
 }
 
 /// `fn build`: each field resolved from the scope, in declaration order; a field without a
-/// value is the error `<Self as #component>::DESCRIPTOR.unresolved(index, why)` (`component`
-/// is the trait whose descriptor names the struct: `Tool`, `Channel`).
+/// value is the error `#descriptor.unresolved(index, why)`, `descriptor` being the static
+/// descriptor itself. Not `<Self as Tool>::DESCRIPTOR`: that would need the handler's impl, and
+/// a missing one would be reported again at every field.
 pub fn gen_build(
     fields: &[Field],
     item: &ItemStruct,
     private: &TokenStream,
-    component: &TokenStream,
+    descriptor: &syn::Ident,
 ) -> TokenStream {
     let values = fields.iter().enumerate().map(|(index, field)| {
         let ty = &field.ty;
@@ -72,7 +73,7 @@ pub fn gen_build(
                 ::core::result::Result::Ok(value) => value,
                 ::core::result::Result::Err(why) => {
                     return ::core::result::Result::Err(
-                        <Self as #component>::DESCRIPTOR.unresolved(#index, why),
+                        #descriptor.unresolved(#index, why),
                     );
                 }
             }

@@ -3,6 +3,8 @@
 
 mod agent;
 mod attrs;
+mod channel;
+mod channel_role;
 mod dto;
 mod fields;
 mod mcp_server;
@@ -129,4 +131,16 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
     agent::expand(args.into(), item.into()).into()
+}
+
+/// Declares a channel role (placeholder doc, replaced below).
+#[proc_macro_attribute]
+pub fn channel_role(args: TokenStream, item: TokenStream) -> TokenStream {
+    channel_role::expand(args.into(), item.into()).into()
+}
+
+/// Declares a channel (placeholder doc, replaced below).
+#[proc_macro_attribute]
+pub fn channel(args: TokenStream, item: TokenStream) -> TokenStream {
+    channel::expand(args.into(), item.into()).into()
 }

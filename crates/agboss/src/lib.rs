@@ -7,8 +7,9 @@
 //! clock, output validated, and the result a value (never a panic) bounded before the model
 //! reads it.
 //!
-//! A file of tools, DTOs or agents needs one line, `use agboss::prelude::*;`. A `main` needs
-//! `use agboss::{Application, Workflow, ...};` and the modules it reaches into.
+//! A file of tools, DTOs, agents, channel roles or channels needs one line,
+//! `use agboss::prelude::*;`. A `main` needs `use agboss::{Application, Workflow, ...};` and the
+//! modules it reaches into.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -71,7 +72,7 @@
 extern crate self as agboss;
 
 #[doc(inline)]
-pub use agboss_macros::{agent, dto, tool};
+pub use agboss_macros::{agent, channel, channel_role, dto, tool};
 #[cfg(feature = "mcp")]
 #[doc(inline)]
 pub use agboss_macros::{mcp_server, mcp_tool};
@@ -90,11 +91,15 @@ pub use agboss_core::config::Config;
 /// ```
 pub use agboss_core::infrastructure;
 
-/// What a file of tools, DTOs or agents needs: `use agboss::prelude::*;`.
+/// What a file of tools, DTOs, agents, roles or channels needs: `use agboss::prelude::*;`.
 pub mod prelude {
-    pub use crate::{agent, dto, tool};
+    pub use crate::{agent, channel, channel_role, dto, tool};
     #[cfg(feature = "mcp")]
     pub use crate::{mcp_server, mcp_tool};
+    pub use agboss_core::channel::{
+        ChannelAsk, ChannelHandler, ChannelOutcome, PauseAnswerer, ToolCallApprovalAsk,
+        ToolCallApprovalDecision,
+    };
     pub use agboss_core::context::ExecutionContext;
     pub use agboss_core::dto::PlainText;
     #[cfg(feature = "mcp")]

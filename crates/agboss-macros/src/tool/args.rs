@@ -41,6 +41,7 @@ pub const MCP_KEYS: &[&str] = &[
     "timeout",
     "max_result_size",
     "read_only",
+    "channel",
     "crate",
 ];
 
@@ -51,6 +52,7 @@ pub const KEYS: &[&str] = &[
     "timeout",
     "max_result_size",
     "read_only",
+    "channel",
     "crate",
 ];
 
@@ -63,6 +65,8 @@ pub struct ToolArgs {
     pub max_result_size: Option<syn::Expr>,
     #[darling(default)]
     pub read_only: bool,
+    /// The role its calls wait for: a `#[channel_role]`, or a built-in channel.
+    pub channel: Option<syn::TypePath>,
     pub server: Option<syn::Path>,
     pub calls: Option<SpannedValue<String>>,
     /// For `#[mcp_tool]`: with `output`, the macro writes the pass-through handler.

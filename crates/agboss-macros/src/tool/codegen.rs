@@ -20,7 +20,12 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let descriptor = gen_descriptor(tool, item, &private);
     let dependencies = gen_dependencies(&tool.fields, &private);
     // The fields of the emitted struct, the pass-through's client among them.
-    let build = gen_build(&tool.fields, item, &private, &quote!(#private::Tool));
+    let build = gen_build(
+        &tool.fields,
+        item,
+        &private,
+        &syn::Ident::new("__AGBOSS_DESCRIPTOR", Span::call_site()),
+    );
     let mcp_check = gen_mcp_check(tool, &private);
     let handler = gen_pass_through(tool, item, &private);
     let ident = &item.ident;
@@ -178,6 +183,14 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     }
     if tool.read_only {
         descriptor = quote!(#descriptor.read_only());
+    }
+    if let Some(role) = &tool.channel {
+        // Spanned on the role: a role that does not approve the tool's input (or asks a
+        // question instead) fails `Approves<Input>` there, with `[channel.wrong-tool]`.
+        let approval = quote_spanned! {role.span()=>
+            #private::approval_for::<#role, <#ident as #private::ToolHandler>::Input>()
+        };
+        descriptor = quote!(#descriptor.with_approval(#approval));
     }
     if let Some(McpCall { server, calls, .. }) = &tool.mcp {
         let server = quote_spanned!(server.span()=> <#server as #private::McpServer>);

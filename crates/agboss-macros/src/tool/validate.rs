@@ -23,6 +23,8 @@ pub struct ResolvedTool {
     pub timeout: Option<TimeSpanValue>,
     pub max_result_size: Option<ByteSizeValue>,
     pub read_only: bool,
+    /// `channel = Role`: the role its calls wait for.
+    pub channel: Option<TypePath>,
     /// For `#[mcp_tool]`: the server and the server's tool it calls.
     pub mcp: Option<McpCall>,
     pub krate: Option<Path>,
@@ -124,6 +126,7 @@ pub fn resolve(
         timeout,
         max_result_size,
         read_only: args.read_only,
+        channel: args.channel,
         mcp,
         krate: args.krate,
         fields,
