@@ -1,0 +1,15 @@
+use agboss::prelude::*;
+
+#[dto]
+pub struct RefundInput {
+    pub order_id: String,
+}
+
+#[channel_role(
+    name = "refund-approval-channel",
+    description = "Approves card refunds",
+    approves = RefundInput,
+)]
+pub struct RefundApproval;
+
+fn main() {}

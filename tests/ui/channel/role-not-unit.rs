@@ -1,0 +1,18 @@
+use agboss::prelude::*;
+
+#[dto]
+pub struct RefundInput {
+    pub order_id: String,
+}
+
+#[channel_role(
+    name = "refund-approval-channel",
+    description = "Approves card refunds",
+    approves = RefundInput,
+    answered_by = Channel,
+)]
+pub struct RefundApproval {
+    pub limit_cents: u64,
+}
+
+fn main() {}
