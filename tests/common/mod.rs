@@ -95,12 +95,43 @@ pub struct ReadNotes {
 )]
 pub struct DraftReply;
 
-#[tool(name = "page-oncall-tool", description = "Pages the engineer on call")]
+/// Approves pages to the engineer on call; the thread's owner answers.
+#[channel_role(
+    name = "page-approval-channel",
+    approves = Ask,
+    answered_by = ThreadOwner,
+)]
+pub struct PageApproval;
+
+/// Asks the incident lead, who answers later.
+#[channel(name = "lead-page-approval-channel")]
+pub struct LeadPageApproval;
+
+impl ChannelHandler for LeadPageApproval {
+    type Role = PageApproval;
+
+    async fn send(
+        &self,
+        _: ChannelAsk<PageApproval>,
+    ) -> Result<ChannelOutcome<PageApproval>, ToolError> {
+        Ok(ChannelOutcome::await_reply())
+    }
+}
+
+#[tool(
+    name = "page-oncall-tool",
+    description = "Pages the engineer on call",
+    channel = PageApproval
+)]
 pub struct PageOncall {
     execution: ExecutionContext,
 }
 
-#[tool(name = "archive-ticket-tool", description = "Archives a ticket")]
+#[tool(
+    name = "archive-ticket-tool",
+    description = "Archives a ticket",
+    channel = agboss::channel::AutoApproveChannel
+)]
 pub struct ArchiveTicket;
 
 echo!(
@@ -142,7 +173,8 @@ pub struct Writer;
 )]
 pub struct Oncall;
 
-/// The support desk: two workflows, three agents, and one tool no agent uses.
+/// The support desk: two workflows, three agents, one tool no agent uses, and a channel for
+/// the pages to the engineer on call, which wait for approval.
 pub fn support_desk() -> agboss::app::ApplicationBuilder {
     Application::builder("support-desk")
         .workflow(
@@ -159,5 +191,6 @@ pub fn support_desk() -> agboss::app::ApplicationBuilder {
         .workflow(Workflow::new("ops").agent::<Oncall>())
         .provide::<dyn Crm>(Arc::new(FixedCrm))
         .provide_from_env::<NotesFile>()
+        .channel::<LeadPageApproval>()
         .env(Env::from_pairs([("NOTES_FILE", "/tmp/notes.jsonl")]))
 }

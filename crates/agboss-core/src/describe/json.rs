@@ -4,14 +4,14 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json as object};
 
-use super::access;
+use super::{access, approval};
 use crate::agent::{AppAgent, AppTool};
 use crate::app::Application;
 use crate::tool::ToolDescriptor;
 use crate::units::ByteSize;
 
 /// The version of the document's schema; it changes only when a field changes meaning or goes
-/// away (new fields may appear without it).
+/// away (new fields may appear without it, as `approval` did).
 pub const DESCRIBE_VERSION: u32 = 1;
 
 /// The application as a JSON document: `workflows[].agents[]` with their effective settings,
@@ -99,7 +99,11 @@ fn tool_schema(tool: &ToolDescriptor) -> Value {
         "access": access(tool),
         "source": tool.source(),
         "mcp": tool.origin().remote().filter(|r| r.protocol() == "mcp").map(|r| object!({ "server": r.server(), "tool": r.tool() })),
-        "waitsForApproval": false,
+        "waitsForApproval": approval(tool).is_some(),
+        "approval": approval(tool).map(|(role, answered_by)| object!({
+            "role": role,
+            "answeredBy": answered_by,
+        })),
         "timeoutMs": tool.timeout().as_duration().as_millis() as u64,
         "timeout": tool.timeout().to_string(),
         "maxResultSize": tool.max_result_size().map(ByteSize::get),

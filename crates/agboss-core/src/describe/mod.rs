@@ -12,6 +12,7 @@ mod text;
 pub use json::{DESCRIBE_VERSION, json};
 pub use text::text;
 
+use crate::channel::{PauseAnswerer, RoleDescriptor};
 use crate::tool::ToolDescriptor;
 
 /// `read` or `write`.
@@ -25,4 +26,14 @@ fn origin(tool: &ToolDescriptor) -> String {
         Some(remote) => format!("{} {}", remote.protocol(), remote.server()),
         None => "local".to_owned(),
     }
+}
+
+/// The role a tool's calls wait for (`#[tool(channel = ..)]`), and who answers it; `None` for a
+/// tool whose calls run at once.
+fn approval(tool: &ToolDescriptor) -> Option<(&'static str, Option<PauseAnswerer>)> {
+    let approval = tool.approval()?;
+    let answered_by = approval
+        .declaration::<RoleDescriptor>()
+        .map(RoleDescriptor::answered_by);
+    Some((approval.role(), answered_by))
 }

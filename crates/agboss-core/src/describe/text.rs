@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{access, origin};
+use super::{access, approval, origin};
 use crate::agent::{AppAgent, AppTool};
 use crate::app::Application;
 
@@ -13,6 +13,7 @@ use crate::app::Application;
 /// workflow desk
 ///   notes  moonshotai/kimi-k2.6 · thinking default · history 5 turns + 10 summaries · max tool calls 20 (built-in) · maxResultSize 64 KB (desk-application)
 ///     · note-search-tool (read, local) ← NOTES_FILE — Find the user's saved notes … · maxResultSize 64 KB (own)
+///     · note-save-tool (write, local, waits for approval: note-approval-channel) ← NOTES_FILE — Save a note for the user · maxResultSize 64 KB (desk-application)
 /// unassigned tools: none
 /// ```
 pub fn text(app: &Application) -> String {
@@ -73,9 +74,12 @@ fn tool_line(out: &mut String, tool: &AppTool) {
     } else {
         format!(" ← {}", tool.env_vars().join(", "))
     };
+    let waits = approval(descriptor)
+        .map(|(role, _)| format!(", waits for approval: {role}"))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "    · {} ({}, {}){env} — {} · maxResultSize {}",
+        "    · {} ({}, {}{waits}){env} — {} · maxResultSize {}",
         descriptor.name(),
         access(descriptor),
         origin(descriptor),
