@@ -1,5 +1,8 @@
 //! Attribute macros of [agboss](https://docs.rs/agboss). Depend on the `agboss` facade, which
 //! re-exports them; generated code reaches the runtime only through `::agboss::__private`.
+//!
+//! `#[tool]`, `#[mcp_tool]`, `#[mcp_server]`, `#[dto]`, `#[agent]`, and for approvals
+//! `#[channel_role]` and `#[channel]`: each documents its keys in a table.
 
 mod agent;
 mod attrs;
@@ -27,10 +30,15 @@ use proc_macro::TokenStream;
 /// | `timeout` | `millis(n)`, `seconds(n)` or `minutes(n)`; a bare number does not compile | `seconds(30)` |
 /// | `max_result_size` | `bytes(n)`, `kilobytes(n)` or `megabytes(n)`, at least 1 whole byte | the workflow's, else the application's, else 128 KB |
 /// | `read_only` | `true` if the tool changes nothing (`describe` prints `read`) | `false`: it may write |
+/// | `channel` | a `#[channel_role]` whose `approves` is the tool's input type, or a built-in channel (`AutoApproveChannel`, `AutoRejectChannel`, `TerminalUserChannel`): each call waits for its decision before it runs | none: calls run at once |
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 ///
 /// Field types: `ExecutionContext`, `SpendRecorder`, `Clock`, or `Arc<T>` / `Arc<dyn Trait>`
 /// provided by the application.
+///
+/// A tool whose input is not what its `channel` approves, or that names a question role
+/// (`ask`/`answer`), does not compile: the error carries `[channel.wrong-tool]` and points at
+/// the `channel` value.
 ///
 /// A struct without a doc comment is documented with its `description`.
 ///
@@ -52,7 +60,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `server` | the `#[mcp_server]` type | required |
 /// | `calls` | the server's tool, by the server's name; one the server does not declare does not compile (`[mcp.undeclared-tool]`) | required |
 /// | `input`, `output` | the DTOs of a tool that passes its input to the server's tool unchanged: the macro writes its handler | none: write `impl ToolHandler` |
-/// | `name`, `description`, `timeout`, `max_result_size`, `read_only`, `crate` | as for `#[tool]`; `description` defaults to the doc comment | |
+/// | `name`, `description`, `timeout`, `max_result_size`, `read_only`, `channel`, `crate` | as for `#[tool]`; `description` defaults to the doc comment | |
 ///
 /// With `input` and `output` (give both or neither), the struct needs no handler and names its
 /// server once: the macro adds a hidden `McpClient<Server>` field, a dependency like any other,
@@ -133,13 +141,105 @@ pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
     agent::expand(args.into(), item.into()).into()
 }
 
-/// Declares a channel role (placeholder doc, replaced below).
+/// Makes a unit struct a channel role: what a channel is asked (the approval of a tool's call,
+/// or a question of its own) and who may answer.
+///
+/// A tool names the role (`#[tool(.., channel = RefundApproval)]`); a `#[channel]` implements
+/// it, and the application lists that channel (`ApplicationBuilder::channel::<C>()`). The
+/// attribute implements `ChannelRole` (and, for an approval role, `Approves<Dto>`) with a
+/// static `RoleDescriptor`.
+///
+/// | key | value | default |
+/// |---|---|---|
+/// | `name` | kebab-case ending in `-channel` (`refund-approval-channel`) | required |
+/// | `description` | what the role approves or asks; whoever answers reads it | the struct's doc comment; with neither, it does not compile |
+/// | `answered_by` | `ThreadOwner` (the owner of the execution's thread answers; its pauses are listed in `RunOutcome::Paused`) or `Channel` (whoever holds the pause id answers, through the channel's own system); `PauseAnswerer::ThreadOwner` and `PauseAnswerer::Channel` are read the same | required: no default |
+/// | `approves` | the input DTO of the tools whose calls it approves: its question is a `ToolCallApprovalAsk<Dto>`, its answer a `ToolCallApprovalDecision<Dto>` | one form is required |
+/// | `ask`, `answer` | or, for a question of its own, the DTOs of the question and of its answer, both given | |
+/// | `reply_interpreter` | a type that reads free-text replies (`Resume::reply`) as the role's answer: a `ReplyInterpreter<Role>` (code), or for an approval role a `DecisionModel` (a model that may only approve or refuse); one interpreter serves one role (`[channel.shared-interpreter]` at assembly) | none: answers are decisions |
+/// | `expires_after` | `millis(n)`, `seconds(n)` or `minutes(n)`: how long its pauses take answers (`[pause.expired]` after) | no limit |
+/// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
+///
+/// ```text
+/// use agboss::prelude::*;
+///
+/// /// Approves card refunds.
+/// #[channel_role(
+///     name = "refund-approval-channel",
+///     approves = RefundCardInput,          // the tools' input DTO
+///     answered_by = PauseAnswerer::Channel,
+/// )]
+/// pub struct RefundApproval;
+///
+/// /// Asks the owner for a project's budget.
+/// #[channel_role(
+///     name = "budget-question-channel",
+///     ask = BudgetAsk,
+///     answer = BudgetAnswer,
+///     answered_by = ThreadOwner,
+///     reply_interpreter = BudgetReader,    // impl ReplyInterpreter<BudgetQuestion>
+///     expires_after = minutes(1440),
+/// )]
+/// pub struct BudgetQuestion;
+/// ```
+///
+/// Every problem is reported at once, each at its token: both forms or neither
+/// (`[channel.role-form]`), `ask` without `answer` (or the reverse), a missing `answered_by` or
+/// a value that is not one of the two, a name that is not kebab-case ending in `-channel`
+/// (`[name.kind-suffix]`, with the name to use), a struct with fields or generics, unknown keys
+/// (with the key meant).
 #[proc_macro_attribute]
 pub fn channel_role(args: TokenStream, item: TokenStream) -> TokenStream {
     channel_role::expand(args.into(), item.into()).into()
 }
 
-/// Declares a channel (placeholder doc, replaced below).
+/// Makes a struct a channel: the code that asks a role's question somewhere (Slack, a ticket,
+/// an inbox) and says whether the answer is known now or comes later.
+///
+/// The struct's fields are its dependencies, as a tool's are (`ExecutionContext` of the call
+/// held back, `Clock`, `Arc<T>` / `Arc<dyn Trait>` the application provides), resolved for each
+/// ask; its `impl ChannelHandler` is the code, and its `type Role` the role it answers. The
+/// attribute implements `Channel` with a static `ChannelDescriptor`, and marks the struct's type
+/// as infrastructure: the application lists the channel (`.channel::<SlackRefundApproval>()`),
+/// and a workflow that provides one is reported `[di.infrastructure-in-workflow]`.
+///
+/// | key | value | default |
+/// |---|---|---|
+/// | `name` | kebab-case ending in `-channel` (`slack-refund-approval-channel`) | required |
+/// | `description` | where it asks, and whom | the struct's doc comment; with neither, it does not compile |
+/// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
+///
+/// ```text
+/// use agboss::prelude::*;
+///
+/// /// Asks a finance manager in Slack.
+/// #[channel(name = "slack-refund-approval-channel")]
+/// pub struct SlackRefundApproval {
+///     execution: ExecutionContext,
+///     slack: Arc<dyn Slack>,
+/// }
+///
+/// impl ChannelHandler for SlackRefundApproval {
+///     type Role = RefundApproval;
+///
+///     async fn send(&self, ask: ChannelAsk<RefundApproval>)
+///         -> Result<ChannelOutcome<RefundApproval>, ToolError> {
+///         let cents = ask.value.arguments.amount_cents;   // typed by the role's `approves`
+///         if cents <= 5_000 {
+///             return Ok(ChannelOutcome::decided(ToolCallApprovalDecision::approve()));
+///         }
+///         // The pause id is made once, before the first send: the idempotency key of the post.
+///         self.slack.post("#finance", &format!("Refund {cents}c?"), &ask.pause_id).await?;
+///         Ok(ChannelOutcome::await_reply())
+///     }
+/// }
+/// ```
+///
+/// At assembly, each role the tools name needs exactly one listed channel:
+/// `[di.missing-implementation]` for none, `[di.ambiguous-implementation]` for two. A struct
+/// without `impl ChannelHandler` does not compile, reported once on its name; a field type that
+/// is no dependency is reported on the type; every problem of the attribute (the name's
+/// `[name.kind-suffix]`, unknown keys, a missing description, generics) at once.
 #[proc_macro_attribute]
 pub fn channel(args: TokenStream, item: TokenStream) -> TokenStream {
     channel::expand(args.into(), item.into()).into()
