@@ -1,4 +1,5 @@
-//! A crate that depends on agboss as `ag`: the macros take `crate = ag`.
+//! A crate that depends on agboss as `ag`: the macros take `crate = ag`, roles and channels
+//! included.
 
 use ag::prelude::ToolHandler;
 
@@ -37,6 +38,46 @@ pub struct EchoServer;
 )]
 pub struct ServerParrot;
 
+/// Approves what the parrot repeats.
+#[ag::channel_role(
+    name = "parrot-approval-channel",
+    approves = Message,
+    answered_by = ThreadOwner,
+    crate = ag,
+)]
+pub struct ParrotApproval;
+
+/// Asks the parrot's owner, who answers later.
+#[ag::channel(name = "owner-parrot-approval-channel", crate = ag)]
+pub struct OwnerParrotApproval {
+    clock: ag::prelude::Clock,
+}
+
+impl ag::prelude::ChannelHandler for OwnerParrotApproval {
+    type Role = ParrotApproval;
+
+    async fn send(
+        &self,
+        _: ag::prelude::ChannelAsk<ParrotApproval>,
+    ) -> Result<ag::prelude::ChannelOutcome<ParrotApproval>, ag::prelude::ToolError> {
+        let _ = self.clock.now();
+        Ok(ag::prelude::ChannelOutcome::await_reply())
+    }
+}
+
+/// Repeats a message once its owner approves.
+#[ag::tool(name = "careful-parrot-tool", channel = ParrotApproval, crate = ag)]
+pub struct CarefulParrot;
+
+impl ToolHandler for CarefulParrot {
+    type Input = Message;
+    type Output = Message;
+
+    async fn run(&self, input: Message) -> Result<Message, ag::prelude::ToolError> {
+        Ok(input)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use ag::tool::Tool;
@@ -57,6 +98,26 @@ mod tests {
         assert_eq!(
             descriptor.dependencies()[0].type_written(),
             "McpClient<EchoServer>"
+        );
+    }
+
+    #[test]
+    fn roles_and_channels_reach_the_renamed_crate() {
+        use ag::channel::{Channel, ChannelRole, PauseAnswerer};
+        let role = super::ParrotApproval::DESCRIPTOR;
+        assert_eq!(role.name(), "parrot-approval-channel");
+        assert_eq!(role.answered_by(), PauseAnswerer::ThreadOwner);
+        let channel = super::OwnerParrotApproval::DESCRIPTOR;
+        assert!(std::ptr::eq(channel.role(), role));
+        assert_eq!(
+            channel.dependencies()[0].type_written(),
+            "ag::prelude::Clock"
+        );
+        assert_eq!(
+            super::CarefulParrot::DESCRIPTOR
+                .approval()
+                .map(|a| a.role()),
+            Some("parrot-approval-channel")
         );
     }
 
