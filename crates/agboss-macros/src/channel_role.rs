@@ -80,9 +80,9 @@ pub struct AnsweredBy {
 /// The role's form: never both (`[channel.role-form]`).
 pub enum Form {
     /// `approves = Dto`: it approves calls of the tools whose input is `Dto`.
-    Approval { approves: Type },
+    Approval { approves: Box<Type> },
     /// `ask = Q, answer = A`: a question of its own.
-    Question { ask: Type, answer: Type },
+    Question { ask: Box<Type>, answer: Box<Type> },
 }
 
 /// Expands `#[channel_role(args)] item`. On any error the struct is emitted unchanged beside the
@@ -241,11 +241,11 @@ fn resolve_form(args: &RoleArgs, problems: &mut Vec<darling::Error>) -> Option<F
     };
     match (&args.approves, &args.ask, &args.answer) {
         (Some(approves), None, None) => Some(Form::Approval {
-            approves: Type::Path(approves.clone()),
+            approves: Box::new(Type::Path(approves.clone())),
         }),
         (None, Some(ask), Some(answer)) => Some(Form::Question {
-            ask: Type::Path(ask.clone()),
-            answer: Type::Path(answer.clone()),
+            ask: Box::new(Type::Path(ask.clone())),
+            answer: Box::new(Type::Path(answer.clone())),
         }),
         (Some(approves), ask, answer) => {
             let other = match (ask, answer) {
