@@ -82,10 +82,7 @@ impl Channel for Inbox {
     const DESCRIPTOR: &'static ChannelDescriptor = &INBOX;
 
     fn build(scope: &Scope<'_>) -> Result<Self, DependencyError> {
-        let seen = scope
-            .providers()
-            .get::<Seen>()
-            .map_err(|why| INBOX_UNRESOLVED(why))?;
+        let seen = scope.providers().get::<Seen>().map_err(INBOX_UNRESOLVED)?;
         Ok(Inbox { seen })
     }
 }
