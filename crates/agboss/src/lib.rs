@@ -60,7 +60,8 @@
 //! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`](mod@dto),
 //! [`tool`](mod@tool) (the call contract), [`agent`](mod@agent), [`app`] (workflows,
 //! applications, assembly), [`run`] (outcomes, errors, budgets), [`model`] (chat models and
-//! providers), [`journal`] (events and stores), [`context`], [`spend`], [`time`], [`describe`],
+//! providers), [`journal`] (events and stores), [`channel`](mod@channel) (approval roles and
+//! the channels that answer them), [`context`], [`spend`], [`time`], [`describe`],
 //! and with their features [`mcp`](mod@mcp), `config`, `cli` and `testing`.
 //!
 //! Features, all on by default but `testing`: `mcp`, `openai`, `anthropic`, `gemini`, `config`,
@@ -191,6 +192,63 @@ pub mod journal {
 }
 
 /// Approval channels: roles, the channels that answer them, and their questions and answers.
+///
+/// A role (`#[channel_role]`) says what is approved and who answers; a channel (`#[channel]`)
+/// asks; a tool names the role (`#[tool(.., channel = Role)]`) and its calls wait for the
+/// decision. docs/pauses.md tells how calls pause and are answered.
+///
+/// ```
+/// use std::sync::Arc;
+/// use agboss::prelude::*;
+/// use agboss::{Application, Workflow};
+///
+/// #[dto]
+/// pub struct RefundInput {
+///     pub order_id: String,
+///     pub amount_cents: u64,
+/// }
+///
+/// /// Approves card refunds.
+/// #[channel_role(name = "refund-approval-channel", approves = RefundInput, answered_by = Channel)]
+/// pub struct RefundApproval;
+///
+/// /// Approves refunds up to $50 at once; waits for a manager on larger ones.
+/// #[channel(name = "small-refunds-channel")]
+/// pub struct SmallRefunds;
+///
+/// impl ChannelHandler for SmallRefunds {
+///     type Role = RefundApproval;
+///
+///     async fn send(
+///         &self,
+///         ask: ChannelAsk<RefundApproval>,
+///     ) -> Result<ChannelOutcome<RefundApproval>, ToolError> {
+///         if ask.value.arguments.amount_cents <= 5_000 {
+///             return Ok(ChannelOutcome::decided(ToolCallApprovalDecision::approve()));
+///         }
+///         Ok(ChannelOutcome::await_reply())
+///     }
+/// }
+///
+/// /// Refunds a card payment.
+/// #[tool(name = "refund-card-tool", channel = RefundApproval)]
+/// pub struct RefundCard;
+///
+/// impl ToolHandler for RefundCard {
+///     type Input = RefundInput;
+///     type Output = PlainText;
+///
+///     async fn run(&self, input: RefundInput) -> Result<PlainText, ToolError> {
+///         Ok(PlainText::new(format!("refunded {}", input.order_id)))
+///     }
+/// }
+///
+/// let app = Application::builder("refunds")
+///     .workflow(Workflow::new("desk").tool::<RefundCard>())
+///     .channel::<SmallRefunds>()
+///     .build();
+/// assert!(app.is_ok());
+/// ```
 pub mod channel {
     pub use agboss_core::channel::{
         Approves, AutoApproveChannel, AutoRejectChannel, Channel, ChannelAsk, ChannelDescriptor,
