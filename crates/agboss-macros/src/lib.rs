@@ -27,7 +27,7 @@ use proc_macro::TokenStream;
 /// |---|---|---|
 /// | `name` | kebab-case ending in `-tool`, `[a-zA-Z0-9_-]`, at most 64 characters | required |
 /// | `description` | what the tool does and when to call it; the model reads it | the struct's doc comment (its `///` lines, trimmed); with neither, it does not compile |
-/// | `timeout` | `millis(n)`, `seconds(n)` or `minutes(n)`; a bare number does not compile | `seconds(30)` |
+/// | `timeout` | `millis(n)`, `seconds(n)`, `minutes(n)`, `hours(n)` or `days(n)`; a bare number does not compile | `seconds(30)` |
 /// | `max_result_size` | `bytes(n)`, `kilobytes(n)` or `megabytes(n)`, at least 1 whole byte | the workflow's, else the application's, else 128 KB |
 /// | `read_only` | `true` if the tool changes nothing (`describe` prints `read`) | `false`: it may write |
 /// | `channel` | a `#[channel_role]` whose `approves` is the tool's input type, or a built-in channel (`AutoApproveChannel`, `AutoRejectChannel`, `TerminalUserChannel`): each call waits for its decision before it runs | none: calls run at once |
@@ -157,7 +157,7 @@ pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `approves` | the input DTO of the tools whose calls it approves: its question is a `ToolCallApprovalAsk<Dto>`, its answer a `ToolCallApprovalDecision<Dto>` | one form is required |
 /// | `ask`, `answer` | or, for a question of its own, the DTOs of the question and of its answer, both given | |
 /// | `reply_interpreter` | a type that reads free-text replies (`Resume::reply`) as the role's answer: a `ReplyInterpreter<Role>` (code), or for an approval role a `DecisionModel` (a model that may only approve or refuse); one interpreter serves one role (`[channel.shared-interpreter]` at assembly) | none: answers are decisions |
-/// | `expires_after` | `millis(n)`, `seconds(n)` or `minutes(n)`: how long its pauses take answers (`[pause.expired]` after) | no limit |
+/// | `expires_after` | `minutes(n)`, `hours(n)`, `days(n)` (any unit of time): how long its pauses take answers (`[pause.expired]` after) | no limit |
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 ///
 /// ```text
@@ -178,7 +178,7 @@ pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
 ///     answer = BudgetAnswer,
 ///     answered_by = ThreadOwner,
 ///     reply_interpreter = BudgetReader,    // impl ReplyInterpreter<BudgetQuestion>
-///     expires_after = minutes(1440),
+///     expires_after = hours(24),
 /// )]
 /// pub struct BudgetQuestion;
 /// ```

@@ -17,7 +17,7 @@ pub struct ByteSizeValue {
     tokens: TokenStream,
 }
 
-/// Parses `millis(n)`, `seconds(n)` or `minutes(n)`.
+/// Parses `millis(n)`, `seconds(n)`, `minutes(n)`, `hours(n)` or `days(n)`.
 pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
     let call = unit_call(
         expr,
@@ -25,7 +25,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
         &format!(
             "a bare number is not a time span: write it with its unit, {}",
             match key {
-                "expires_after" => "`minutes(1440)` or `seconds(90)`",
+                "expires_after" => "`hours(24)` or `minutes(90)`",
                 _ => "`seconds(10)` or `millis(500)`",
             }
         ),
@@ -33,13 +33,12 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
     let (function, arg) = call_parts(call, key)?;
     let func = &call.func;
     match function.as_str() {
-        "millis" | "seconds" | "minutes" => {}
+        "millis" | "seconds" | "minutes" | "hours" | "days" => {}
         other => {
             return Err(syn::Error::new_spanned(
                 &call.func,
                 format!(
-                    "`{other}` is not a unit of time: use `millis(..)`, `seconds(..)` or `minutes(..)`{}",
-                    in_minutes(other, arg)
+                    "`{other}` is not a unit of time: use `millis(..)`, `seconds(..)`, `minutes(..)`, `hours(..)` or `days(..)`"
                 ),
             ));
         }
@@ -267,7 +266,7 @@ fn strip(expr: &Expr) -> &Expr {
 fn example(key: &str) -> &'static str {
     match key {
         "timeout" => "seconds(10)",
-        "expires_after" => "minutes(1440)",
+        "expires_after" => "hours(24)",
         _ => "kilobytes(256)",
     }
 }
@@ -288,29 +287,6 @@ fn least(key: &str) -> &'static str {
     }
 }
 
-/// For `hours(n)` or `days(n)`, units agboss does not have: the same span in minutes.
-fn in_minutes(unit: &str, arg: &Expr) -> String {
-    let per_unit: u64 = match unit {
-        "hours" => 60,
-        "days" => 24 * 60,
-        _ => return String::new(),
-    };
-    match literal(arg) {
-        Some(Lit::Int(int)) => int
-            .base10_parse::<u64>()
-            .ok()
-            .and_then(|n| n.checked_mul(per_unit))
-            .map(|minutes| {
-                format!(
-                    "; `{unit}({})` is `minutes({minutes})`",
-                    int.base10_digits()
-                )
-            })
-            .unwrap_or_default(),
-        _ => String::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,16 +299,13 @@ mod tests {
     }
 
     #[test]
-    fn hours_and_days_are_said_in_minutes() {
+    fn units_of_time_are_listed_when_one_is_not() {
         assert_eq!(
-            span_error(syn::parse_quote!(hours(24)), "expires_after"),
-            "`hours` is not a unit of time: use `millis(..)`, `seconds(..)` or `minutes(..)`; `hours(24)` is `minutes(1440)`"
+            span_error(syn::parse_quote!(weeks(1)), "expires_after"),
+            "`weeks` is not a unit of time: use `millis(..)`, `seconds(..)`, `minutes(..)`, `hours(..)` or `days(..)`"
         );
-        assert!(
-            span_error(syn::parse_quote!(days(3)), "timeout")
-                .ends_with("`days(3)` is `minutes(4320)`")
-        );
-        assert!(span_error(syn::parse_quote!(weeks(1)), "timeout").ends_with("or `minutes(..)`"));
+        assert!(time_span(&syn::parse_quote!(hours(24)), "expires_after").is_ok());
+        assert!(time_span(&syn::parse_quote!(days(3)), "timeout").is_ok());
     }
 
     #[test]
@@ -347,7 +320,7 @@ mod tests {
         );
         assert_eq!(
             span_error(syn::parse_quote!(24), "expires_after"),
-            "a bare number is not a time span: write it with its unit, `minutes(1440)` or `seconds(90)`"
+            "a bare number is not a time span: write it with its unit, `hours(24)` or `minutes(90)`"
         );
     }
 }

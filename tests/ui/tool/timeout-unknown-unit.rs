@@ -7,7 +7,7 @@ pub struct Query {
 
 use agboss::units::seconds;
 
-#[tool(name = "search-issues-tool", description = "Search", timeout = hours(1))]
+#[tool(name = "search-issues-tool", description = "Search", timeout = weeks(1))]
 pub struct SearchIssues;
 
 impl ToolHandler for SearchIssues {

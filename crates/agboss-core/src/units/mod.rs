@@ -10,7 +10,7 @@ mod time;
 
 pub use money::{Usd, UsdParseError, usd};
 pub use size::{ByteSize, ByteSizeError, bytes, kilobytes, megabytes};
-pub use time::{TimeSpan, TimeUnit, millis, minutes, seconds};
+pub use time::{TimeSpan, TimeUnit, days, hours, millis, minutes, seconds};
 
 /// Writes `n` with a comma between each group of three digits: `1048587` -> `1,048,587`.
 pub(crate) fn group_thousands(n: u64, out: &mut String) {

@@ -12,6 +12,10 @@ pub enum TimeUnit {
     Seconds,
     /// Minutes, written `min`.
     Minutes,
+    /// Hours, written `h`.
+    Hours,
+    /// Days, written `d`.
+    Days,
 }
 
 impl TimeUnit {
@@ -21,6 +25,8 @@ impl TimeUnit {
             TimeUnit::Millis => "ms",
             TimeUnit::Seconds => "s",
             TimeUnit::Minutes => "min",
+            TimeUnit::Hours => "h",
+            TimeUnit::Days => "d",
         }
     }
 
@@ -29,6 +35,8 @@ impl TimeUnit {
             TimeUnit::Millis => 1,
             TimeUnit::Seconds => 1_000,
             TimeUnit::Minutes => 60_000,
+            TimeUnit::Hours => 3_600_000,
+            TimeUnit::Days => 86_400_000,
         }
     }
 }
@@ -100,6 +108,16 @@ pub const fn minutes(n: u64) -> TimeSpan {
     TimeSpan::new(n, TimeUnit::Minutes)
 }
 
+/// `n` hours: how long a pause may wait for its answer, say.
+pub const fn hours(n: u64) -> TimeSpan {
+    TimeSpan::new(n, TimeUnit::Hours)
+}
+
+/// `n` days.
+pub const fn days(n: u64) -> TimeSpan {
+    TimeSpan::new(n, TimeUnit::Days)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +133,8 @@ mod tests {
     fn converts_to_durations() {
         assert_eq!(seconds(10).as_duration(), Duration::from_secs(10));
         assert_eq!(minutes(2).as_duration(), Duration::from_secs(120));
+        assert_eq!(hours(72).to_string(), "72 h");
+        assert_eq!(days(3).as_duration(), hours(72).as_duration());
         assert_eq!(millis(7).as_duration(), Duration::from_millis(7));
         assert_eq!(
             minutes(u64::MAX).as_duration(),

@@ -10,7 +10,7 @@ pub struct RefundInput {
     description = "Approves card refunds",
     approves = RefundInput,
     answered_by = Channel,
-    expires_after = hours(24),
+    expires_after = weeks(2),
 )]
 pub struct RefundApproval;
 
