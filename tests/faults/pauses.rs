@@ -260,7 +260,7 @@ async fn t15_an_approval_answered_twice_takes_one_decision() {
     assert_eq!((taken, already), (RACES, RACES));
     assert!(runs_per_approval_max <= 1);
     // Odd races approved twice (always approved); even ones approve or refuse.
-    assert!(payments >= RACES / 2 && payments <= RACES);
+    assert!((RACES / 2..=RACES).contains(&payments));
     assert_eq!(
         f.asks.count.load(Ordering::SeqCst),
         RACES,
