@@ -192,7 +192,7 @@ fn anthropic_sends_the_conversation_as_content_blocks() {
         )
         .await;
         let request = &requests[0];
-        assert_eq!(request.path, "/messages");
+        assert_eq!(request.path, "/v1/messages");
         assert_eq!(request.header("x-api-key"), Some(KEY));
         assert_eq!(request.header("anthropic-version"), Some("2023-06-01"));
         assert_eq!(request.header("authorization"), None);

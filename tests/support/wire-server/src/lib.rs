@@ -125,6 +125,8 @@ pub struct Recorded {
     pub method: String,
     /// The path and query: `/chat/completions`.
     pub path: String,
+    /// The whole URL: `http://127.0.0.1:<port>/chat/completions`.
+    pub url: String,
     /// The headers in the order they came, names lower-cased.
     pub headers: Vec<(String, String)>,
     /// The body parsed as JSON; `Null` when it was empty or not JSON.
@@ -168,6 +170,7 @@ pub enum Flavour {
 
 #[derive(Debug, Default)]
 struct Shared {
+    base_url: String,
     flavour: Flavour,
     responses: Mutex<VecDeque<Canned>>,
     requests: Mutex<Vec<Recorded>>,
@@ -201,6 +204,7 @@ impl WireServer {
             .local_addr()
             .expect("wire-server: the bound socket has no address");
         let shared = Arc::new(Shared {
+            base_url: format!("http://{address}"),
             flavour,
             responses: Mutex::new(responses.into_iter().collect()),
             ..Shared::default()
@@ -292,6 +296,7 @@ async fn respond(
     };
     let recorded = Recorded {
         method: parts.method.to_string(),
+        url: format!("{}{path}", shared.base_url),
         path: path.clone(),
         headers: parts
             .headers
