@@ -341,6 +341,10 @@ fn a_request_llama_cpp_python_refuses_fails_at_once_with_its_first_problem() {
             )
         );
         assert_eq!(requests.len(), 1);
-        assert_eq!(server.responses_left(), 1, "a refused request takes no canned answer");
+        assert_eq!(
+            server.responses_left(),
+            1,
+            "a refused request takes no canned answer"
+        );
     });
 }

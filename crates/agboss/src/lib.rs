@@ -76,7 +76,7 @@ pub use agboss_macros::{agent, dto, tool};
 #[doc(inline)]
 pub use agboss_macros::{mcp_server, mcp_tool};
 
-pub use agboss_core::app::{Application, ToolDefaults, Workflow};
+pub use agboss_core::app::{AgentDefaults, Application, ToolDefaults, Workflow};
 pub use agboss_core::base::{AssemblyError, Env, FromEnv};
 #[cfg(feature = "config")]
 pub use agboss_core::config::Config;
@@ -141,8 +141,8 @@ pub mod agent {
 /// runs.
 pub mod app {
     pub use agboss_core::app::{
-        AppWorkflow, Application, ApplicationBuilder, DEFAULT_MAX_TOOL_CALLS, RunBuilder,
-        ToolDefaults, ToolSlice, Workflow,
+        AgentDefaults, AppWorkflow, Application, ApplicationBuilder, DEFAULT_ANSWER_RETRIES,
+        DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, RunBuilder, ToolDefaults, ToolSlice, Workflow,
     };
     pub use agboss_core::base::{
         AssemblyError, Env, FromEnv, Problem, Setting, Source, UnknownAgentToolError,
@@ -153,7 +153,7 @@ pub mod app {
 /// Runs: how they end, the errors they end with, their limits and budgets.
 pub mod run {
     pub use agboss_core::journal::Answer;
-    pub use agboss_core::run::{LimitExceededError, RunError, RunOutcome, ToolEnd};
+    pub use agboss_core::run::{LimitExceededError, RunError, RunOutcome, ToolEnd, TurnLimitError};
     pub use agboss_core::spend::{BudgetExceededError, Budgets};
 }
 
@@ -218,7 +218,7 @@ pub mod mcp {
 #[cfg(feature = "config")]
 pub mod config {
     pub use agboss_core::agent::AgentSettings;
-    pub use agboss_core::config::{Config, ToolSettings};
+    pub use agboss_core::config::{AgentDefaultSettings, Config, ToolSettings};
     pub use agboss_core::model::{ModelSettings, PriceSettings};
 }
 

@@ -11,6 +11,7 @@
 //! back in the model's order. docs/agents.md describes the state layout.
 
 mod agent_loop;
+mod answers;
 mod driver;
 mod ids;
 mod limits;
@@ -19,7 +20,7 @@ mod tools_step;
 pub use driver::{RunEnv, RunOutcome};
 pub(crate) use driver::{drive, restore_spend};
 pub use ids::assign_call_ids;
-pub use limits::{LimitExceededError, RunError};
+pub use limits::{LimitExceededError, RunError, TurnLimitError};
 
 use std::sync::Arc;
 

@@ -305,7 +305,9 @@ fn openai_calls(c: &mut Checker, calls: &[Value]) -> Vec<String> {
                 }
                 ids.push(id.to_owned());
             }
-            if c.string(call, "type", true).is_some_and(|t| t != "function") {
+            if c.string(call, "type", true)
+                .is_some_and(|t| t != "function")
+            {
                 c.key("type", |c| c.fail("Input should be 'function'"));
             }
             c.key("function", |c| match call.get("function") {
@@ -328,7 +330,9 @@ fn openai_calls(c: &mut Checker, calls: &[Value]) -> Vec<String> {
 fn openai_tool(c: &mut Checker, tool: &Value) -> Option<String> {
     let tool = c.object(tool)?;
     c.only(tool, &["type", "function"]);
-    if c.string(tool, "type", true).is_some_and(|t| t != "function") {
+    if c.string(tool, "type", true)
+        .is_some_and(|t| t != "function")
+    {
         c.key("type", |c| c.fail("Input should be 'function'"));
     }
     c.key("function", |c| {
@@ -431,16 +435,22 @@ pub fn anthropic(body: &Value) -> Vec<Problem> {
                 return;
             };
             match c.string(choice, "type", true) {
-                Some("auto" | "any" | "none") => c.only(choice, &["type", "disable_parallel_tool_use"]),
+                Some("auto" | "any" | "none") => {
+                    c.only(choice, &["type", "disable_parallel_tool_use"])
+                }
                 Some("tool") => {
                     c.only(choice, &["type", "name", "disable_parallel_tool_use"]);
                     if let Some(name) = c.string(choice, "name", true)
                         && !tools.as_ref().is_some_and(|t| t.iter().any(|n| n == name))
                     {
-                        c.key("name", |c| c.fail(format!("Tool '{name}' not found in provided tools")));
+                        c.key("name", |c| {
+                            c.fail(format!("Tool '{name}' not found in provided tools"))
+                        });
                     }
                 }
-                Some(_) => c.key("type", |c| c.fail("Input tag should be 'auto', 'any', 'tool' or 'none'")),
+                Some(_) => c.key("type", |c| {
+                    c.fail("Input tag should be 'auto', 'any', 'tool' or 'none'")
+                }),
                 None => {}
             }
         });
@@ -461,7 +471,9 @@ pub fn anthropic(body: &Value) -> Vec<Problem> {
                     }
                 }
                 Some("disabled") => {}
-                _ => c.key("type", |c| c.fail("Input tag should be 'enabled' or 'disabled'")),
+                _ => c.key("type", |c| {
+                    c.fail("Input tag should be 'enabled' or 'disabled'")
+                }),
             }
         });
     }
@@ -518,7 +530,12 @@ struct Blocks {
     results: Vec<String>,
 }
 
-fn anthropic_content(c: &mut Checker, role: &str, content: Option<&Value>, may_be_empty: bool) -> Blocks {
+fn anthropic_content(
+    c: &mut Checker,
+    role: &str,
+    content: Option<&Value>,
+    may_be_empty: bool,
+) -> Blocks {
     let mut blocks = Blocks {
         calls: Vec::new(),
         results: Vec::new(),
@@ -541,7 +558,9 @@ fn anthropic_content(c: &mut Checker, role: &str, content: Option<&Value>, may_b
         }
     };
     if items.is_empty() && !may_be_empty {
-        c.fail("messages must have non-empty content except for the optional final assistant message");
+        c.fail(
+            "messages must have non-empty content except for the optional final assistant message",
+        );
     }
     for (i, block) in items.iter().enumerate() {
         c.index(i, |c| {
@@ -579,7 +598,9 @@ fn anthropic_content(c: &mut Checker, role: &str, content: Option<&Value>, may_b
                         && !content.is_string()
                         && !content.is_array()
                     {
-                        c.key("content", |c| c.fail("Input should be a valid string or list"));
+                        c.key("content", |c| {
+                            c.fail("Input should be a valid string or list")
+                        });
                     }
                     if let Some(is_error) = block.get("is_error")
                         && !is_error.is_boolean()
@@ -588,7 +609,9 @@ fn anthropic_content(c: &mut Checker, role: &str, content: Option<&Value>, may_b
                     }
                 }
                 Some(other) => c.key("type", |c| {
-                    c.fail(format!("a `{other}` block may not stand in a {role} message"))
+                    c.fail(format!(
+                        "a `{other}` block may not stand in a {role} message"
+                    ))
                 }),
                 None => {}
             }
@@ -639,7 +662,9 @@ pub fn gemini(body: &Value) -> Vec<Problem> {
                         c.key("functionDeclarations", |c| {
                             for (j, declaration) in declarations.iter().enumerate() {
                                 c.index(j, |c| {
-                                    let Some(declaration) = c.object(declaration) else { return };
+                                    let Some(declaration) = c.object(declaration) else {
+                                        return;
+                                    };
                                     c.only(declaration, &["name", "description", "parameters"]);
                                     c.string(declaration, "name", true);
                                     c.string(declaration, "description", false);
@@ -653,15 +678,23 @@ pub fn gemini(body: &Value) -> Vec<Problem> {
     }
     if let Some(config) = top.get("toolConfig") {
         c.key("toolConfig", |c| {
-            let Some(config) = c.object(config) else { return };
+            let Some(config) = c.object(config) else {
+                return;
+            };
             c.only(config, &["functionCallingConfig"]);
-            let Some(calling) = config.get("functionCallingConfig") else { return };
+            let Some(calling) = config.get("functionCallingConfig") else {
+                return;
+            };
             c.key("functionCallingConfig", |c| {
-                let Some(calling) = c.object(calling) else { return };
+                let Some(calling) = c.object(calling) else {
+                    return;
+                };
                 c.only(calling, &["mode", "allowedFunctionNames"]);
                 let mode = c.string(calling, "mode", true);
                 if !matches!(mode, Some("AUTO" | "ANY" | "NONE" | "VALIDATED") | None) {
-                    c.key("mode", |c| c.fail("Invalid value: expected AUTO, ANY, NONE or VALIDATED"));
+                    c.key("mode", |c| {
+                        c.fail("Invalid value: expected AUTO, ANY, NONE or VALIDATED")
+                    });
                 }
                 if calling.contains_key("allowedFunctionNames") && mode != Some("ANY") {
                     c.key("allowedFunctionNames", |c| {
@@ -676,7 +709,13 @@ pub fn gemini(body: &Value) -> Vec<Problem> {
             if let Some(generation) = c.object(generation) {
                 c.only(
                     generation,
-                    &["maxOutputTokens", "thinkingConfig", "temperature", "topP", "topK"],
+                    &[
+                        "maxOutputTokens",
+                        "thinkingConfig",
+                        "temperature",
+                        "topP",
+                        "topK",
+                    ],
                 );
             }
         });
@@ -716,7 +755,10 @@ fn gemini_parts(c: &mut Checker, parts: &[Value], role: &str) -> (usize, usize) 
     for (i, part) in parts.iter().enumerate() {
         c.index(i, |c| {
             let Some(part) = c.object(part) else { return };
-            c.only(part, &["text", "functionCall", "functionResponse", "thought"]);
+            c.only(
+                part,
+                &["text", "functionCall", "functionResponse", "thought"],
+            );
             let kinds = ["text", "functionCall", "functionResponse"]
                 .iter()
                 .filter(|k| part.contains_key(**k))
@@ -727,10 +769,17 @@ fn gemini_parts(c: &mut Checker, parts: &[Value], role: &str) -> (usize, usize) 
             if part.contains_key("text") && c.string(part, "text", true) == Some("") {
                 c.key("text", |c| c.fail("a text part must not be empty"));
             }
-            for (key, inner, on_role) in [("functionCall", "args", "model"), ("functionResponse", "response", "user")] {
+            for (key, inner, on_role) in [
+                ("functionCall", "args", "model"),
+                ("functionResponse", "response", "user"),
+            ] {
                 let Some(value) = part.get(key) else { continue };
                 if role != on_role {
-                    c.key(key, |c| c.fail(format!("a {key} part may stand only in a {on_role} content")));
+                    c.key(key, |c| {
+                        c.fail(format!(
+                            "a {key} part may stand only in a {on_role} content"
+                        ))
+                    });
                 }
                 if key == "functionCall" {
                     calls += 1;
@@ -822,7 +871,10 @@ mod tests {
         let mut fixed = body.clone();
         fixed["messages"][1]["content"] = json!("");
         assert!(openai(&fixed).is_empty());
-        fixed["messages"][1].as_object_mut().unwrap().remove("content");
+        fixed["messages"][1]
+            .as_object_mut()
+            .unwrap()
+            .remove("content");
         assert!(openai(&fixed).is_empty());
     }
 
@@ -866,7 +918,9 @@ mod tests {
         });
         assert_eq!(
             dotted_problems(&anthropic(&body)),
-            ["messages.2: tool_use ids were found without tool_result blocks immediately after: t1"]
+            [
+                "messages.2: tool_use ids were found without tool_result blocks immediately after: t1"
+            ]
         );
     }
 
@@ -881,7 +935,9 @@ mod tests {
         });
         assert_eq!(
             dotted_problems(&gemini(&body)),
-            ["contents.2: Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn"]
+            [
+                "contents.2: Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn"
+            ]
         );
     }
 

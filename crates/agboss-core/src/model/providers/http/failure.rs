@@ -109,14 +109,17 @@ pub(super) fn invalid_request(body: &[u8]) -> Option<String> {
             .iter()
             .filter_map(|d| {
                 let msg = d.get("msg")?.as_str()?;
-                let loc = d.get("loc").and_then(Value::as_array).map_or_else(Vec::new, |loc| {
-                    loc.iter()
-                        .map(|step| match step {
-                            Value::String(key) => key.clone(),
-                            other => other.to_string(),
-                        })
-                        .collect()
-                });
+                let loc = d
+                    .get("loc")
+                    .and_then(Value::as_array)
+                    .map_or_else(Vec::new, |loc| {
+                        loc.iter()
+                            .map(|step| match step {
+                                Value::String(key) => key.clone(),
+                                other => other.to_string(),
+                            })
+                            .collect()
+                    });
                 Some(located(&loc, msg))
             })
             .collect();
@@ -315,9 +318,13 @@ mod tests {
         );
         // An error whose type says so.
         let typed = br#"{"error": {"message": "tool_choice names no tool", "type": "invalid_request_error"}}"#;
-        assert_eq!(invalid_request(typed).as_deref(), Some("tool_choice names no tool"));
+        assert_eq!(
+            invalid_request(typed).as_deref(),
+            Some("tool_choice names no tool")
+        );
         // A server that failed is not one of them.
-        let failed = br#"{"error": {"message": "The server had an error", "type": "server_error"}}"#;
+        let failed =
+            br#"{"error": {"message": "The server had an error", "type": "server_error"}}"#;
         assert_eq!(invalid_request(failed), None);
         assert_eq!(invalid_request(b"<html>502 Bad Gateway</html>"), None);
     }
