@@ -162,8 +162,8 @@ pub mod run {
 pub mod model {
     pub use agboss_core::model::{
         ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelClient,
-        ModelError, ModelRouter, ModelSettings, PriceSettings, Prices, ScriptedModel, Thinking,
-        ToolCall, ToolChoice, Turn, Usage, forbid_real_requests,
+        ModelError, ModelRoute, ModelRouter, ModelSettings, PriceSettings, Prices, ScriptedModel,
+        Thinking, ToolCall, ToolChoice, Turn, Usage, forbid_real_requests,
     };
     /// Providers over HTTP, by wire format.
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]

@@ -142,7 +142,7 @@ impl ProviderSettings {
 /// Anthropic's base URL may be given with or without its `/v1` (`https://api.anthropic.com`,
 /// a proxy's root): requests go to `<base>/v1/messages` either way.
 pub fn connect(mut settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<dyn ChatModel> {
-    settings.base_url = base_url(settings.kind, &settings.base_url);
+    settings.base_url = normalized_base_url(settings.kind, &settings.base_url);
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
     if let Some(wire) = dialect(settings.kind) {
         let key = settings.key_env.as_deref().and_then(|name| env.get(name));
@@ -159,7 +159,7 @@ pub fn connect(mut settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<d
 }
 
 /// `base_url` without a trailing `/`, and for Anthropic with the `/v1` its paths hang under.
-fn base_url(kind: WireFormat, base_url: &str) -> String {
+pub(crate) fn normalized_base_url(kind: WireFormat, base_url: &str) -> String {
     let base = base_url.trim_end_matches('/');
     match kind {
         WireFormat::Anthropic if !base.is_empty() && !base.ends_with("/v1") => format!("{base}/v1"),
