@@ -249,6 +249,17 @@ catalogue! {
     MCP_GENERATE_NO_TOOLS = ("mcp.generate-no-tools", "`g mcp` has no tool left to generate",
         "no tool of server `{server}` is left to generate{detail}");
 
+    // The command line.
+    /// `agboss new` was given a name that cannot name a crate.
+    NEW_NAME_INVALID = ("new.name-invalid", "`agboss new` was given a name that cannot name a crate",
+        "{name} cannot name a crate: {why}; use letters, digits, `-` and `_`, starting with a letter, such as \"my-agent\"");
+    /// `agboss new` would write into a directory that holds files.
+    NEW_EXISTS = ("new.exists", "`agboss new` would write into a directory that is not empty",
+        "{path} already exists and is not empty: choose another name, or remove it");
+    /// `agboss new` could not write a file.
+    NEW_WRITE_FAILED = ("new.write-failed", "`agboss new` could not write a file of the project",
+        "could not write {path}: {reason}");
+
     // Runs.
     /// An agent with an answer DTO answered otherwise.
     ANSWER_MISSING = ("answer.missing", "an agent with an answer DTO ended without a valid answer",

@@ -222,10 +222,13 @@ pub mod config {
     pub use agboss_core::model::{ModelSettings, PriceSettings};
 }
 
-/// The subcommands a program mounts in its command line (`describe`, `g mcp`).
+/// The subcommands a program mounts in its own command line (`myapp agboss describe`, `myapp
+/// agboss g mcp`): [`Command`](cli::Command) as a clap `Subcommand`, [`AgbossArgs`](cli::AgbossArgs)
+/// as clap `Args`; [`command`](cli::command) reads the process's arguments for a program without
+/// a command line of its own.
 #[cfg(feature = "cli")]
 pub mod cli {
-    pub use agboss_cli::{Command, command, command_from};
+    pub use agboss_cli::{AgbossArgs, Command, command, command_from};
     #[cfg(feature = "mcp")]
     pub use agboss_cli::{Generate, GenerateMcp};
 }
