@@ -1,9 +1,9 @@
 //! The command line: agboss's subcommands mounted in a program's own, and the `agboss` program
 //! itself, installed with `cargo install`, creating a project whose test passes.
 //!
-//! The project test builds agboss in a project of its own, offline (path dependencies, the
-//! registry cache the workspace's build filled), under `target/new-project/` so that later runs
-//! reuse the build.
+//! The project test writes the project under the system's temporary directory and builds it
+//! offline (path dependencies, the registry cache the workspace's build filled) into
+//! `target/new-project/`, so that later runs reuse the build.
 
 mod common;
 
@@ -152,7 +152,8 @@ fn agboss_new_creates_a_project_whose_test_passes() {
         "cargo install --path crates/agboss-cli",
     );
     let agboss = root.join("bin").join("agboss");
-    let work = scratch.join(format!("run-{}", std::process::id()));
+    // Outside any workspace, agboss's included: cargo would take the project for a member.
+    let work = std::env::temp_dir().join(format!("agboss-new-project-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).unwrap();
 
