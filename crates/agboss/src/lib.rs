@@ -1,11 +1,14 @@
 //! agboss: LLM agents whose tools are plain Rust structs under attribute macros.
 //!
-//! A tool is a struct whose fields are its dependencies and whose [`ToolHandler`] impl is its
-//! code. `#[tool]` checks its name at compile time, generates the JSON Schemas the model reads
-//! from the input and output DTOs, and registers it. Every call goes through one contract:
-//! input validated, not started when cancelled, run under its timeout on the application's
-//! clock, output validated, and the result a value (never a panic) bounded before the model
-//! reads it.
+//! A tool is a struct whose fields are its dependencies and whose
+//! [`ToolHandler`](prelude::ToolHandler) impl is its code. `#[tool]` checks its name at compile
+//! time, generates the JSON Schemas the model reads from the input and output DTOs, and
+//! registers it. Every call goes through one contract: input validated, not started when
+//! cancelled, run under its timeout on the application's clock, output validated, and the
+//! result a value (never a panic) bounded before the model reads it.
+//!
+//! New here? docs/getting-started.md goes from `cargo new` to a first tool called by an agent
+//! on a model server of your own.
 //!
 //! A file of tools, DTOs or agents needs one line, `use agboss::prelude::*;`. A `main` needs
 //! `use agboss::{Application, Workflow, ...};` and the modules it reaches into.

@@ -8,10 +8,10 @@
 //! | `tool.duplicate-name` | two tools of one agent share a name (its answer tool `answer-<dto>` included) |
 //! | `tool.name-invalid`, `tool.name-too-long` | a name made at run time or read from configuration breaks the providers' rules |
 //! | `tools.max-result-size-invalid` | a configured bound is zero or not a whole number of bytes |
-//! | `agent.unknown-tool` | configuration lists a tool by a name no `#[tool]` has ([`UnknownAgentToolError`]) |
+//! | `agent.unknown-tool` | configuration lists a tool by a name no `#[tool]` has ([`UnknownAgentToolError`](crate::base::UnknownAgentToolError)) |
 //! | `di.missing-implementation` | a tool's field that neither its workflow nor the application provides |
 //! | `di.ambiguous-implementation` | one scope provides a type twice |
-//! | `di.infrastructure-in-workflow` | a workflow provides what only the application may ([`InfrastructureType`]) |
+//! | `di.infrastructure-in-workflow` | a workflow provides what only the application may ([`InfrastructureType`](crate::deps::InfrastructureType)) |
 //! | `agent.duplicate-name`, `workflow.duplicate-name` | two of them share a name |
 //! | `agent.max-tool-calls-invalid`, `agent.max-turns-invalid`, `agent.model-invalid` | an agent's limit or model as configured is not usable |
 //! | `agent.tool-choice-unknown` | an agent's `tool_choice` or `first_turn_tool_choice` names a tool it does not have |

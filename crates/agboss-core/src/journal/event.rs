@@ -86,7 +86,7 @@ pub struct Spent {
 /// A tool call between the model's answer and its result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingCall {
-    /// The call's id in this run (unique; see [`assign_call_ids`](super::assign_call_ids)).
+    /// The call's id in this run (unique; see `run::assign_call_ids`).
     pub call_id: String,
     /// The model's call, as it sent it (its id, name and argument bytes).
     pub call: ToolCall,
