@@ -125,6 +125,7 @@ pub enum ModelError {
 impl ModelError {
     /// The same error, naming `url` as the one its request went to (for an answer read apart
     /// from its request, as a provider's parser reads it).
+    #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
     pub(crate) fn at_url(mut self, to: &str) -> ModelError {
         match &mut self {
             ModelError::Unauthorized { url, .. }
