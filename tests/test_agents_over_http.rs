@@ -11,7 +11,7 @@ use agboss::prelude::*;
 use agboss::units::usd;
 use agboss::{Application, Workflow};
 use serde_json::Value;
-use wire_server::{Canned, WireServer, fixture};
+use wire_server::{Canned, Flavour, WireServer, fixture};
 
 #[dto]
 pub struct CustomerId {
@@ -234,4 +234,48 @@ async fn model_ids_route_by_vendor() {
         assert_eq!(name.as_deref(), Some(sent), "{model}");
         assert_eq!(request.header(header), Some(key), "{model}");
     }
+}
+
+/// llama-cpp-python's server (0.3.x) types an assistant message's `content` as a string and
+/// answers `null` with a 500. A model that calls a tool without writing text must still get its
+/// result back and answer.
+#[tokio::test]
+async fn a_tool_loop_finishes_against_a_server_that_refuses_null_content() {
+    let server = WireServer::start_as(
+        Flavour::LlamaCppPython,
+        [
+            Canned::json(200, fixture("openai", "tool_call_without_text")),
+            Canned::json(200, fixture("openai", "text")),
+        ],
+    )
+    .await;
+    let config = Config::from_toml(
+        "local.toml",
+        &format!(
+            "[agents.lookup]\nmodel = \"local/qwen2.5\"\n[models.local]\nkind = \"openai\"\nbase_url = {:?}\nvendors = [\"local\"]\n",
+            server.base_url()
+        ),
+    );
+    let calls = Arc::new(AtomicUsize::new(0));
+    let app = Application::builder("local")
+        .workflow(Workflow::new("desk").agent::<Lookup>())
+        .provide(calls.clone())
+        .config(config)
+        .build()
+        .unwrap();
+    let outcome = app.run("desk", "Who is C-17?").await.unwrap();
+    assert_eq!(outcome.text(), Some("The order C-17 shipped on Monday."));
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    for request in &requests {
+        assert_eq!(request.problems, Vec::<String>::new());
+    }
+    let assistant = &requests[1].body["messages"][2];
+    assert_eq!(assistant["role"], "assistant");
+    assert_eq!(assistant["content"], "", "a string, never null");
+    assert_eq!(
+        assistant["tool_calls"][0]["id"],
+        "call__0_lookup-customer-tool_cmpl-5d2a6c1e"
+    );
 }

@@ -247,6 +247,84 @@ fn a_server_that_cannot_start_is_a_clear_error() {
     );
 }
 
+/// A URL where nothing listens says so, with the URL, instead of the SDK's type names
+/// (`WorkerTransport<…StreamableHttpClientWorker<reqwest::…>>`).
+#[test]
+fn a_url_where_nothing_listens_is_connection_refused_at_that_url() {
+    // A port that was just free, and is closed again.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let mcp = g_mcp("--name search --timeout 10 --url", &[&url]);
+    let message = mcp.generate(&no_env()).expect_err("refused").to_string();
+    assert_eq!(
+        message,
+        format!(
+            "[mcp.start-failed] server `search` could not be started ({url}): connection refused at {url}: nothing listens there; start the server, or check its address"
+        )
+    );
+    assert!(!message.contains("Worker"), "{message}");
+}
+
+/// The official Python SDK (FastMCP) gives every property a title made from its name (`A` for
+/// `a`) and the input a title made from the function (`addArguments`). Those are not
+/// descriptions: they never become doc comments (which the model reads); a field the server
+/// does not describe gets a comment asking for one.
+#[test]
+fn generated_titles_never_become_descriptions() {
+    let add = ListedTool {
+        description: Some("Add two numbers".into()),
+        ..ListedTool::new(
+            "add",
+            json!({
+                "type": "object",
+                "title": "addArguments",
+                "properties": {
+                    "a": {"title": "A", "type": "integer"},
+                    "b": {"title": "B", "type": "integer", "description": "The number to add to a"},
+                    "mode": {"title": "Mode", "type": "string", "enum": ["exact", "rounded"]},
+                },
+                "required": ["a", "b"],
+            }),
+        )
+    };
+    let spec = ServerSpec::new(
+        "math",
+        ServerTransport::Stdio {
+            command: "uv".into(),
+            args: vec!["run".into(), "server.py".into()],
+        },
+    );
+    let code = generate(&spec, &[add]).expect("generated");
+    for title in ["/// A\n", "/// B\n", "/// Mode\n", "addArguments"] {
+        assert!(!code.contains(title), "{title:?} in:\n{code}");
+    }
+    let input = code
+        .split("pub struct AddInput {")
+        .nth(1)
+        .and_then(|rest| rest.split('}').next())
+        .expect("the input struct");
+    assert_eq!(
+        input,
+        "
+    // The server gives no description: write a `///` line here, which is what the model reads.
+    pub a: i64,
+    /// The number to add to a
+    pub b: i64,
+    // The server gives no description: write a `///` line here, which is what the model reads.
+    #[serde(skip_serializing_if = \"Option::is_none\")]
+    pub mode: Option<AddMode>,
+"
+    );
+    assert!(code.contains("/// The arguments of `add`."), "{code}");
+    assert!(
+        code.contains("description = \"Add two numbers\","),
+        "{code}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tools_are_listed_over_streamable_http() {
     let server = mcp_servers::HttpServer::start_everything().await;

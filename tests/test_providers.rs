@@ -76,7 +76,7 @@ const ANTHROPIC: Spec = Spec {
     key_env: "ANTHROPIC_API_KEY",
     fixtures: "anthropic",
     model: "claude-sonnet-4-5",
-    path: "/messages",
+    path: "/v1/messages",
     ids: [
         Some("toolu_01A09q90qw90lq917835lq9"),
         Some("toolu_01B7xYz3Lm4Np5Qr6St8Uv9W"),
@@ -290,6 +290,7 @@ fn a_forbidden_key_names_the_variable_too() {
                     provider: spec.name.into(),
                     status: 403,
                     key_env: spec.key_env.into(),
+                    url: requests[0].url.clone(),
                 }
             );
             assert!(error.to_string().contains(spec.key_env), "{error}");

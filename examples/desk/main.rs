@@ -8,9 +8,12 @@
 //!
 //! With a provider's key in the environment (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`,
 //! `GEMINI_API_KEY`, `OPENROUTER_API_KEY`), or `DESK_LOCAL_URL` naming an OpenAI-compatible
-//! server (llama.cpp, Ollama), the agents talk to that model (`DESK_MODEL` picks another);
-//! with none the desk says so and runs on a scripted model. `NOTES_FILE` names the notes file,
-//! `JOBS_FILE` the job board; `DESK_CONFIG` may name a TOML configuration file.
+//! server (llama.cpp, Ollama; `DESK_LOCAL_API_KEY` holds its key if it needs one), the agents
+//! talk to that model (`DESK_MODEL` picks another). `DESK_CONFIG` may name a TOML configuration
+//! file, layered over what the variables say: the file wins, value by value. With no provider
+//! and no file the desk says so and runs on a scripted model. Before the questions, it prints
+//! the route each agent's model takes: the provider, its URL, the model's name there and the
+//! variable its key comes from. `NOTES_FILE` names the notes file, `JOBS_FILE` the job board.
 
 mod models;
 mod notes;
@@ -19,34 +22,64 @@ mod scout;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use agboss::run::{Answer, RunOutcome};
+use agboss::run::{Answer, RunError, RunOutcome};
 use agboss::units::kilobytes;
-use agboss::{Application, Config, ToolDefaults, Workflow};
+use agboss::{Application, Env, ToolDefaults, Workflow};
 
 use models::Models;
 use notes::{NotesAgent, NotesFile};
 use scout::{JobBoard, Scout};
 
-fn desk(models: &Models) -> Result<Application, agboss::AssemblyError> {
+/// The desk's application, its models as `models` says, its variables read from `env`.
+fn desk(models: &Models, env: &Env) -> Result<Application, agboss::AssemblyError> {
     let mut builder = Application::builder("desk-application")
         .workflow(Workflow::new("desk").agent::<NotesAgent>().agent::<Scout>())
         .provide_from_env::<NotesFile>()
         .provide_from_env::<JobBoard>()
-        .defaults(ToolDefaults::new().max_result_size(kilobytes(64)));
+        .defaults(ToolDefaults::new().max_result_size(kilobytes(64)))
+        .env(env.clone());
     match models {
         Models::Scripted(model) => builder = builder.chat_model(Arc::new(model.clone())),
-        Models::Provider { config, .. } => builder = builder.config(config.clone()),
-    }
-    if let Some(path) = std::env::var_os("DESK_CONFIG") {
-        builder = builder.config(Config::load(path));
+        Models::Provider(config) => builder = builder.config(config.clone()),
     }
     builder.build()
 }
 
+/// One line per agent: the route its model takes (`notes: local/qwen2.5 via local at
+/// http://127.0.0.1:8080/v1 as `qwen2.5`, no key`), or why it has none.
+fn routes(app: &Application) -> Vec<String> {
+    let router = app.router();
+    app.workflows()
+        .iter()
+        .flat_map(|workflow| workflow.agents())
+        .map(|agent| {
+            let route = router
+                .as_ref()
+                .map_err(Clone::clone)
+                .and_then(|router| router.route_of(agent.model()));
+            match route {
+                Ok(route) => format!("{}: {route}", agent.name()),
+                Err(error) => format!("{}: {error}", agent.name()),
+            }
+        })
+        .collect()
+}
+
+/// Asks `agent` the `question`, printing each tool call as it ends.
+async fn ask(app: &Application, agent: &str, question: &str) -> Result<RunOutcome, RunError> {
+    app.run("desk", question)
+        .agent(agent)
+        .thread("desk-thread")
+        .owner("desk-user")
+        .on_tool_end(|end| println!("  · {} -> {}", end.tool, end.content))
+        .await
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
-    let models = models::from_env();
-    let app = match desk(&models) {
+    let env = Env::process();
+    let models = models::from_env(&env);
+    let app = match desk(&models, &env) {
         Ok(app) => app,
         Err(problems) => {
             eprintln!("{problems}");
@@ -58,9 +91,13 @@ async fn main() -> ExitCode {
     }
     match &models {
         Models::Scripted(_) => println!(
-            "no model provider configured (set OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY or DESK_LOCAL_URL): running on a scripted model"
+            "no model provider configured (set OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY or DESK_LOCAL_URL, or DESK_CONFIG): running on a scripted model"
         ),
-        Models::Provider { model, .. } => println!("model: {model}"),
+        Models::Provider(_) => {
+            for route in routes(&app) {
+                println!("{route}");
+            }
+        }
     }
     if let Err(problems) = app.check_environment() {
         eprintln!("{problems}");
@@ -73,13 +110,7 @@ async fn main() -> ExitCode {
     ];
     for (agent, question) in questions {
         println!("\n{agent} <- {question}");
-        let run = app
-            .run("desk", question)
-            .agent(agent)
-            .thread("desk-thread")
-            .owner("desk-user")
-            .on_tool_end(|end| println!("  · {} -> {}", end.tool, end.content));
-        match run.await {
+        match ask(&app, agent, question).await {
             Ok(RunOutcome::Completed(outcome)) => {
                 let answer = match &outcome.answer {
                     Answer::Text(text) => text.clone(),
@@ -100,10 +131,114 @@ async fn main() -> ExitCode {
                 );
             }
             Err(error) => {
-                eprintln!("{agent} failed: {error}");
+                eprintln!("{agent} failed: [{}] {error}", error.code());
                 return ExitCode::FAILURE;
             }
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use wire_server::{Canned, Flavour, WireServer};
+
+    /// A file of its own under the system's temporary directory, holding `text`.
+    fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("agboss-desk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn completion(message: serde_json::Value) -> Canned {
+        let body = json!({
+            "id": "chatcmpl-desk",
+            "object": "chat.completion",
+            "model": "llama3.2",
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 50, "completion_tokens": 10, "total_tokens": 60},
+        });
+        Canned::json(200, body.to_string())
+    }
+
+    /// `DESK_CONFIG` is layered over what the variables say (before, it replaced it and the
+    /// banner named a model the run did not use); the route printed is the one the request
+    /// takes, and the local server's key comes from `DESK_LOCAL_API_KEY`.
+    #[tokio::test]
+    async fn the_file_is_layered_over_the_environment_and_the_route_printed_is_taken() {
+        let server = WireServer::start_as(
+            Flavour::LlamaCppPython,
+            [
+                completion(json!({"role": "assistant", "content": null, "tool_calls": [{
+                    "id": "call_1", "type": "function",
+                    "function": {"name": "note-save-tool", "arguments": "{\"text\": \"dentist Tuesday 9\"}"},
+                }]})),
+                completion(json!({"role": "assistant", "content": "Saved."})),
+            ],
+        )
+        .await;
+        let base_url = format!("{}/v1", server.base_url());
+        let config = temp_file(
+            "desk.toml",
+            "[agents.notes]\nmodel = \"local/llama3.2\"\nfirst_turn_tool_choice = \"required\"\n",
+        );
+        let notes = temp_file("notes.jsonl", "");
+        let env = Env::from_pairs([
+            ("DESK_LOCAL_URL", base_url.as_str()),
+            ("DESK_LOCAL_API_KEY", "local-secret"),
+            ("DESK_CONFIG", config.to_str().unwrap()),
+            ("NOTES_FILE", notes.to_str().unwrap()),
+        ]);
+        let app = desk(&models::from_env(&env), &env).unwrap();
+        assert_eq!(
+            routes(&app),
+            [
+                format!(
+                    "notes: local/llama3.2 via local at {base_url} as `llama3.2`, key from DESK_LOCAL_API_KEY"
+                ),
+                format!(
+                    "scout: local/qwen2.5 via local at {base_url} as `qwen2.5`, key from DESK_LOCAL_API_KEY"
+                ),
+            ]
+        );
+        let outcome = ask(&app, "notes", "Remember: the dentist is on Tuesday at 9.")
+            .await
+            .unwrap();
+        assert_eq!(outcome.text(), Some("Saved."));
+        let requests = server.requests();
+        assert_eq!(requests.len(), 2);
+        for request in &requests {
+            assert_eq!(request.problems, Vec::<String>::new());
+            assert_eq!(request.url, format!("{base_url}/chat/completions"));
+            assert_eq!(request.body["model"], "llama3.2");
+            assert_eq!(request.header("authorization"), Some("Bearer local-secret"));
+        }
+        assert_eq!(requests[0].body["tool_choice"], "required");
+        assert_eq!(requests[1].body["tool_choice"], "auto");
+        assert!(
+            std::fs::read_to_string(&notes)
+                .unwrap()
+                .contains("dentist Tuesday 9")
+        );
+    }
+
+    /// Without a provider or a file, the desk runs on its script and says so.
+    #[test]
+    fn with_nothing_configured_the_desk_runs_on_its_script() {
+        let env = Env::from_pairs::<&str, &str>([]);
+        assert!(matches!(models::from_env(&env), Models::Scripted(_)));
+        let env = Env::from_pairs([("OPENROUTER_API_KEY", "sk-or-test")]);
+        let Models::Provider(config) = models::from_env(&env) else {
+            panic!("a key configures its provider");
+        };
+        let app = desk(&Models::Provider(config), &env).unwrap();
+        assert_eq!(
+            routes(&app)[0],
+            "notes: moonshotai/kimi-k2.6 via openrouter at https://openrouter.ai/api/v1 as `moonshotai/kimi-k2.6`, key from OPENROUTER_API_KEY"
+        );
+    }
 }

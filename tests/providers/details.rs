@@ -164,6 +164,7 @@ fn a_retry_that_would_outlast_the_timeout_is_not_waited_for() {
                 status: 503,
                 attempts: 1,
                 message: OPENAI.server_error.into(),
+                url: server.requests()[0].url.clone(),
             }
         );
         assert_eq!(server.requests().len(), 1);
@@ -174,7 +175,7 @@ fn a_retry_that_would_outlast_the_timeout_is_not_waited_for() {
 fn an_echoed_key_is_redacted_from_the_providers_message() {
     run(async {
         let body = json!({"error": {"message": format!("the key {KEY} may not use this model")}});
-        let (result, _) = ask(OPENAI, vec![Canned::json(404, body.to_string())]).await;
+        let (result, requests) = ask(OPENAI, vec![Canned::json(404, body.to_string())]).await;
         let error = result.unwrap_err();
         assert_eq!(
             error,
@@ -182,6 +183,7 @@ fn an_echoed_key_is_redacted_from_the_providers_message() {
                 provider: "openai".into(),
                 status: 404,
                 message: "the key [redacted] may not use this model".into(),
+                url: requests[0].url.clone(),
             }
         );
         assert!(!format!("{error} {error:?}").contains(KEY));
@@ -191,13 +193,14 @@ fn an_echoed_key_is_redacted_from_the_providers_message() {
 #[test]
 fn gemini_reports_a_key_it_does_not_know_as_unauthorized() {
     run(async {
-        let (result, _) = ask(GEMINI, vec![GEMINI.canned(400, "error_400_key")]).await;
+        let (result, requests) = ask(GEMINI, vec![GEMINI.canned(400, "error_400_key")]).await;
         assert_eq!(
             result.unwrap_err(),
             ModelError::Unauthorized {
                 provider: "google".into(),
                 status: 400,
                 key_env: "GEMINI_API_KEY".into(),
+                url: requests[0].url.clone(),
             }
         );
     });
@@ -234,5 +237,114 @@ fn a_server_without_a_key_gets_no_auth_header() {
             .await
             .unwrap();
         assert_eq!(server.requests()[0].header("authorization"), None);
+    });
+}
+
+/// Anthropic's base URL works with or without its `/v1` (and a trailing `/`): the request goes
+/// to `<root>/v1/messages` each time.
+#[test]
+fn anthropic_takes_its_base_url_with_or_without_v1() {
+    run(async {
+        let server = WireServer::start(vec![ANTHROPIC.canned(200, "text"); 3]).await;
+        let root = server.base_url();
+        for base_url in [root.clone(), format!("{root}/v1"), format!("{root}/v1/")] {
+            let model = connect(
+                ANTHROPIC.settings(&base_url),
+                &ANTHROPIC.env(),
+                Clock::from(ManualClock::new()),
+            );
+            model
+                .chat(&ANTHROPIC.question(), &Signal::new())
+                .await
+                .unwrap_or_else(|e| panic!("{base_url}: {e}"));
+        }
+        let paths: Vec<String> = server.requests().into_iter().map(|r| r.path).collect();
+        assert_eq!(paths, ["/v1/messages"; 3]);
+    });
+}
+
+/// A 404 says where the request went, so a wrong base URL shows in the error itself.
+#[test]
+fn a_not_found_names_the_url_it_tried() {
+    run(async {
+        let not_found = Canned::bytes(404, "Not Found").header("content-type", "text/plain");
+        let (result, requests) = ask(ANTHROPIC, vec![not_found]).await;
+        let error = result.unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "anthropic refused the request (404): Not Found: check base_url and the model's name (POST {})",
+                requests[0].url
+            )
+        );
+        assert!(requests[0].url.ends_with("/v1/messages"));
+    });
+}
+
+/// llama-cpp-python answers a request its validation refuses with a 500 listing every problem:
+/// the error says the first, on one line, and the request is not retried, since it would fail
+/// the same way every time.
+#[test]
+fn a_server_error_that_says_the_request_is_invalid_is_not_retried() {
+    run(async {
+        let invalid = OPENAI.canned(500, "error_500_validation");
+        let (result, requests) = ask(OPENAI, vec![invalid, OPENAI.canned(200, "text")]).await;
+        let error = result.unwrap_err();
+        let url = requests[0].url.clone();
+        assert_eq!(
+            error,
+            ModelError::BadRequest {
+                provider: "openai".into(),
+                status: 500,
+                message: "messages.2.content: Input should be a valid string, and 1 more problem"
+                    .into(),
+                url: url.clone(),
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "openai refused the request (500): messages.2.content: Input should be a valid string, and 1 more problem (POST {url})"
+            )
+        );
+        assert_eq!(requests.len(), 1, "not retried");
+    });
+}
+
+/// The same, from the strict replay server playing llama-cpp-python: a request it refuses (here
+/// a forced tool that is not among the tools) fails at once with its first problem.
+#[test]
+fn a_request_llama_cpp_python_refuses_fails_at_once_with_its_first_problem() {
+    run(async {
+        let server = wire_server::WireServer::start_as(
+            wire_server::Flavour::LlamaCppPython,
+            [OPENAI.canned(200, "text")],
+        )
+        .await;
+        let model = OPENAI.connect(&server, &ManualClock::new());
+        let request = ChatRequest {
+            tool_choice: ToolChoice::Tool("no-such-tool".into()),
+            tools: vec![ToolDefinition {
+                name: "lookup-customer-tool".into(),
+                description: "Looks a customer up".into(),
+                input_schema: json!({"type": "object"}),
+            }],
+            ..OPENAI.question()
+        };
+        let error = model.chat(&request, &Signal::new()).await.unwrap_err();
+        let requests = server.requests();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "openai refused the request (500): tool_choice: the function `no-such-tool` is not one of the tools (POST {})",
+                requests[0].url
+            )
+        );
+        assert_eq!(requests.len(), 1);
+        assert_eq!(
+            server.responses_left(),
+            1,
+            "a refused request takes no canned answer"
+        );
     });
 }

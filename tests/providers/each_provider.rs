@@ -154,7 +154,8 @@ fn reports_rate_limiting_after_every_attempt(spec: Spec) {
             result.unwrap_err(),
             ModelError::RateLimited {
                 provider: spec.name.into(),
-                attempts: 3
+                attempts: 3,
+                url: requests[0].url.clone(),
             }
         );
         assert_eq!(requests.len(), 3);
@@ -184,6 +185,7 @@ fn backs_off_exponentially_on_server_errors_then_reports_them(spec: Spec) {
                 status: 500,
                 attempts: 4,
                 message: spec.server_error.into(),
+                url: server.requests()[0].url.clone(),
             }
         );
         assert_eq!(server.requests().len(), 4);
@@ -200,6 +202,7 @@ fn names_the_variable_when_the_key_is_refused(spec: Spec) {
                 provider: spec.name.into(),
                 status: 401,
                 key_env: spec.key_env.into(),
+                url: requests[0].url.clone(),
             }
         );
         assert!(error.to_string().contains(spec.key_env));
@@ -217,6 +220,7 @@ fn quotes_the_providers_message_on_a_bad_request(spec: Spec) {
                 provider: spec.name.into(),
                 status: 400,
                 message: spec.bad_request.into(),
+                url: requests[0].url.clone(),
             }
         );
         assert_eq!(requests.len(), 1, "a bad request is not retried");
@@ -226,10 +230,16 @@ fn quotes_the_providers_message_on_a_bad_request(spec: Spec) {
 fn reports_a_cut_off_body_as_malformed(spec: Spec) {
     run(async {
         let body = spec.fixture("text");
-        let (result, _) = ask(spec, vec![Canned::truncated(200, &body, body.len() / 2)]).await;
+        let (result, requests) =
+            ask(spec, vec![Canned::truncated(200, &body, body.len() / 2)]).await;
         match result.unwrap_err() {
-            ModelError::MalformedResponse { provider, detail } => {
+            ModelError::MalformedResponse {
+                provider,
+                detail,
+                url,
+            } => {
                 assert_eq!(provider, spec.name);
+                assert_eq!(url, requests[0].url);
                 assert!(detail.contains("EOF while parsing"), "{detail}");
             }
             other => panic!("{}: expected MalformedResponse, got {other:?}", spec.name),
@@ -274,16 +284,18 @@ fn times_out_on_the_clock(spec: Spec) {
         assert_eq!(manual.pending_timers(), 1);
         manual.advance(Duration::from_secs(1));
         let error = call.await.unwrap().unwrap_err();
+        let url = format!("{}{}", server.base_url(), spec.path);
         assert_eq!(
             error,
             ModelError::Timeout {
                 provider: spec.name.into(),
-                after: seconds(30)
+                after: seconds(30),
+                url: url.clone(),
             }
         );
         assert_eq!(
             error.to_string(),
-            format!("{}: no answer within 30 s", spec.name)
+            format!("{}: no answer within 30 s (POST {url})", spec.name)
         );
     });
 }

@@ -165,6 +165,24 @@ fn openai_sends_the_conversation_as_chat_messages() {
     });
 }
 
+/// An assistant turn with calls and no text: `content` is an empty string, never `null`, which
+/// servers that type it as a string refuse (docs/decisions/0004).
+#[test]
+fn openai_sends_empty_content_beside_calls_without_text() {
+    run(async {
+        let mut request = conversation(OPENAI, [Some("call_A"), Some("call_B")]);
+        if let Message::Assistant { text, .. } = &mut request.messages[1] {
+            *text = None;
+        }
+        let requests = sent(OPENAI, &[request]).await;
+        let assistant = &requests[0].body["messages"][2];
+        assert_eq!(assistant["role"], "assistant");
+        assert_eq!(assistant["content"], json!(""));
+        assert_eq!(assistant["tool_calls"].as_array().map(Vec::len), Some(2));
+        assert_eq!(requests[0].problems, Vec::<String>::new());
+    });
+}
+
 #[test]
 fn anthropic_sends_the_conversation_as_content_blocks() {
     run(async {
@@ -174,7 +192,7 @@ fn anthropic_sends_the_conversation_as_content_blocks() {
         )
         .await;
         let request = &requests[0];
-        assert_eq!(request.path, "/messages");
+        assert_eq!(request.path, "/v1/messages");
         assert_eq!(request.header("x-api-key"), Some(KEY));
         assert_eq!(request.header("anthropic-version"), Some("2023-06-01"));
         assert_eq!(request.header("authorization"), None);

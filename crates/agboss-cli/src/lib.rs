@@ -1,14 +1,37 @@
-//! The command line a user's binary exposes: `describe`, and `g mcp`, which generates the
-//! `#[mcp_tool]`s of an MCP server (docs/mcp-generate.md).
+//! The command line of agboss: the subcommands a program mounts in its own command line
+//! (`describe`, and `g mcp`, which generates the `#[mcp_tool]`s of an MCP server), and the
+//! `agboss` program (`g mcp`, `new`) for what needs no application.
+//!
+//! A program with a command line of its own mounts [`Command`] (a clap `Subcommand`) or
+//! [`AgbossArgs`] (clap `Args`) under a name of its choosing, so that `myapp agboss describe`
+//! reaches agboss and `myapp forced` stays the program's:
 //!
 //! ```no_run
 //! use std::process::ExitCode;
 //! use agboss::Application;
+//! use clap::{Args, Parser, Subcommand};
+//!
+//! #[derive(Parser)]
+//! struct Cli {
+//!     #[command(subcommand)]
+//!     command: MyCommand,
+//! }
+//!
+//! #[derive(Subcommand)]
+//! enum MyCommand {
+//!     /// The program's own work.
+//!     Forced { times: u32 },
+//!     /// agboss's subcommands: `myapp agboss describe`, `myapp agboss g mcp ...`.
+//!     #[command(subcommand)]
+//!     Agboss(agboss::cli::Command),
+//! }
 //!
 //! fn main() -> ExitCode {
-//!     let command = agboss::cli::command();
+//!     let cli = Cli::parse();
 //!     // `g mcp` needs no application: it runs before the application is built.
-//!     if let Some(code) = command.as_ref().and_then(|c| c.run_without_application()) {
+//!     if let MyCommand::Agboss(command) = &cli.command
+//!         && let Some(code) = command.run_without_application()
+//!     {
 //!         return code;
 //!     }
 //!     let app = match Application::builder("desk-application").build() {
@@ -18,21 +41,25 @@
 //!             return ExitCode::FAILURE;
 //!         }
 //!     };
-//!     match command {
-//!         Some(command) => command.run(&app),
-//!         None => ExitCode::SUCCESS, // no subcommand: the program's own work
+//!     match cli.command {
+//!         MyCommand::Agboss(command) => command.run(&app),
+//!         MyCommand::Forced { times } => ExitCode::SUCCESS, // the program's own work
 //!     }
 //! }
 //! ```
+//!
+//! A program without a command line of its own (the examples) can let agboss read the process's
+//! arguments instead: [`command`] returns the subcommand given, or `None` when there is none,
+//! and refuses any other argument.
 //!
 //! `describe` needs no API key and no network: it reads the assembled application.
 //!
 //! `g mcp` starts the server (or reaches its URL), lists its tools and writes the module:
 //!
 //! ```text
-//! my-binary g mcp --name everything --command npx --arg -y \
+//! myapp agboss g mcp --name everything --command npx --arg -y \
 //!     --arg @modelcontextprotocol/server-everything@2026.8.31 --arg stdio --out src/everything.rs
-//! my-binary g mcp --name search --url 'https://search.example.com/mcp' --tool query
+//! agboss g mcp --name search --url 'https://search.example.com/mcp' --tool query
 //! ```
 
 #[cfg(feature = "mcp")]
@@ -42,12 +69,15 @@ pub mod mcp;
 
 #[cfg(feature = "mcp")]
 pub use generate::{Generate, GenerateMcp};
+pub use new::{AgbossSource, New, NewError};
+
+mod new;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
 use agboss_core::app::Application;
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 /// A subcommand of agboss's command line.
 // Parsed once per process: the size of `g mcp`'s options does not matter.
@@ -66,6 +96,15 @@ pub enum Command {
     G(Generate),
 }
 
+/// agboss's subcommands as clap `Args`, for a program that mounts them as a variant holding
+/// arguments (`Agboss(agboss::cli::AgbossArgs)`) rather than as a subcommand enum.
+#[derive(Clone, Debug, PartialEq, Eq, Args)]
+pub struct AgbossArgs {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
 #[derive(Debug, Parser)]
 #[command(about = "An agboss application", disable_version_flag = true)]
 struct Cli {
@@ -73,13 +112,16 @@ struct Cli {
     command: Option<Command>,
 }
 
-/// The subcommand in the process's arguments, or `None` when there is none. Prints help or
-/// the parse error and exits, as command lines do, when the arguments are wrong.
+/// The subcommand in the process's arguments, or `None` when there is none: the standalone
+/// form, for a program whose whole command line is agboss's (the examples). Prints help or the
+/// parse error and exits, as command lines do, when the arguments are wrong, the program's own
+/// included: a program with arguments of its own mounts [`Command`] or [`AgbossArgs`] instead
+/// (see the crate docs).
 pub fn command() -> Option<Command> {
     Cli::parse().command
 }
 
-/// The subcommand in `args` (the first being the program's name).
+/// The subcommand in `args` (the first being the program's name), in the standalone form.
 pub fn command_from<I, T>(args: I) -> Result<Option<Command>, clap::Error>
 where
     I: IntoIterator<Item = T>,

@@ -135,6 +135,9 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `history_turns`, `history_summaries` | what the agent remembers of its thread | 5 and 10 |
 /// | `output` | a DTO the agent answers with, through the tool `answer-<dto>` | plain text |
 /// | `tool_choice` | `"auto"`, `"required"`, `"none"`, or the name of one of its tools | `"required"` with `output`, else `"auto"` |
+/// | `first_turn_tool_choice` | the same, for the first turn only (`"required"`: small local models often call a tool only when forced) | `tool_choice` |
+/// | `max_turns` | model turns per run, at least 1; past it the run fails (`agents.<name>.limits.turns`) | the workflow's, else the application's, else 30 |
+/// | `answer_retries` | with `output`: invalid answers sent back to the model before the run fails (`answer.invalid`) | the workflow's, else the application's, else 2 |
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 #[proc_macro_attribute]
 pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {

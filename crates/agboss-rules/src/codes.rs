@@ -174,8 +174,11 @@ catalogue! {
     AGENT_MODEL_INVALID = ("agent.model-invalid", "a model id is not `vendor/model`",
         "model {model} is not `vendor/model`: write it as the router knows it, such as \"openai/gpt-5-mini\" or \"moonshotai/kimi-k2.6\"");
     /// An agent's tool choice names a tool it does not have.
-    AGENT_TOOL_CHOICE_UNKNOWN = ("agent.tool-choice-unknown", "an agent's tool choice names a tool it does not have",
-        "agent `{agent}`: tool_choice names `{tool}`, which is not one of its tools");
+    AGENT_TOOL_CHOICE_UNKNOWN = ("agent.tool-choice-unknown", "an agent's tool choice (`tool_choice`, `first_turn_tool_choice`) names a tool it does not have",
+        "agent `{agent}`: {key} names `{tool}`{from}, which is not one of its tools: use \"auto\", \"required\", \"none\" or one of {tools}");
+    /// An agent's turn cap is 0.
+    AGENT_MAX_TURNS_INVALID = ("agent.max-turns-invalid", "an agent's cap of model turns per run is 0",
+        "{subject}: max turns of 0{from} would stop it before its first model call: give at least 1");
     /// An agent's answer DTO has a schema that does not compile.
     AGENT_ANSWER_SCHEMA_INVALID = ("agent.answer-schema-invalid", "the schema of an agent's answer DTO does not compile",
         "agent `{agent}`: the schema of its answer `{name}` does not compile: {why}");
@@ -287,10 +290,30 @@ catalogue! {
     MCP_GENERATE_NO_TOOLS = ("mcp.generate-no-tools", "`g mcp` has no tool left to generate",
         "no tool of server `{server}` is left to generate{detail}");
 
+    // The command line.
+    /// `agboss new` was given a name that cannot name a crate.
+    NEW_NAME_INVALID = ("new.name-invalid", "`agboss new` was given a name that cannot name a crate",
+        "{name} cannot name a crate: {why}; use letters, digits, `-` and `_`, starting with a letter, such as \"my-agent\"");
+    /// `agboss new` would write into a directory that holds files.
+    NEW_EXISTS = ("new.exists", "`agboss new` would write into a directory that is not empty",
+        "{path} already exists and is not empty: choose another name, or remove it");
+    /// `agboss new` could not write a file.
+    NEW_WRITE_FAILED = ("new.write-failed", "`agboss new` could not write a file of the project",
+        "could not write {path}: {reason}");
+
     // Runs.
     /// An agent with an answer DTO answered otherwise.
     ANSWER_MISSING = ("answer.missing", "an agent with an answer DTO ended without a valid answer",
         "agent `{agent}` answers through `{tool}`, but {why}");
+    /// An agent with an answer DTO kept giving answers its schema refuses.
+    ANSWER_INVALID = ("answer.invalid", "an agent with an answer DTO gave more invalid answers than its answer retries allow",
+        "agent `{agent}` gave {attempts} invalid answers through `{tool}`, and answer_retries = {retries} ({from}) allows no more; the last: {issues}");
+    /// The model answered with neither text nor a tool call.
+    ANSWER_EMPTY = ("answer.empty", "the model answered with neither text nor a tool call",
+        "agent `{agent}`: the model `{model}` answered turn {turn} with neither text nor a tool call (finish reason: {finish}); nothing was answered, so the run stops here");
+    /// A run reached its agent's cap of model turns.
+    LIMITS_TURNS = ("limits.turns", "a run reached its agent's cap of model turns without an answer (journaled as `agents.<name>.limits.turns`)",
+        "LimitExceededError: agents.{agent}.limits.turns: the run reached its cap of {limit} model turns ({from}) without an answer (raise max_turns on the agent, or defaults.agents.max_turns)");
     /// The token budget is spent.
     BUDGETS_TOKENS = ("budgets.tokens", "the token budget of an execution is spent",
         "BudgetExceededError: budget `tokens` is spent: {used} tokens used of {limit}");

@@ -1,11 +1,14 @@
 //! agboss: LLM agents whose tools are plain Rust structs under attribute macros.
 //!
-//! A tool is a struct whose fields are its dependencies and whose [`ToolHandler`](prelude::ToolHandler) impl is its
-//! code. `#[tool]` checks its name at compile time, generates the JSON Schemas the model reads
-//! from the input and output DTOs, and registers it. Every call goes through one contract:
-//! input validated, not started when cancelled, run under its timeout on the application's
-//! clock, output validated, and the result a value (never a panic) bounded before the model
-//! reads it.
+//! A tool is a struct whose fields are its dependencies and whose
+//! [`ToolHandler`](prelude::ToolHandler) impl is its code. `#[tool]` checks its name at compile
+//! time, generates the JSON Schemas the model reads from the input and output DTOs, and
+//! registers it. Every call goes through one contract: input validated, not started when
+//! cancelled, run under its timeout on the application's clock, output validated, and the
+//! result a value (never a panic) bounded before the model reads it.
+//!
+//! New here? docs/getting-started.md goes from `cargo new` to a first tool called by an agent
+//! on a model server of your own.
 //!
 //! A file of tools, DTOs, agents, channel roles or channels needs one line,
 //! `use agboss::prelude::*;`. A `main` needs `use agboss::{Application, Workflow, ...};` and the
@@ -78,7 +81,7 @@ pub use agboss_macros::{agent, channel, channel_role, dto, tool};
 #[doc(inline)]
 pub use agboss_macros::{mcp_server, mcp_tool};
 
-pub use agboss_core::app::{Application, Resume, ToolDefaults, Workflow};
+pub use agboss_core::app::{AgentDefaults, Application, Resume, ToolDefaults, Workflow};
 pub use agboss_core::base::{AssemblyError, Env, FromEnv};
 #[cfg(feature = "config")]
 pub use agboss_core::config::Config;
@@ -147,8 +150,9 @@ pub mod agent {
 /// runs.
 pub mod app {
     pub use agboss_core::app::{
-        AppWorkflow, Application, ApplicationBuilder, DEFAULT_MAX_TOOL_CALLS, Resume, ResumeError,
-        RunBuilder, ToolDefaults, ToolSlice, Workflow,
+        AgentDefaults, AppWorkflow, Application, ApplicationBuilder, DEFAULT_ANSWER_RETRIES,
+        DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, Resume, ResumeError, RunBuilder, ToolDefaults,
+        ToolSlice, Workflow,
     };
     pub use agboss_core::base::{
         AssemblyError, Env, FromEnv, Problem, Setting, Source, UnknownAgentToolError,
@@ -161,6 +165,7 @@ pub mod run {
     pub use agboss_core::journal::Answer;
     pub use agboss_core::run::{
         Completed, LimitExceededError, Paused, PendingPause, RunError, RunOutcome, ToolEnd,
+        TurnLimitError,
     };
     pub use agboss_core::spend::{BudgetExceededError, Budgets};
 }
@@ -170,8 +175,8 @@ pub mod run {
 pub mod model {
     pub use agboss_core::model::{
         ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelClient,
-        ModelError, ModelRouter, ModelSettings, PriceSettings, Prices, ScriptedModel, Thinking,
-        ToolCall, ToolChoice, Turn, Usage, forbid_real_requests,
+        ModelError, ModelRoute, ModelRouter, ModelSettings, PriceSettings, Prices, ScriptedModel,
+        Thinking, ToolCall, ToolChoice, Turn, Usage, forbid_real_requests,
     };
     /// Providers over HTTP, by wire format.
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
@@ -295,14 +300,17 @@ pub mod mcp {
 #[cfg(feature = "config")]
 pub mod config {
     pub use agboss_core::agent::AgentSettings;
-    pub use agboss_core::config::{Config, ToolSettings};
+    pub use agboss_core::config::{AgentDefaultSettings, Config, ToolSettings};
     pub use agboss_core::model::{ModelSettings, PriceSettings};
 }
 
-/// The subcommands a program mounts in its command line (`describe`, `g mcp`).
+/// The subcommands a program mounts in its own command line (`myapp agboss describe`, `myapp
+/// agboss g mcp`): [`Command`](cli::Command) as a clap `Subcommand`, [`AgbossArgs`](cli::AgbossArgs)
+/// as clap `Args`; [`command`](cli::command) reads the process's arguments for a program without
+/// a command line of its own.
 #[cfg(feature = "cli")]
 pub mod cli {
-    pub use agboss_cli::{Command, command, command_from};
+    pub use agboss_cli::{AgbossArgs, Command, command, command_from};
     #[cfg(feature = "mcp")]
     pub use agboss_cli::{Generate, GenerateMcp};
 }

@@ -196,10 +196,16 @@ fn field(field: &FieldDef) -> (String, bool) {
         ));
     }
     let mut documented = false;
-    if let Some(text) = &field.doc {
-        let (text, is_doc) = doc(text, "    ");
-        out.push_str(&text);
-        documented = is_doc;
+    match &field.doc {
+        Some(text) => {
+            let (text, is_doc) = doc(text, "    ");
+            out.push_str(&text);
+            documented = is_doc;
+        }
+        None => out.push_str(&comment(
+            "The server gives no description: write a `///` line here, which is what the model reads.",
+            "    ",
+        )),
     }
     let mut serde = Vec::new();
     if field.name != field.property {

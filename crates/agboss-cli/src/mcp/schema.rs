@@ -370,18 +370,20 @@ fn is_null_schema(schema: &Value) -> bool {
     schema.get("type").and_then(Value::as_str) == Some("null")
 }
 
-/// The schema's description (else its title), trimmed, when it has one.
+/// The schema's description, trimmed, when it has one.
 pub fn description(schema: &Value) -> Option<String> {
     schema.as_object().and_then(text_of)
 }
 
-/// The description (else the title) of an object schema, trimmed, when it has one.
+/// The description of an object schema, trimmed, when it has one. Never its `title`: schema
+/// generators make titles up from names (pydantic's `A` for a field `a`, `addArguments` for the
+/// arguments of `add`), and a doc comment here becomes what the model reads.
 fn text_of(object: &Map<String, Value>) -> Option<String> {
-    ["description", "title"]
-        .iter()
-        .filter_map(|key| object.get(*key).and_then(Value::as_str))
+    object
+        .get("description")
+        .and_then(Value::as_str)
         .map(str::trim)
-        .find(|text| !text.is_empty())
+        .filter(|text| !text.is_empty())
         .map(str::to_owned)
 }
 

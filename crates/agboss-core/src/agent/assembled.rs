@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::AgentDescriptor;
 use crate::base::Setting;
+use crate::model::ToolChoice;
 use crate::tool::{DynTool, ToolDescriptor};
 use crate::units::ByteSize;
 
@@ -16,17 +17,29 @@ pub struct AppAgent {
     max_tool_calls: Setting<u32>,
     max_result_size: Setting<ByteSize>,
     tools: Vec<AppTool>,
+    rules: RunRules,
+}
+
+/// How an agent's runs go beyond its tools, as assembly resolved it: tool choices, the turn cap
+/// and answer retries, each with where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RunRules {
+    pub(crate) tool_choice: Option<ToolChoice>,
+    pub(crate) first_turn_tool_choice: Option<ToolChoice>,
+    pub(crate) max_turns: Setting<u32>,
+    pub(crate) answer_retries: Setting<u32>,
 }
 
 impl AppAgent {
-    /// Agent `descriptor` as assembly checked it: the model, limit and bound in effect, and its
-    /// tools ready to be called.
+    /// Agent `descriptor` as assembly checked it: the model, limit and bound in effect, its
+    /// tools ready to be called, and its tool choices and run limits.
     pub(crate) fn new(
         descriptor: &'static AgentDescriptor,
         model: String,
         max_tool_calls: Setting<u32>,
         max_result_size: Setting<ByteSize>,
         tools: Vec<AppTool>,
+        rules: RunRules,
     ) -> AppAgent {
         AppAgent {
             descriptor,
@@ -34,7 +47,30 @@ impl AppAgent {
             max_tool_calls,
             max_result_size,
             tools,
+            rules,
         }
+    }
+
+    /// Its tool choice on every turn (configuration's over the declared one), if it has one;
+    /// without, the loop uses `required` for an agent with an answer DTO and `auto` otherwise.
+    pub fn tool_choice(&self) -> Option<&ToolChoice> {
+        self.rules.tool_choice.as_ref()
+    }
+
+    /// Its tool choice on the first turn only, over [`tool_choice`](Self::tool_choice).
+    pub fn first_turn_tool_choice(&self) -> Option<&ToolChoice> {
+        self.rules.first_turn_tool_choice.as_ref()
+    }
+
+    /// Its cap of model turns per run, and where it came from.
+    pub fn max_turns(&self) -> &Setting<u32> {
+        &self.rules.max_turns
+    }
+
+    /// How many invalid structured answers go back to the model before the run fails, and
+    /// where that came from.
+    pub fn answer_retries(&self) -> &Setting<u32> {
+        &self.rules.answer_retries
     }
 
     /// What `#[agent]` declared.

@@ -126,6 +126,9 @@ pub struct AgentDescriptor {
     history: History,
     answer: Option<AnswerSpec>,
     tool_choice: Option<&'static str>,
+    first_turn_tool_choice: Option<&'static str>,
+    max_turns: Option<u32>,
+    answer_retries: Option<u32>,
     prompt: OnceLock<String>,
 }
 
@@ -154,6 +157,9 @@ impl AgentDescriptor {
             history: DEFAULT_HISTORY,
             answer: None,
             tool_choice: None,
+            first_turn_tool_choice: None,
+            max_turns: None,
+            answer_retries: None,
             prompt: OnceLock::new(),
         }
     }
@@ -188,6 +194,26 @@ impl AgentDescriptor {
         self
     }
 
+    /// With a tool choice for its first turn only (`"required"`, or a tool's name: what a
+    /// small local model needs to call a tool at all), over [`tool_choice`](Self::tool_choice).
+    pub const fn with_first_turn_tool_choice(mut self, choice: &'static str) -> AgentDescriptor {
+        self.first_turn_tool_choice = Some(choice);
+        self
+    }
+
+    /// With its own cap of model turns per run.
+    pub const fn with_max_turns(mut self, n: u32) -> AgentDescriptor {
+        self.max_turns = Some(n);
+        self
+    }
+
+    /// With its own number of invalid structured answers sent back to the model before the run
+    /// fails (`[answer.invalid]`).
+    pub const fn with_answer_retries(mut self, n: u32) -> AgentDescriptor {
+        self.answer_retries = Some(n);
+        self
+    }
+
     /// Its name.
     pub fn name(&self) -> &'static str {
         self.name
@@ -195,13 +221,23 @@ impl AgentDescriptor {
 
     /// Its own tool choice, if it sets one (else: required with an answer DTO, auto without).
     pub fn tool_choice(&self) -> Option<crate::model::ToolChoice> {
-        use crate::model::ToolChoice;
-        self.tool_choice.map(|choice| match choice {
-            "auto" => ToolChoice::Auto,
-            "required" => ToolChoice::Required,
-            "none" => ToolChoice::None,
-            tool => ToolChoice::Tool(tool.to_owned()),
-        })
+        self.tool_choice.map(crate::model::ToolChoice::named)
+    }
+
+    /// Its own tool choice for the first turn, if it sets one.
+    pub fn first_turn_tool_choice(&self) -> Option<crate::model::ToolChoice> {
+        self.first_turn_tool_choice
+            .map(crate::model::ToolChoice::named)
+    }
+
+    /// Its own cap of model turns per run, if it sets one.
+    pub fn max_turns(&self) -> Option<u32> {
+        self.max_turns
+    }
+
+    /// Its own number of answer retries, if it sets one.
+    pub fn answer_retries(&self) -> Option<u32> {
+        self.answer_retries
     }
 
     /// What it does.

@@ -4,6 +4,7 @@ mod assembled;
 mod descriptor;
 mod settings;
 
+pub(crate) use assembled::RunRules;
 pub use assembled::{AppAgent, AppTool};
 pub use descriptor::{
     Agent, AgentDescriptor, AgentRegistration, AnswerSpec, History, PromptFile, registered_agents,

@@ -14,4 +14,13 @@ pub struct AgentSettings {
     /// Tools added to its declared ones, by name.
     #[serde(default)]
     pub tools: Vec<String>,
+    /// Its tool choice on every turn: `auto`, `required`, `none`, or one of its tools' names.
+    pub tool_choice: Option<String>,
+    /// Its tool choice on the first turn only, over `tool_choice`: what a small local model
+    /// often needs to call a tool at all (`"required"`, or a tool's name).
+    pub first_turn_tool_choice: Option<String>,
+    /// Its cap of model turns per run.
+    pub max_turns: Option<u32>,
+    /// How many invalid structured answers go back to the model before the run fails.
+    pub answer_retries: Option<u32>,
 }

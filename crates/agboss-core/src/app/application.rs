@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::provided::ProvidedList;
-use super::{ToolDefaults, Workflow};
+use super::{AgentDefaults, ToolDefaults, Workflow};
 use agboss_rules::codes;
 
 use super::drive::{ExecutionLocks, RunningExecutions};
@@ -39,6 +39,7 @@ pub struct ApplicationBuilder {
     pub(crate) workflows: Vec<Workflow>,
     pub(crate) provided: ProvidedList,
     pub(crate) defaults: ToolDefaults,
+    pub(crate) agent_defaults: AgentDefaults,
     pub(crate) clock: Clock,
     #[cfg(feature = "config")]
     pub(crate) config: Option<Config>,
@@ -74,16 +75,28 @@ impl ApplicationBuilder {
         self
     }
 
+    /// The application's `defaults.agents`: the limits of its agents' runs (turns, answer
+    /// retries), under each workflow's own.
+    pub fn agent_defaults(mut self, defaults: AgentDefaults) -> Self {
+        self.agent_defaults = defaults;
+        self
+    }
+
     /// The clock every timer runs on; the system clock unless set.
     pub fn clock(mut self, clock: impl Into<Clock>) -> Self {
         self.clock = clock.into();
         self
     }
 
-    /// Configuration, usually from a TOML file: it overrides what the code declares.
+    /// Configuration, usually from a TOML file: it overrides what the code declares. Called
+    /// again, the new configuration is layered over the one given before, value by value
+    /// ([`Config::layered_over`]): a file over what a program made from the environment.
     #[cfg(feature = "config")]
     pub fn config(mut self, config: Config) -> Self {
-        self.config = Some(config);
+        self.config = Some(match self.config.take() {
+            Some(below) => config.layered_over(below),
+            None => config,
+        });
         self
     }
 
@@ -152,6 +165,7 @@ impl Application {
             workflows: Vec::new(),
             provided: ProvidedList::default(),
             defaults: ToolDefaults::default(),
+            agent_defaults: AgentDefaults::default(),
             clock: Clock::system(),
             #[cfg(feature = "config")]
             config: None,

@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use agboss_rules::codes;
 
-use super::{ApplicationBuilder, ToolDefaults};
+use super::{AgentDefaults, ApplicationBuilder, ToolDefaults};
 use crate::agent::AgentSettings;
 use crate::base::Problem;
-use crate::config::{Config, ToolSettings};
+use crate::config::{AgentDefaultSettings, Config, ToolSettings};
 use crate::model::ModelSettings;
 
 /// Applies `config` to `builder`, reporting its problems into `problems`; returns what it sets
@@ -27,6 +27,17 @@ pub(super) fn apply(
     }
     if let Some(tools) = config.tool_defaults() {
         apply_tools(tools, &mut builder.defaults);
+    }
+    if let Some(agents) = config.agent_defaults() {
+        apply_agents(agents, &mut builder.agent_defaults);
+    }
+    for (name, agents) in config.workflow_agent_defaults() {
+        if let (Some(workflow), Some(agents)) = (
+            builder.workflows.iter_mut().find(|w| w.name == name),
+            agents,
+        ) {
+            apply_agents(agents, &mut workflow.agent_defaults);
+        }
     }
     for (name, tools) in config.workflows() {
         match builder.workflows.iter_mut().find(|w| w.name == name) {
@@ -48,6 +59,15 @@ pub(super) fn apply(
         .map(|(name, settings)| (name.clone(), settings.clone()))
         .collect();
     (agents, config.models().clone())
+}
+
+fn apply_agents(settings: &AgentDefaultSettings, defaults: &mut AgentDefaults) {
+    if let Some(n) = settings.max_turns {
+        defaults.max_turns = Some(n);
+    }
+    if let Some(n) = settings.answer_retries {
+        defaults.answer_retries = Some(n);
+    }
 }
 
 fn apply_tools(settings: &ToolSettings, defaults: &mut ToolDefaults) {

@@ -87,6 +87,49 @@ pub(crate) fn parse_size(text: &str) -> Result<ByteSize, String> {
 /// The default limit of tool calls per agent run.
 pub const DEFAULT_MAX_TOOL_CALLS: u32 = 20;
 
+/// The default cap of model turns per agent run: above what the other limits allow with their
+/// defaults (20 tool calls, 2 answer retries, one answer), so that it stops only a run the others
+/// would not.
+pub const DEFAULT_MAX_TURNS: u32 = 30;
+
+/// The default number of invalid structured answers sent back to the model before the run fails.
+pub const DEFAULT_ANSWER_RETRIES: u32 = 2;
+
+/// `defaults.agents` of a workflow or an application: the limits of a run, for agents that set
+/// none of their own.
+///
+/// ```
+/// use agboss_core::app::{AgentDefaults, Workflow};
+///
+/// let desk = Workflow::new("desk").agent_defaults(AgentDefaults::new().max_turns(12).answer_retries(1));
+/// assert_eq!(desk.name(), "desk");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AgentDefaults {
+    pub(crate) max_turns: Option<u32>,
+    pub(crate) answer_retries: Option<u32>,
+}
+
+impl AgentDefaults {
+    /// No defaults: everything falls through to the next level.
+    pub fn new() -> AgentDefaults {
+        AgentDefaults::default()
+    }
+
+    /// The cap of model turns per run (at least 1; `[agent.max-turns-invalid]` otherwise).
+    pub fn max_turns(mut self, n: u32) -> AgentDefaults {
+        self.max_turns = Some(n);
+        self
+    }
+
+    /// How many invalid structured answers go back to the model before the run fails with
+    /// `[answer.invalid]`; 0 fails on the first.
+    pub fn answer_retries(mut self, n: u32) -> AgentDefaults {
+        self.answer_retries = Some(n);
+        self
+    }
+}
+
 #[cfg(all(test, feature = "config"))]
 mod tests {
     use super::*;

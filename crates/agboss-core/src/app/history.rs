@@ -114,6 +114,7 @@ impl Application {
                 RunError::Model(ModelError::MalformedResponse {
                     provider: agent.model().to_owned(),
                     detail: "the model gave an empty summary of an earlier turn".into(),
+                    url: String::new(),
                 })
             })?;
         let event = LoopEvent::Summarized {

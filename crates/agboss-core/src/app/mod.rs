@@ -13,7 +13,8 @@
 //! | `di.ambiguous-implementation` | one scope provides a type twice |
 //! | `di.infrastructure-in-workflow` | a workflow provides what only the application may ([`InfrastructureType`](crate::deps::InfrastructureType)) |
 //! | `agent.duplicate-name`, `workflow.duplicate-name` | two of them share a name |
-//! | `agent.max-tool-calls-invalid`, `agent.model-invalid` | an agent's limit or model as configured is not usable |
+//! | `agent.max-tool-calls-invalid`, `agent.max-turns-invalid`, `agent.model-invalid` | an agent's limit or model as configured is not usable |
+//! | `agent.tool-choice-unknown` | an agent's `tool_choice` or `first_turn_tool_choice` names a tool it does not have |
 //! | `config.*` | the configuration file: syntax, secrets where names belong, unknown sections |
 
 mod application;
@@ -32,7 +33,9 @@ mod tool_slice;
 mod workflow;
 
 pub use application::{AppWorkflow, Application, ApplicationBuilder};
-pub use defaults::{DEFAULT_MAX_TOOL_CALLS, ToolDefaults};
+pub use defaults::{
+    AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, ToolDefaults,
+};
 pub use resume::{Resume, ResumeError};
 pub use run::RunBuilder;
 pub use tool_slice::ToolSlice;

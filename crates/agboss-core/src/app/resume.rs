@@ -334,14 +334,16 @@ impl Application {
             resolution,
         };
         loop {
-            let now = self
-                .store
-                .pause(&pause_id)
-                .await
-                .map_err(ResumeError::store)?;
+            // The journal's length first, then the pause: an answer appended between the two
+            // reads takes a place at or after that length, so this append then fails.
             let execution = self
                 .store
                 .execution(&record.execution_id)
+                .await
+                .map_err(ResumeError::store)?;
+            let now = self
+                .store
+                .pause(&pause_id)
                 .await
                 .map_err(ResumeError::store)?;
             let (Some(now), Some(execution)) = (now, execution) else {

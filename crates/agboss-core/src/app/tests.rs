@@ -204,7 +204,7 @@ fn a_tool_choice_must_name_one_of_the_agents_tools() {
     assert_eq!(error.codes(), ["agent.tool-choice-unknown"]);
     assert_eq!(
         error.problems()[0].message(),
-        "agent `picky`: tool_choice names `nope-tool`, which is not one of its tools"
+        "agent `picky`: tool_choice names `nope-tool`, which is not one of its tools: use \"auto\", \"required\", \"none\" or one of its tools (it has none)"
     );
 }
 

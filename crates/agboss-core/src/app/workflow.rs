@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use super::ToolDefaults;
 use super::provided::ProvidedList;
+use super::{AgentDefaults, ToolDefaults};
 use crate::agent::{Agent, AgentDescriptor};
 use crate::base::FromEnv;
 use crate::tool::{Tool, ToolRegistration};
@@ -25,6 +25,7 @@ pub struct Workflow {
     pub(crate) tools: Vec<ToolRegistration>,
     pub(crate) provided: ProvidedList,
     pub(crate) defaults: ToolDefaults,
+    pub(crate) agent_defaults: AgentDefaults,
 }
 
 impl Workflow {
@@ -36,6 +37,7 @@ impl Workflow {
             tools: Vec::new(),
             provided: ProvidedList::default(),
             defaults: ToolDefaults::default(),
+            agent_defaults: AgentDefaults::default(),
         }
     }
 
@@ -82,6 +84,12 @@ impl Workflow {
     /// Its `defaults.tools`.
     pub fn defaults(mut self, defaults: ToolDefaults) -> Workflow {
         self.defaults = defaults;
+        self
+    }
+
+    /// Its `defaults.agents`: the limits of its agents' runs (turns, answer retries).
+    pub fn agent_defaults(mut self, defaults: AgentDefaults) -> Workflow {
+        self.agent_defaults = defaults;
         self
     }
 }

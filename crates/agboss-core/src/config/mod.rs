@@ -10,10 +10,15 @@
 //! [workflows.desk.defaults.tools]
 //! max_result_size = "32 KB"
 //!
+//! [defaults.agents]
+//! max_turns = 30                     # model turns per run
+//! answer_retries = 2                 # invalid structured answers sent back before failing
+//!
 //! [agents.scout]
 //! model = "openai/gpt-5-mini"        # vendor/model
 //! max_tool_calls = 4
 //! tools = ["fetch-page-tool"]        # more tools, by their names
+//! first_turn_tool_choice = "required" # force a tool on the first turn (small local models)
 //!
 //! [models.openai]                    # read by the model router
 //! base_url = "https://api.openai.com/v1"
@@ -25,8 +30,11 @@
 //! variable name. Problems are reported with the application's other assembly problems.
 //!
 //! A [`Config`] is plain data: what the file says, and what is wrong with it. The application
-//! applies it (`ApplicationBuilder::config`); nothing here knows the application.
+//! applies it (`ApplicationBuilder::config`); nothing here knows the application. Configurations
+//! layer ([`Config::layered_over`]): a file over what a program made from its environment over
+//! the code's defaults, value by value.
 
+mod layer;
 mod secrets;
 
 use std::collections::BTreeMap;
@@ -65,6 +73,7 @@ struct ConfigFile {
 #[serde(deny_unknown_fields)]
 struct DefaultsSection {
     tools: Option<ToolSettings>,
+    agents: Option<AgentDefaultSettings>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -82,6 +91,17 @@ pub struct ToolSettings {
     pub max_result_size: Option<String>,
     /// The limit of tool calls per agent run.
     pub max_tool_calls: Option<u32>,
+}
+
+/// `defaults.agents` as a file writes it, for the application or one workflow: the limits of
+/// a run for agents that set none of their own.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct AgentDefaultSettings {
+    /// The cap of model turns per run.
+    pub max_turns: Option<u32>,
+    /// How many invalid structured answers go back to the model before the run fails.
+    pub answer_retries: Option<u32>,
 }
 
 impl Config {
@@ -167,6 +187,49 @@ impl Config {
     /// Each `[agents.<name>]` section, by agent name.
     pub fn agents(&self) -> &BTreeMap<String, AgentSettings> {
         &self.file.agents
+    }
+
+    /// The application's `defaults.agents`, if the file sets them.
+    pub fn agent_defaults(&self) -> Option<&AgentDefaultSettings> {
+        self.file.defaults.agents.as_ref()
+    }
+
+    /// Each `[workflows.<name>]` section: the workflow's name and its `defaults.agents`.
+    pub fn workflow_agent_defaults(
+        &self,
+    ) -> impl Iterator<Item = (&str, Option<&AgentDefaultSettings>)> {
+        self.file
+            .workflows
+            .iter()
+            .map(|(name, section)| (name.as_str(), section.defaults.agents.as_ref()))
+    }
+
+    /// This configuration over `below`: every value this one sets wins, every value only `below`
+    /// sets stays, section by section and key by key (`[agents.notes] model` here and
+    /// `[agents.notes] max_tool_calls` below both hold). Lists of tools an agent adds are
+    /// joined; a provider's `vendors` and prices are this one's where it sets them. The problems
+    /// of both are kept, and the origin says both (`desk.toml over the environment`).
+    ///
+    /// ```
+    /// use agboss_core::config::Config;
+    ///
+    /// let environment = Config::from_toml("the environment", "[agents.notes]\nmodel = \"local/qwen2.5\"\nmax_tool_calls = 4\n[models.local]\nkind = \"openai\"\nbase_url = \"http://127.0.0.1:8080/v1\"\n");
+    /// let file = Config::from_toml("desk.toml", "[agents.notes]\nmodel = \"local/llama3.2\"\n");
+    /// let both = file.layered_over(environment);
+    /// let notes = &both.agents()["notes"];
+    /// assert_eq!(notes.model.as_deref(), Some("local/llama3.2"));
+    /// assert_eq!(notes.max_tool_calls, Some(4));
+    /// assert_eq!(both.models()["local"].base_url.as_deref(), Some("http://127.0.0.1:8080/v1"));
+    /// assert_eq!(both.origin(), "desk.toml over the environment");
+    /// ```
+    pub fn layered_over(self, below: Config) -> Config {
+        let mut problems = below.problems;
+        problems.extend(self.problems);
+        Config {
+            origin: format!("{} over {}", self.origin, below.origin),
+            file: layer::file(self.file, below.file),
+            problems,
+        }
     }
 }
 

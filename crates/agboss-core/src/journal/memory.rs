@@ -84,6 +84,17 @@ impl Inner {
                     format!("pause `{}` was never opened", change.pause_id()),
                 ));
             }
+            let closed = self
+                .pauses
+                .get(change.pause_id())
+                .is_some_and(|p| !p.is_open());
+            if closed && matches!(change, super::PauseChange::Resolve { .. }) {
+                return Err(StoreError::new(
+                    "memory",
+                    StoreErrorKind::Invalid,
+                    format!("pause `{}` is resolved already", change.pause_id()),
+                ));
+            }
             if known && matches!(change, super::PauseChange::Open(_)) {
                 return Err(StoreError::new(
                     "memory",

@@ -239,7 +239,11 @@ impl LoopState {
                 pause_id,
                 resolution,
             } => {
-                if let Some(pause) = self.pause_mut(&pause_id) {
+                // A pause closes once; stores refuse a second resolution, and a fold keeps the
+                // first should a journal hold one.
+                if let Some(pause) = self.pause_mut(&pause_id)
+                    && pause.resolution.is_none()
+                {
                     pause.resolution = Some(resolution);
                 }
             }

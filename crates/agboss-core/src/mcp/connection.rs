@@ -7,7 +7,9 @@ use std::time::Duration;
 use rmcp::model::Tool;
 use rmcp::service::{Peer, RoleClient, RunningService, ServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClientTransportConfig, StreamableHttpError,
+};
 use tokio::sync::Mutex;
 
 use super::McpError;
@@ -274,7 +276,7 @@ impl Live {
                 );
                 let service = within(clock, timeout, ().serve(transport))
                     .await?
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| http_failure(url, &e))?;
                 Ok(Live {
                     service,
                     child: None,
@@ -304,6 +306,60 @@ impl Live {
             child.stop().await;
         }
     }
+}
+
+/// Why a streamable-HTTP server could not be reached, said without the SDK's type names:
+/// `connection refused at <url>` when nothing listens there, else the error and its causes.
+fn http_failure(url: &str, error: &(dyn std::error::Error + 'static)) -> String {
+    let mut texts: Vec<String> = Vec::new();
+    let mut pending = vec![error];
+    while let Some(e) = pending.pop() {
+        let refused = e
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::ConnectionRefused);
+        let text = e.to_string();
+        if refused || text.to_ascii_lowercase().contains("connection refused") {
+            return format!(
+                "connection refused at {url}: nothing listens there; start the server, or check its address"
+            );
+        }
+        if !texts.iter().any(|t| t.contains(&text)) {
+            texts.push(text);
+        }
+        // The SDK keeps the transport's error, and the HTTP client's inside that, without
+        // naming them as sources.
+        if let Some(rmcp::service::ClientInitializeError::TransportError { error, .. }) =
+            e.downcast_ref::<rmcp::service::ClientInitializeError>()
+        {
+            pending.push(error);
+        }
+        if let Some(StreamableHttpError::Client(client)) =
+            e.downcast_ref::<StreamableHttpError<reqwest::Error>>()
+        {
+            pending.push(client);
+        }
+        pending.extend(e.source());
+    }
+    without_type_names(&texts.join(": "))
+}
+
+/// `text` without the `Transport [<type>] error: ` prefixes the SDK writes, whose type names
+/// (`WorkerTransport<StreamableHttpClientWorker<..>>`) mean nothing to a user.
+fn without_type_names(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("Transport [") {
+        out.push_str(&rest[..at]);
+        match rest[at..].find("] error: ") {
+            Some(end) => rest = &rest[at + end + "] error: ".len()..],
+            None => {
+                out.push_str(&rest[at..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Runs `future` for at most `timeout` on `clock`.
@@ -347,5 +403,21 @@ impl std::fmt::Debug for McpConnection {
         f.debug_struct("McpConnection")
             .field("server", &self.descriptor.name())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sdks_type_names_are_left_out() {
+        assert_eq!(
+            without_type_names(
+                "Send message error Transport [rmcp::transport::worker::WorkerTransport<rmcp::transport::streamable_http_client::StreamableHttpClientWorker<reqwest::async_impl::client::Client>>] error: Client error: HTTP status 404, when send initialize request"
+            ),
+            "Send message error Client error: HTTP status 404, when send initialize request"
+        );
+        assert_eq!(without_type_names("plain"), "plain");
     }
 }

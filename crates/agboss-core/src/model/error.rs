@@ -18,7 +18,10 @@ pub enum ModelError {
         key_env: String,
     },
     /// The API refused the key (401/403).
-    #[error("{provider} refused the API key ({status}): check the environment variable {key_env}")]
+    #[error(
+        "{provider} refused the API key ({status}): check the environment variable {key_env}{}",
+        at(.url)
+    )]
     Unauthorized {
         /// The provider.
         provider: String,
@@ -26,27 +29,34 @@ pub enum ModelError {
         status: u16,
         /// The variable the key came from.
         key_env: String,
+        /// The URL the request went to.
+        url: String,
     },
-    /// The API refused the request itself (400, 404, 422...): its message says why.
-    #[error("{provider} refused the request ({status}): {message}")]
+    /// The API refused the request itself (400, 404, 422..., or a 5xx whose body says the
+    /// request is invalid, which is not retried): its first message says why, on one line.
+    #[error("{provider} refused the request ({status}): {message}{}", at(.url))]
     BadRequest {
         /// The provider.
         provider: String,
         /// The status.
         status: u16,
-        /// The provider's own message.
+        /// The provider's own message (the first, when it gives several).
         message: String,
+        /// The URL the request went to.
+        url: String,
     },
     /// Still rate-limited (429) after every retry.
-    #[error("{provider} kept rate-limiting (429) after {attempts} attempts")]
+    #[error("{provider} kept rate-limiting (429) after {attempts} attempts{}", at(.url))]
     RateLimited {
         /// The provider.
         provider: String,
         /// Attempts made.
         attempts: u32,
+        /// The URL the requests went to.
+        url: String,
     },
     /// The API failed (5xx) after every retry.
-    #[error("{provider} failed ({status}) after {attempts} attempts: {message}")]
+    #[error("{provider} failed ({status}) after {attempts} attempts: {message}{}", at(.url))]
     Server {
         /// The provider.
         provider: String,
@@ -56,24 +66,31 @@ pub enum ModelError {
         attempts: u32,
         /// The provider's message, if any.
         message: String,
+        /// The URL the requests went to.
+        url: String,
     },
     /// The API answered with something that is not its documented format.
-    #[error("{provider} answered with a body that is not its format: {detail}")]
+    #[error("{provider} answered with a body that is not its format: {detail}{}", at(.url))]
     MalformedResponse {
         /// The provider.
         provider: String,
         /// What was wrong.
         detail: String,
+        /// The URL that answered (empty when the body was read apart from its request).
+        url: String,
     },
     /// No answer within the request timeout (on the application's clock).
-    #[error("{provider}: no answer within {after}")]
+    #[error("{provider}: no answer within {after}{}", at(.url))]
     Timeout {
         /// The provider.
         provider: String,
         /// The timeout.
         after: TimeSpan,
+        /// The URL the request went to.
+        url: String,
     },
-    /// The request never reached the API, or the connection broke.
+    /// The request never reached the API, or the connection broke; `detail` names the URL
+    /// when a request was tried.
     #[error("{provider}: {detail}")]
     Transport {
         /// The provider.
@@ -103,4 +120,35 @@ pub enum ModelError {
     /// A scripted model's script ran out or did not match.
     #[error("scripted model: {0}")]
     Script(String),
+}
+
+impl ModelError {
+    /// The same error, naming `url` as the one its request went to (for an answer read apart
+    /// from its request, as a provider's parser reads it).
+    #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+    pub(crate) fn at_url(mut self, to: &str) -> ModelError {
+        match &mut self {
+            ModelError::Unauthorized { url, .. }
+            | ModelError::BadRequest { url, .. }
+            | ModelError::RateLimited { url, .. }
+            | ModelError::Server { url, .. }
+            | ModelError::MalformedResponse { url, .. }
+            | ModelError::Timeout { url, .. }
+                if url.is_empty() =>
+            {
+                to.clone_into(url);
+            }
+            _ => {}
+        }
+        self
+    }
+}
+
+/// ` (POST <url>)`, or nothing when the URL is not known.
+fn at(url: &str) -> String {
+    if url.is_empty() {
+        String::new()
+    } else {
+        format!(" (POST {url})")
+    }
 }

@@ -18,7 +18,7 @@ pub use client::ModelClient;
 pub use error::ModelError;
 pub use message::{Message, ToolCall};
 pub use request::{ChatRequest, ChatResponse, FinishReason, Thinking, ToolChoice, Usage};
-pub use router::{ModelRouter, Prices};
+pub use router::{ModelRoute, ModelRouter, Prices};
 pub use scripted::{ScriptedModel, Turn};
 pub use settings::{ModelSettings, PriceSettings};
 

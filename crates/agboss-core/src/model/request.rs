@@ -50,6 +50,26 @@ pub enum ToolChoice {
     Tool(String),
 }
 
+impl ToolChoice {
+    /// The choice `text` names, as `#[agent(tool_choice = ..)]` and configuration write it:
+    /// `auto`, `required`, `none`, or a tool's name.
+    ///
+    /// ```
+    /// use agboss_core::model::ToolChoice;
+    ///
+    /// assert_eq!(ToolChoice::named("required"), ToolChoice::Required);
+    /// assert_eq!(ToolChoice::named("search-tool"), ToolChoice::Tool("search-tool".into()));
+    /// ```
+    pub fn named(text: &str) -> ToolChoice {
+        match text {
+            "auto" => ToolChoice::Auto,
+            "required" => ToolChoice::Required,
+            "none" => ToolChoice::None,
+            tool => ToolChoice::Tool(tool.to_owned()),
+        }
+    }
+}
+
 /// One request to a model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChatRequest {

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::ModelSettings;
-use super::providers::{ProviderSettings, WireFormat, connect};
+use super::providers::{ProviderSettings, WireFormat, connect, normalized_base_url};
 use super::{ChatModel, ModelError, Usage};
 use crate::base::Env;
 use crate::time::Clock;
@@ -38,6 +38,62 @@ struct Route {
     provider: String,
     model: Arc<dyn ChatModel>,
     strip_vendor: bool,
+    /// Where an HTTP provider is, for [`ModelRoute`].
+    base_url: Option<String>,
+    key_env: Option<String>,
+}
+
+/// Where a model id goes, as the router resolves it: what a program prints to say which model
+/// and server it talks to.
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use agboss_core::base::Env;
+/// use agboss_core::model::{ModelRouter, ModelSettings};
+/// use agboss_core::time::Clock;
+///
+/// let local = ModelSettings {
+///     kind: Some("openai".into()),
+///     base_url: Some("http://127.0.0.1:8080/v1".into()),
+///     api_key_env: Some("LOCAL_KEY".into()),
+///     ..ModelSettings::default()
+/// };
+/// let models = BTreeMap::from([("local".to_owned(), local)]);
+/// let router = ModelRouter::from_settings(&models, &Env::from_pairs::<&str, &str>([]), &Clock::system());
+/// let route = router.route_of("local/qwen2.5").unwrap();
+/// assert_eq!(
+///     route.to_string(),
+///     "local/qwen2.5 via local at http://127.0.0.1:8080/v1 as `qwen2.5`, key from LOCAL_KEY"
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelRoute {
+    /// The model id asked for: `local/qwen2.5`.
+    pub model_id: String,
+    /// The provider's name: `openai`, `local`, `openrouter`, or what [`ModelRouter::route`]
+    /// named it.
+    pub provider: String,
+    /// The model's name as the provider knows it: `qwen2.5`.
+    pub model: String,
+    /// The API's base URL, for the HTTP providers.
+    pub base_url: Option<String>,
+    /// The NAME of the variable the key is read from; `None` when none is sent.
+    pub key_env: Option<String>,
+}
+
+impl fmt::Display for ModelRoute {
+    /// `local/qwen2.5 via local at http://127.0.0.1:8080/v1 as `qwen2.5`, no key`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} via {}", self.model_id, self.provider)?;
+        let Some(base_url) = &self.base_url else {
+            return write!(f, " as `{}`", self.model);
+        };
+        write!(f, " at {base_url} as `{}`", self.model)?;
+        match &self.key_env {
+            Some(key_env) => write!(f, ", key from {key_env}"),
+            None => f.write_str(", no key"),
+        }
+    }
 }
 
 /// Picks a provider for a model id (`vendor/model`) by configuration, and prices its tokens.
@@ -107,6 +163,8 @@ impl ModelRouter {
             provider: provider.into(),
             model,
             strip_vendor,
+            base_url: None,
+            key_env: None,
         });
         self
     }
@@ -119,6 +177,25 @@ impl ModelRouter {
 
     /// The provider for `model_id` and the name it knows the model by.
     pub fn resolve(&self, model_id: &str) -> Result<(&Arc<dyn ChatModel>, String), ModelError> {
+        self.find(model_id)
+            .map(|(route, wire)| (&route.model, wire))
+    }
+
+    /// Where `model_id` goes: the provider, its address, the model's name there and the key's
+    /// variable. Reads no key and sends nothing.
+    pub fn route_of(&self, model_id: &str) -> Result<ModelRoute, ModelError> {
+        let (route, model) = self.find(model_id)?;
+        Ok(ModelRoute {
+            model_id: model_id.to_owned(),
+            provider: route.provider.clone(),
+            model,
+            base_url: route.base_url.clone(),
+            key_env: route.key_env.clone(),
+        })
+    }
+
+    /// The route of `model_id` and the name its provider knows the model by.
+    fn find(&self, model_id: &str) -> Result<(&Route, String), ModelError> {
         let Some((vendor, name)) = model_id.split_once('/') else {
             return Err(ModelError::NoRoute {
                 model: model_id.into(),
@@ -139,7 +216,7 @@ impl ModelRouter {
         } else {
             model_id.to_owned()
         };
-        Ok((&route.model, wire))
+        Ok((route, wire))
     }
 
     /// What `usage` of `model_id` costs; zero for a model without prices.
@@ -187,6 +264,8 @@ impl ModelRouter {
             );
         }
         let provider = settings.name.clone();
+        let base_url = normalized_base_url(settings.kind, &settings.base_url);
+        let key_env = settings.key_env.clone();
         let model = connect(settings, env, clock.clone());
         for vendor in vendors {
             self.routes.push(Route {
@@ -194,6 +273,8 @@ impl ModelRouter {
                 provider: provider.clone(),
                 model: model.clone(),
                 strip_vendor,
+                base_url: Some(base_url.clone()),
+                key_env: key_env.clone(),
             });
         }
     }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
+use agboss_rules::codes;
 use tracing::Instrument;
 
 use super::{LimitExceededError, RunEnv, RunError, RunOptions, assign_call_ids};
@@ -12,7 +12,7 @@ use crate::context::{AbortReason, Execution};
 use crate::journal::{Answer, LoopEvent, LoopState, Next};
 use crate::model::{ChatModel, ChatRequest, Message, ModelError, ToolChoice};
 use crate::spend::{BudgetExceededError, SpendEntry};
-use crate::tool::{Issues, SchemaCheck, ToolDefinition};
+use crate::tool::{SchemaCheck, ToolDefinition};
 
 /// The loop of one agent in one execution.
 pub(crate) struct AgentLoop<'a> {
@@ -173,8 +173,15 @@ impl<'a> AgentLoop<'a> {
         if let Some(reason) = self.aborted() {
             return Err(self.fail(state, RunError::Aborted(reason)).await);
         }
+        if let Some(value) = self.journaled_answer(state) {
+            let answer = Answer::Structured(value);
+            return self.record(state, LoopEvent::Answered { answer }).await;
+        }
         if let Some(exceeded) = self.budget_exceeded(state) {
             return Err(self.fail(state, RunError::BudgetExceeded(exceeded)).await);
+        }
+        if let Some(capped) = self.turn_cap_reached(state) {
+            return Err(self.fail(state, capped).await);
         }
         let model = match &self.model {
             Ok(model) => model,
@@ -209,33 +216,27 @@ impl<'a> AgentLoop<'a> {
             text: response.text.clone(),
             tool_calls: response.tool_calls.clone(),
         };
-        // Each answer is checked once, by the contract's input check: the first valid one ends
-        // the run; invalid ones go back to the model as tool errors, journaled with the turn.
-        let mut refused: Vec<(usize, Issues)> = Vec::new();
-        if let Some(answer) = &self.answer {
-            for (index, call) in response.tool_calls.iter().enumerate() {
-                if call.name != answer.name {
-                    continue;
-                }
-                match answer.check.decode::<Value>(&call.arguments) {
-                    Ok(value) => {
-                        let answered = LoopEvent::ModelAnswered {
-                            turn,
-                            model: model_id.to_owned(),
-                            message,
-                            calls: Vec::new(),
-                            counted_calls: 0,
-                            usage: response.usage,
-                            cost,
-                        };
-                        self.record(state, answered).await?;
-                        let answer = Answer::Structured(value);
-                        return self.record(state, LoopEvent::Answered { answer }).await;
-                    }
-                    Err(issues) => refused.push((index, issues)),
-                }
-            }
+        // Each answer is checked once, by the contract's input check (run/answers.rs): a valid
+        // one alone ends the run; beside other calls, it ends the run once they have their
+        // results; invalid ones go back to the model as tool errors, journaled with the turn.
+        let answers = self.check_answers(&response.tool_calls);
+        if let Some((_, value)) = answers.valid.as_ref()
+            && response.tool_calls.len() == 1
+        {
+            let answered = LoopEvent::ModelAnswered {
+                turn,
+                model: model_id.to_owned(),
+                message,
+                calls: Vec::new(),
+                counted_calls: 0,
+                usage: response.usage,
+                cost,
+            };
+            self.record(state, answered).await?;
+            let answer = Answer::Structured(value.clone());
+            return self.record(state, LoopEvent::Answered { answer }).await;
         }
+        let empty = self.empty_answer(turn, &response);
         let calls = assign_call_ids(response.tool_calls, state.visit, turn, &state.provider_ids);
         let counted = calls
             .iter()
@@ -265,20 +266,25 @@ impl<'a> AgentLoop<'a> {
             return Err(self.fail(state, RunError::LimitExceeded(error)).await);
         }
         if no_calls {
+            if let Some(error) = empty {
+                return Err(self.fail(state, error).await);
+            }
             if let Some(answer) = &self.answer {
-                let error = RunError::Contract(format!(
-                    "agent `{}` answers through `{}`, but the model answered in text",
-                    self.agent.name(),
-                    answer.name
-                ));
+                let error = RunError::Contract(codes::ANSWER_MISSING.fill(&[
+                    ("agent", &self.agent.name()),
+                    ("tool", &answer.name),
+                    ("why", &"the model answered in text"),
+                ]));
                 return Err(self.fail(state, error).await);
             }
             let answer = Answer::Text(response.text.unwrap_or_default());
             return self.record(state, LoopEvent::Answered { answer }).await;
         }
-        for (index, issues) in refused {
-            let refusal = self.refused_answer(index, issues);
-            self.finish(state, refusal, self.execution.spend().len())
+        if let Some(error) = self.answers_exhausted(state, &answers) {
+            return Err(self.fail(state, error).await);
+        }
+        for result in self.answer_results(answers) {
+            self.finish(state, result, self.execution.spend().len())
                 .await?;
         }
         Ok(())
@@ -296,10 +302,15 @@ impl<'a> AgentLoop<'a> {
         {
             return choice;
         }
-        match self.agent.descriptor().tool_choice() {
-            Some(choice) => choice,
-            None if self.answer.is_some() => ToolChoice::Required,
-            None => ToolChoice::Auto,
+        match (
+            turn,
+            self.agent.first_turn_tool_choice(),
+            self.agent.tool_choice(),
+        ) {
+            (1, Some(first), _) => first.clone(),
+            (_, _, Some(choice)) => choice.clone(),
+            _ if self.answer.is_some() => ToolChoice::Required,
+            _ => ToolChoice::Auto,
         }
     }
 

@@ -26,6 +26,33 @@ impl LimitExceededError {
     }
 }
 
+/// A run reached its agent's cap of model turns without an answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message())]
+pub struct TurnLimitError {
+    /// The agent.
+    pub agent: String,
+    /// Its cap of model turns per run.
+    pub limit: u32,
+    /// Where the cap came from: `own`, a workflow's or the application's name, `built-in`.
+    pub set_by: String,
+}
+
+impl TurnLimitError {
+    /// `agents.<name>.limits.turns`.
+    pub fn code(&self) -> String {
+        format!("agents.{}.limits.turns", self.agent)
+    }
+
+    fn message(&self) -> String {
+        agboss_rules::codes::LIMITS_TURNS.fill(&[
+            ("agent", &self.agent),
+            ("limit", &self.limit),
+            ("from", &self.set_by),
+        ])
+    }
+}
+
 /// Why a run did not answer.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -42,9 +69,19 @@ pub enum RunError {
     /// The execution was cancelled.
     #[error("cancelled: {0}")]
     Aborted(AbortReason),
+    /// Too many model turns.
+    #[error("{0}")]
+    TurnLimit(TurnLimitError),
     /// The model broke the agent's contract (answered in text where a structured answer is due).
     #[error("{0}")]
     Contract(String),
+    /// The model kept giving structured answers the agent's schema refuses, more often than its
+    /// answer retries allow (`answer.invalid`).
+    #[error("{0}")]
+    InvalidAnswer(String),
+    /// The model answered with neither text nor a tool call (`answer.empty`).
+    #[error("{0}")]
+    EmptyAnswer(String),
     /// The execution had already failed when it was resumed: its journaled code and message.
     #[error("[{code}] {message}")]
     Ended {
@@ -72,7 +109,10 @@ impl RunError {
             RunError::BudgetExceeded(e) => e.code().into(),
             RunError::Model(_) => "model".into(),
             RunError::Aborted(_) => "cancelled".into(),
+            RunError::TurnLimit(e) => e.code(),
             RunError::Contract(_) => "answer.missing".into(),
+            RunError::InvalidAnswer(_) => "answer.invalid".into(),
+            RunError::EmptyAnswer(_) => "answer.empty".into(),
             RunError::Ended { code, .. } => code.clone(),
             RunError::NotFound(_) => "not-found".into(),
             RunError::Store(_) => "store".into(),
@@ -114,6 +154,13 @@ mod tests {
             RunError::Model(ModelError::Script("no turn left".into())),
             RunError::Aborted(AbortReason::cancelled("the user left")),
             RunError::Contract("answered in text".into()),
+            RunError::TurnLimit(TurnLimitError {
+                agent: "judge".into(),
+                limit: 30,
+                set_by: "built-in".into(),
+            }),
+            RunError::InvalidAnswer("three invalid answers".into()),
+            RunError::EmptyAnswer("nothing".into()),
             RunError::Store(store),
         ]
         .iter()
@@ -128,6 +175,9 @@ mod tests {
                 "model",
                 "cancelled",
                 "answer.missing",
+                "agents.judge.limits.turns",
+                "answer.invalid",
+                "answer.empty",
                 "store",
             ]
         );

@@ -11,6 +11,7 @@
 //! back in the model's order. docs/agents.md describes the state layout.
 
 mod agent_loop;
+mod answers;
 mod approvals;
 mod approve;
 mod driver;
@@ -24,7 +25,7 @@ pub(crate) use approve::millis_since_epoch;
 pub use driver::RunEnv;
 pub(crate) use driver::{drive, outcome, restore_spend};
 pub use ids::assign_call_ids;
-pub use limits::{LimitExceededError, RunError};
+pub use limits::{LimitExceededError, RunError, TurnLimitError};
 pub use outcome::{Completed, Paused, PendingPause, RunOutcome};
 
 use std::sync::Arc;

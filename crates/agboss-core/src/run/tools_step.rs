@@ -22,6 +22,23 @@ pub(super) struct Finished {
     truncated: bool,
 }
 
+impl Finished {
+    /// A result that is no error, for the call at `index`.
+    pub(super) fn ok(index: usize, content: String) -> Finished {
+        Finished {
+            index,
+            content,
+            is_error: false,
+            truncated: false,
+        }
+    }
+
+    /// The call's position in the model's answer.
+    pub(super) fn index(&self) -> usize {
+        self.index
+    }
+}
+
 impl AgentLoop<'_> {
     /// Runs every pending call that has no result, each in its own task with its own signal
     /// (the contract's: the execution's cancellation with the tool's timeout). Calls whose
@@ -53,7 +70,7 @@ impl AgentLoop<'_> {
                 None => call.arguments.clone(),
             };
             if self.is_answer(&call.name) {
-                immediate.push(self.pending_answer(index, &call.arguments));
+                immediate.push(self.pending_answer(state, index));
                 continue;
             }
             let Some(tool) = self.agent.tool(&call.name) else {
@@ -177,23 +194,6 @@ impl AgentLoop<'_> {
     pub(super) fn refused_answer(&self, index: usize, issues: Issues) -> Finished {
         let failure = ToolFailure::InvalidInput(issues);
         self.bounded(index, format!("Tool error: {failure}"))
-    }
-
-    /// An answer call left without a result by a run that stopped right after the model's
-    /// turn was journaled: checked again, as the turn checked it.
-    fn pending_answer(&self, index: usize, arguments: &str) -> Finished {
-        let issues = match &self.answer {
-            Some(answer) => match answer.check.decode::<serde_json::Value>(arguments) {
-                Err(issues) => issues,
-                // A valid answer would have ended the run when the turn was journaled.
-                Ok(_) => Issues::one(
-                    None,
-                    "a turn gives one answer: this one came after the first",
-                ),
-            },
-            None => Issues::one(None, "this agent gives no structured answer"),
-        };
-        self.refused_answer(index, issues)
     }
 
     pub(super) fn bounded(&self, index: usize, text: String) -> Finished {

@@ -18,6 +18,9 @@ pub const KEYS: &[&str] = &[
     "history_summaries",
     "output",
     "tool_choice",
+    "first_turn_tool_choice",
+    "max_turns",
+    "answer_retries",
     "crate",
 ];
 
@@ -36,6 +39,9 @@ pub struct AgentArgs {
     pub history_summaries: Option<syn::LitInt>,
     pub output: Option<syn::Path>,
     pub tool_choice: Option<syn::LitStr>,
+    pub first_turn_tool_choice: Option<syn::LitStr>,
+    pub max_turns: Option<syn::LitInt>,
+    pub answer_retries: Option<syn::LitInt>,
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
     /// Keys an unknown key was reported as a typo of.

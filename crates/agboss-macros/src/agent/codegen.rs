@@ -54,6 +54,15 @@ pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
     if let Some(choice) = &agent.tool_choice {
         descriptor = quote!(#descriptor.with_tool_choice(#choice));
     }
+    if let Some(choice) = &agent.first_turn_tool_choice {
+        descriptor = quote!(#descriptor.with_first_turn_tool_choice(#choice));
+    }
+    if let Some(n) = agent.max_turns {
+        descriptor = quote!(#descriptor.with_max_turns(#n));
+    }
+    if let Some(n) = agent.answer_retries {
+        descriptor = quote!(#descriptor.with_answer_retries(#n));
+    }
     if let Some(output) = &agent.output {
         let answer = format!(
             "answer-{}",

@@ -25,6 +25,9 @@ pub struct ResolvedAgent {
     pub history_summaries: u32,
     pub output: Option<Path>,
     pub tool_choice: Option<LitStr>,
+    pub first_turn_tool_choice: Option<LitStr>,
+    pub max_turns: Option<u32>,
+    pub answer_retries: Option<u32>,
     pub krate: Option<Path>,
 }
 
@@ -133,6 +136,15 @@ pub fn resolve(
         .max_tool_calls
         .as_ref()
         .and_then(|lit| at_least_one_call(lit, &subject, &mut problems));
+    let max_turns = args
+        .max_turns
+        .as_ref()
+        .and_then(|lit| at_least_one_turn(lit, &subject, &mut problems));
+    let answer_retries = args.answer_retries.as_ref().and_then(|lit| {
+        lit.base10_parse::<u32>()
+            .map_err(|e| problems.push(e.into()))
+            .ok()
+    });
     let thinking = match &args.thinking {
         Some(value) if !THINKING.contains(&value.as_str()) => {
             problems.push(
@@ -201,6 +213,9 @@ pub fn resolve(
         history_summaries,
         output: args.output,
         tool_choice: args.tool_choice,
+        first_turn_tool_choice: args.first_turn_tool_choice,
+        max_turns,
+        answer_retries,
         krate: args.krate,
     })
 }
@@ -219,6 +234,27 @@ fn at_least_one_call(
         Ok(0) => {
             let finding = codes::AGENT_MAX_TOOL_CALLS_INVALID
                 .finding(&[("subject", &subject), ("from", &"")]);
+            problems.push(finding_at(&finding, lit.span()));
+            None
+        }
+        Ok(n) => Some(n),
+        Err(e) => {
+            problems.push(e.into());
+            None
+        }
+    }
+}
+
+/// `max_turns`: at least 1, else `[agent.max-turns-invalid]` about `subject`.
+fn at_least_one_turn(
+    lit: &syn::LitInt,
+    subject: &str,
+    problems: &mut Vec<darling::Error>,
+) -> Option<u32> {
+    match lit.base10_parse::<u32>() {
+        Ok(0) => {
+            let finding =
+                codes::AGENT_MAX_TURNS_INVALID.finding(&[("subject", &subject), ("from", &"")]);
             problems.push(finding_at(&finding, lit.span()));
             None
         }

@@ -24,6 +24,14 @@
 //! When the queue runs out, the server answers `418` with a JSON error saying so, so that a
 //! test that sends more requests than it planned fails with a clear message. It stops when the
 //! [`WireServer`] is dropped. It must run inside a tokio runtime with I/O enabled.
+//!
+//! The server is strict: before it answers a request to a model API's path
+//! (`…/chat/completions`, `…/messages`, `…:generateContent`), it checks the body as the
+//! strictest servers of that format do ([`strict`]: the OpenAI API and llama-cpp-python's
+//! server, Anthropic's and Gemini's APIs): every message's role and fields, `content` a string
+//! where one is due (never `null`), each tool call answered by exactly one result. A body that
+//! fails is answered with that server's error ([`Flavour`]) and takes no canned response, so a
+//! client that regresses fails its test.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -40,6 +48,8 @@ use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tokio::task::{JoinHandle, JoinSet};
+
+pub mod strict;
 
 /// The fixture `tests/fixtures/<provider>/<name>.json`: an answer in `provider`'s documented
 /// wire format (`openai`, `anthropic`, `gemini`).
@@ -115,10 +125,15 @@ pub struct Recorded {
     pub method: String,
     /// The path and query: `/chat/completions`.
     pub path: String,
+    /// The whole URL: `http://127.0.0.1:<port>/chat/completions`.
+    pub url: String,
     /// The headers in the order they came, names lower-cased.
     pub headers: Vec<(String, String)>,
     /// The body parsed as JSON; `Null` when it was empty or not JSON.
     pub body: Value,
+    /// Why the strict check refused the body (`messages.2.content: Input should be a valid
+    /// string`); empty when it passed, or when the path is no model API's.
+    pub problems: Vec<String>,
 }
 
 impl Recorded {
@@ -140,8 +155,23 @@ pub struct WireServer {
     accept: JoinHandle<()>,
 }
 
+/// Which server's error a refused request gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Flavour {
+    /// Each API's own: OpenAI's `400` with `invalid_request_error` naming the first problem,
+    /// Anthropic's `400` `invalid_request_error`, Gemini's `400` `INVALID_ARGUMENT` listing
+    /// every problem.
+    #[default]
+    Api,
+    /// llama-cpp-python's server (0.3.x): FastAPI's validation errors, every one, caught by its
+    /// route handler and answered as `500` with `internal_server_error`.
+    LlamaCppPython,
+}
+
 #[derive(Debug, Default)]
 struct Shared {
+    base_url: String,
+    flavour: Flavour,
     responses: Mutex<VecDeque<Canned>>,
     requests: Mutex<Vec<Recorded>>,
     arrived: Notify,
@@ -154,6 +184,19 @@ impl WireServer {
     ///
     /// If no port on `127.0.0.1` can be bound: a test cannot run without one.
     pub async fn start(responses: impl IntoIterator<Item = Canned>) -> WireServer {
+        WireServer::start_as(Flavour::Api, responses).await
+    }
+
+    /// Starts a server on `127.0.0.1` that gives `responses` in order and refuses a bad request
+    /// as `flavour`'s server does.
+    ///
+    /// # Panics
+    ///
+    /// If no port on `127.0.0.1` can be bound: a test cannot run without one.
+    pub async fn start_as(
+        flavour: Flavour,
+        responses: impl IntoIterator<Item = Canned>,
+    ) -> WireServer {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("wire-server: cannot bind a port on 127.0.0.1");
@@ -161,6 +204,8 @@ impl WireServer {
             .local_addr()
             .expect("wire-server: the bound socket has no address");
         let shared = Arc::new(Shared {
+            base_url: format!("http://{address}"),
+            flavour,
             responses: Mutex::new(responses.into_iter().collect()),
             ..Shared::default()
         });
@@ -238,12 +283,21 @@ async fn respond(
         .await
         .map(|collected| collected.to_bytes())
         .unwrap_or_default();
+    let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    let path = parts
+        .uri
+        .path_and_query()
+        .map_or_else(|| parts.uri.path().to_owned(), |p| p.to_string());
+    let problems = match dialect(&path) {
+        Some(Dialect::OpenAi) => strict::openai(&body),
+        Some(Dialect::Anthropic) => strict::anthropic(&body),
+        Some(Dialect::Gemini) => strict::gemini(&body),
+        None => Vec::new(),
+    };
     let recorded = Recorded {
         method: parts.method.to_string(),
-        path: parts
-            .uri
-            .path_and_query()
-            .map_or_else(|| parts.uri.path().to_owned(), |p| p.to_string()),
+        url: format!("{}{path}", shared.base_url),
+        path: path.clone(),
         headers: parts
             .headers
             .iter()
@@ -254,9 +308,17 @@ async fn respond(
                 )
             })
             .collect(),
-        body: serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        body,
+        problems: problems
+            .iter()
+            .map(|p| format!("{}: {}", strict::dotted(&p.loc), p.msg))
+            .collect(),
     };
-    let next = lock(&shared.responses).pop_front();
+    let next = if problems.is_empty() {
+        lock(&shared.responses).pop_front()
+    } else {
+        dialect(&path).map(|d| refusal(d, shared.flavour, &problems))
+    };
     let canned = next.unwrap_or_else(|| {
         let message = format!(
             "wire-server: no canned response left for {} {}",
@@ -284,6 +346,93 @@ async fn respond(
         }
     }
     Ok(response)
+}
+
+/// The model APIs a path can be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dialect {
+    OpenAi,
+    Anthropic,
+    Gemini,
+}
+
+fn dialect(path: &str) -> Option<Dialect> {
+    let path = path.split('?').next().unwrap_or_default();
+    if path.ends_with("/chat/completions") {
+        Some(Dialect::OpenAi)
+    } else if path.ends_with("/messages") {
+        Some(Dialect::Anthropic)
+    } else if path.ends_with(":generateContent") {
+        Some(Dialect::Gemini)
+    } else {
+        None
+    }
+}
+
+/// The answer `flavour`'s server of `dialect` gives a body with `problems` (at least one).
+fn refusal(dialect: Dialect, flavour: Flavour, problems: &[strict::Problem]) -> Canned {
+    let first = &problems[0];
+    match (dialect, flavour) {
+        (Dialect::OpenAi, Flavour::LlamaCppPython) => {
+            let mut message = format!(
+                "{} validation error{}:\n",
+                problems.len(),
+                if problems.len() == 1 { "" } else { "s" }
+            );
+            for problem in problems {
+                message.push_str(&format!(
+                    "  {{'type': 'value_error', 'loc': {}, 'msg': {}, 'input': None}}\n",
+                    strict::python_tuple(&problem.loc),
+                    python_str(&problem.msg)
+                ));
+            }
+            let body = serde_json::json!({"error": {
+                "message": message, "type": "internal_server_error", "param": null, "code": null,
+            }});
+            Canned::json(500, body.to_string())
+        }
+        (Dialect::OpenAi, Flavour::Api) => {
+            let param = strict::bracketed(&first.loc);
+            let body = serde_json::json!({"error": {
+                "message": format!("Invalid '{param}': {}", first.msg),
+                "type": "invalid_request_error", "param": param, "code": null,
+            }});
+            Canned::json(400, body.to_string())
+        }
+        (Dialect::Anthropic, _) => {
+            let body = serde_json::json!({"type": "error", "error": {
+                "type": "invalid_request_error",
+                "message": format!("{}: {}", strict::dotted(&first.loc), first.msg),
+            }});
+            Canned::json(400, body.to_string())
+        }
+        (Dialect::Gemini, _) => {
+            let message: String = problems
+                .iter()
+                .map(|p| {
+                    format!(
+                        "* GenerateContentRequest.{}: {}\n",
+                        strict::bracketed(&p.loc),
+                        p.msg
+                    )
+                })
+                .collect();
+            let body = serde_json::json!({"error": {
+                "code": 400, "message": message, "status": "INVALID_ARGUMENT",
+            }});
+            Canned::json(400, body.to_string())
+        }
+    }
+}
+
+/// `text` as Python's `repr` writes a string: in single quotes, or double quotes when it holds
+/// a single quote and no double one.
+fn python_str(text: &str) -> String {
+    if text.contains('\'') && !text.contains('"') {
+        format!("\"{text}\"")
+    } else {
+        format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+    }
 }
 
 /// The data behind `mutex`: nothing holding these locks can leave them half-written.

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use agboss_rules::{codes, model_id, names};
 
 use super::checks::{calls_of, find_registered, levels};
-use crate::agent::{AgentDescriptor, AgentSettings, AppAgent, AppTool};
-use crate::app::ToolDefaults;
+use crate::agent::{AgentDescriptor, AgentSettings, AppAgent, AppTool, RunRules};
 use crate::app::provided::ProvidedList;
+use crate::app::{AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TURNS, ToolDefaults};
 use crate::base::{Problem, Setting, Source, UnknownAgentToolError};
 use crate::model::ToolChoice;
 use crate::tool::bound::effective_bound;
@@ -27,6 +27,7 @@ pub(super) struct WorkflowScope<'a> {
     provided: [&'a ProvidedList; 2],
     env: &'a ToolEnv,
     defaults: &'a [(&'a ToolDefaults, Source); 2],
+    agent_defaults: &'a [(&'a AgentDefaults, Source); 2],
     /// Tools whose own bound and dependencies were checked in this workflow.
     checked: Vec<&'static ToolDescriptor>,
     /// The MCP servers its tools call.
@@ -40,12 +41,14 @@ impl<'a> WorkflowScope<'a> {
         provided: [&'a ProvidedList; 2],
         env: &'a ToolEnv,
         defaults: &'a [(&'a ToolDefaults, Source); 2],
+        agent_defaults: &'a [(&'a AgentDefaults, Source); 2],
     ) -> WorkflowScope<'a> {
         WorkflowScope {
             name,
             provided,
             env,
             defaults,
+            agent_defaults,
             checked: Vec::new(),
             #[cfg(feature = "mcp")]
             servers: Vec::new(),
@@ -133,16 +136,6 @@ impl<'a> WorkflowScope<'a> {
                 registration.instantiate(self.env.clone(), bound.value),
             ));
         }
-        if let Some(ToolChoice::Tool(chosen)) = descriptor.tool_choice()
-            && !names.contains_key(chosen.as_str())
-            && descriptor.answer().is_none_or(|a| a.tool_name() != chosen)
-        {
-            problems.push(
-                codes::AGENT_TOOL_CHOICE_UNKNOWN
-                    .finding(&[("agent", &agent), ("tool", &chosen)])
-                    .into(),
-            );
-        }
         if let Some(answer) = descriptor.answer() {
             let name = answer.tool_name();
             let site = format!("the answer tool of agent `{agent}`");
@@ -158,13 +151,105 @@ impl<'a> WorkflowScope<'a> {
                 );
             }
         }
+        let rules = self.rules(descriptor, settings, &names, problems);
         AppAgent::new(
             descriptor,
             model,
             max_tool_calls,
             workflow_bound.clone(),
             tools,
+            rules,
         )
+    }
+
+    /// The agent's tool choices (configuration's over the declared ones), each naming one of its
+    /// tools (`names`, the answer tool among them), and its turn cap and answer retries from the
+    /// first level that sets them.
+    fn rules(
+        &self,
+        descriptor: &'static AgentDescriptor,
+        settings: Option<&AgentSettings>,
+        names: &HashMap<&str, String>,
+        problems: &mut Vec<Problem>,
+    ) -> RunRules {
+        let agent = descriptor.name();
+        let mut choice = |key: &str, configured: Option<&String>, declared: Option<ToolChoice>| {
+            let (choice, from) = match configured {
+                Some(text) => (Some(ToolChoice::named(text)), " (from configuration)"),
+                None => (declared, ""),
+            };
+            if let Some(ToolChoice::Tool(chosen)) = &choice
+                && !names.contains_key(chosen.as_str())
+            {
+                let mut tools: Vec<String> = names.keys().map(|n| format!("`{n}`")).collect();
+                tools.sort();
+                let tools = if tools.is_empty() {
+                    "its tools (it has none)".to_owned()
+                } else {
+                    tools.join(", ")
+                };
+                problems.push(
+                    codes::AGENT_TOOL_CHOICE_UNKNOWN
+                        .finding(&[
+                            ("agent", &agent),
+                            ("key", &key),
+                            ("tool", chosen),
+                            ("from", &from),
+                            ("tools", &tools),
+                        ])
+                        .into(),
+                );
+            }
+            choice
+        };
+        let tool_choice = choice(
+            "tool_choice",
+            settings.and_then(|s| s.tool_choice.as_ref()),
+            descriptor.tool_choice(),
+        );
+        let first_turn_tool_choice = choice(
+            "first_turn_tool_choice",
+            settings.and_then(|s| s.first_turn_tool_choice.as_ref()),
+            descriptor.first_turn_tool_choice(),
+        );
+        let level = |read: fn(&AgentDefaults) -> Option<u32>| {
+            self.agent_defaults
+                .iter()
+                .map(move |(defaults, source)| (read(defaults), source.clone()))
+        };
+        let max_turns = Setting::first_of(
+            settings
+                .and_then(|s| s.max_turns)
+                .or(descriptor.max_turns()),
+            level(|d| d.max_turns),
+            DEFAULT_MAX_TURNS,
+        );
+        if max_turns.value == 0 {
+            problems.push(
+                codes::AGENT_MAX_TURNS_INVALID
+                    .finding(&[
+                        (
+                            "subject",
+                            &format!("agent `{agent}` (workflow `{}`)", self.name),
+                        ),
+                        ("from", &format!(" ({})", max_turns.source)),
+                    ])
+                    .into(),
+            );
+        }
+        let answer_retries = Setting::first_of(
+            settings
+                .and_then(|s| s.answer_retries)
+                .or(descriptor.answer_retries()),
+            level(|d| d.answer_retries),
+            DEFAULT_ANSWER_RETRIES,
+        );
+        RunRules {
+            tool_choice,
+            first_turn_tool_choice,
+            max_turns,
+            answer_retries,
+        }
     }
 
     /// The checks of one tool that do not depend on the agent: where it forwards to, its own

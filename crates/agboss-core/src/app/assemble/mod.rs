@@ -15,7 +15,7 @@ use std::sync::Arc;
 use agboss_rules::codes;
 
 use super::defaults::DEFAULT_MAX_TOOL_CALLS;
-use super::{AppWorkflow, Application, ApplicationBuilder, ToolDefaults, Workflow};
+use super::{AgentDefaults, AppWorkflow, Application, ApplicationBuilder, ToolDefaults, Workflow};
 use crate::agent::{AgentSettings, AppAgent};
 use crate::base::{AssemblyError, Problem, Setting, Source};
 use crate::deps::Providers;
@@ -126,8 +126,12 @@ impl Context<'_> {
         let name = &workflow.name;
         let source = Source::Workflow(name.clone());
         let defaults: [(&ToolDefaults, Source); 2] = [
-            (&workflow.defaults, source),
+            (&workflow.defaults, source.clone()),
             (&self.builder.defaults, self.app_source.clone()),
+        ];
+        let agent_defaults: [(&AgentDefaults, Source); 2] = [
+            (&workflow.agent_defaults, source),
+            (&self.builder.agent_defaults, self.app_source.clone()),
         ];
         check_defaults(&workflow.defaults, &format!("workflow `{name}`"), problems);
         check_provided(&workflow.provided, Some(name), problems);
@@ -150,6 +154,7 @@ impl Context<'_> {
             [&workflow.provided, &self.builder.provided],
             &env,
             &defaults,
+            &agent_defaults,
         );
         let mut agent_names: Vec<&str> = Vec::new();
         let mut agents = Vec::with_capacity(workflow.agents.len());

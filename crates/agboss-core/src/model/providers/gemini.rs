@@ -194,6 +194,7 @@ fn no_candidate(provider: &str, body: &Value) -> ModelError {
                 message: format!(
                     "the prompt was blocked ({reason}){detail}; change the prompt or the conversation"
                 ),
+                url: String::new(),
             }
         }
         None => malformed(provider, format!("no `candidates` in {}", sketch(body))),

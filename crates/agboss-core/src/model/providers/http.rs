@@ -113,6 +113,11 @@ impl Client {
         }
     }
 
+    /// Where a request to `path` (`/chat/completions`) goes.
+    pub(crate) fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.settings.base_url)
+    }
+
     /// The provider's name, as errors give it.
     pub(crate) fn provider(&self) -> &str {
         &self.settings.name
@@ -137,7 +142,7 @@ impl Client {
             .map_err(|detail| self.transport(detail.clone()))?;
         let body = serde_json::to_vec(post.body)
             .map_err(|e| self.transport(format!("could not encode the request: {e}")))?;
-        let url = format!("{}{}", self.settings.base_url, post.path);
+        let url = self.url(post.path);
         let timeout = self.settings.request_timeout;
         let started = self.clock.now();
         tokio::select! {
@@ -148,6 +153,7 @@ impl Client {
             () = self.clock.sleep(timeout.as_duration()) => Err(ModelError::Timeout {
                 provider: self.provider().to_owned(),
                 after: timeout,
+                url: url.clone(),
             }),
             result = self.attempts(http, &url, &headers, &body, started) => result,
         }
@@ -171,11 +177,13 @@ impl Client {
             tracing::debug!(provider = self.provider(), url, attempt, "model request");
             let answer = self.send(http, url, headers, body).await?;
             if answer.status.is_success() {
-                return self.parse(&answer.body);
+                return self.parse(url, &answer.body);
             }
             let error = failure::map(self, url, &answer, attempt);
-            let retryable =
-                answer.status == StatusCode::TOO_MANY_REQUESTS || answer.status.is_server_error();
+            // A 5xx whose body says the request is invalid fails the same way every time.
+            let retryable = answer.status == StatusCode::TOO_MANY_REQUESTS
+                || (answer.status.is_server_error()
+                    && !matches!(error, ModelError::BadRequest { .. }));
             if !retryable || attempt >= max_attempts {
                 return Err(error);
             }
@@ -246,6 +254,7 @@ impl Client {
                         "the answer is longer than {} MB; check that base_url points at a model API",
                         MAX_BODY_BYTES >> 20
                     ),
+                    url: url.to_owned(),
                 });
             }
             bytes.extend_from_slice(&chunk);
@@ -259,14 +268,14 @@ impl Client {
     }
 
     /// The JSON of a successful answer.
-    fn parse(&self, body: &[u8]) -> Result<Value, ModelError> {
+    fn parse(&self, url: &str, body: &[u8]) -> Result<Value, ModelError> {
         serde_json::from_slice(body).map_err(|e| ModelError::MalformedResponse {
             provider: self.provider().to_owned(),
             detail: format!(
-                "the body is not complete JSON ({e}); it begins `{}`. Check that base_url ({}) points at an API of this kind",
+                "the body is not complete JSON ({e}); it begins `{}`. Check that base_url points at an API of this kind",
                 self.redact(&failure::snippet(&String::from_utf8_lossy(body), 120)),
-                self.settings.base_url,
             ),
+            url: url.to_owned(),
         })
     }
 

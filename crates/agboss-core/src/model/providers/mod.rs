@@ -138,7 +138,11 @@ impl ProviderSettings {
 /// The provider `settings` describe, reading its key from `env` now (a missing key is the error
 /// of its first call, so that assembly and `describe` never need keys). A wire format whose
 /// feature this build leaves out gives a model whose every call says which feature to enable.
-pub fn connect(settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<dyn ChatModel> {
+///
+/// Anthropic's base URL may be given with or without its `/v1` (`https://api.anthropic.com`,
+/// a proxy's root): requests go to `<base>/v1/messages` either way.
+pub fn connect(mut settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<dyn ChatModel> {
+    settings.base_url = normalized_base_url(settings.kind, &settings.base_url);
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
     if let Some(wire) = dialect(settings.kind) {
         let key = settings.key_env.as_deref().and_then(|name| env.get(name));
@@ -152,6 +156,15 @@ pub fn connect(settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<dyn C
         kind: settings.kind,
         settings,
     })
+}
+
+/// `base_url` without a trailing `/`, and for Anthropic with the `/v1` its paths hang under.
+pub(crate) fn normalized_base_url(kind: WireFormat, base_url: &str) -> String {
+    let base = base_url.trim_end_matches('/');
+    match kind {
+        WireFormat::Anthropic if !base.is_empty() && !base.ends_with("/v1") => format!("{base}/v1"),
+        _ => base.to_owned(),
+    }
 }
 
 /// The dialect of `kind`, if this build has it.
@@ -234,6 +247,7 @@ impl ChatModel for HttpChat {
             };
             let answer = self.client.post_json(post, signal).await?;
             (self.wire.parse)(self.client.provider(), &answer)
+                .map_err(|e| e.at_url(&self.client.url(&path)))
         })
     }
 }

@@ -57,12 +57,10 @@ fn messages(request: &ChatRequest) -> Vec<Value> {
             Message::User { text } => json!({"role": "user", "content": text}),
             Message::Assistant { text, tool_calls } => {
                 let ids = ids.for_turn(tool_calls);
-                let content = match text {
-                    Some(text) => json!(text),
-                    // Content may be null only next to tool calls.
-                    None if tool_calls.is_empty() => json!(""),
-                    None => Value::Null,
-                };
+                // Always a string, empty when the model wrote no text: the API lets `content`
+                // be null beside tool calls, but servers that type it as a string (llama-cpp-python
+                // refuses null with a 500) all take "" (docs/decisions/0004).
+                let content = json!(text.as_deref().unwrap_or_default());
                 let mut wire = Map::new();
                 wire.insert("role".into(), json!("assistant"));
                 wire.insert("content".into(), content);

@@ -138,6 +138,7 @@ pub(super) fn malformed(provider: &str, detail: impl Into<String>) -> ModelError
     ModelError::MalformedResponse {
         provider: provider.to_owned(),
         detail: detail.into(),
+        url: String::new(),
     }
 }
 

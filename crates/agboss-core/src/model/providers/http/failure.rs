@@ -4,13 +4,19 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use super::{Answer, Client};
+
 use crate::model::ModelError;
 
 /// The error a failed answer (`attempt` being the number of attempts made) reports.
+///
+/// A 5xx whose body says the request itself is invalid ([`invalid_request`]) is a
+/// [`ModelError::BadRequest`], which the client does not retry: such a request fails the same
+/// way every time (llama-cpp-python answers its validation errors with a 500).
 pub(super) fn map(client: &Client, url: &str, answer: &Answer, attempts: u32) -> ModelError {
     let provider = client.provider().to_owned();
     let status = answer.status.as_u16();
-    let unauthorized = || ModelError::Unauthorized {
+    let url = url.to_owned();
+    let unauthorized = |url: String| ModelError::Unauthorized {
         provider: client.provider().to_owned(),
         status,
         key_env: client
@@ -18,36 +24,56 @@ pub(super) fn map(client: &Client, url: &str, answer: &Answer, attempts: u32) ->
             .key_env
             .clone()
             .unwrap_or_else(|| "(none: no key is configured for this provider)".to_owned()),
+        url,
     };
     match answer.status {
-        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => unauthorized(),
+        StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN => unauthorized(url),
         // Gemini answers a key it does not know with 400 and this reason.
-        StatusCode::BAD_REQUEST if key_invalid(&answer.body) => unauthorized(),
-        StatusCode::TOO_MANY_REQUESTS => ModelError::RateLimited { provider, attempts },
-        s if s.is_server_error() => ModelError::Server {
+        StatusCode::BAD_REQUEST if key_invalid(&answer.body) => unauthorized(url),
+        StatusCode::TOO_MANY_REQUESTS => ModelError::RateLimited {
             provider,
-            status,
             attempts,
-            message: client.redact(&message(answer, url)),
+            url,
+        },
+        s if s.is_server_error() => match invalid_request(&answer.body) {
+            Some(first) => ModelError::BadRequest {
+                provider,
+                status,
+                message: client.redact(&first),
+                url,
+            },
+            None => ModelError::Server {
+                provider,
+                status,
+                attempts,
+                message: client.redact(&message(answer)),
+                url,
+            },
         },
         s if s.is_redirection() => ModelError::BadRequest {
             provider,
             status,
             message: format!(
-                "the API redirects POST {url} to {}: set base_url to the API's own address",
+                "the API redirects to {}: set base_url to the API's own address",
                 answer.location.as_deref().unwrap_or("another address")
             ),
+            url,
         },
         _ => ModelError::BadRequest {
             provider,
             status,
-            message: client.redact(&message(answer, url)),
+            message: client.redact(&message(answer)),
+            url,
         },
     }
 }
 
-/// The provider's message for a failed answer, else the start of its body.
-fn message(answer: &Answer, url: &str) -> String {
+/// The provider's message for a failed answer (the first of a list of validation errors), else
+/// the start of its body.
+fn message(answer: &Answer) -> String {
+    if let Some(first) = invalid_request(&answer.body) {
+        return first;
+    }
     if let Some(message) = provider_message(&answer.body) {
         return snippet(&message, 1000);
     }
@@ -58,14 +84,142 @@ fn message(answer: &Answer, url: &str) -> String {
         .unwrap_or("no reason given");
     match (text.is_empty(), answer.status) {
         (true, StatusCode::NOT_FOUND) => {
-            format!("{reason} (POST {url}): check base_url and the model's name")
+            format!("{reason}: check base_url and the model's name")
         }
         (true, _) => format!("{reason}, with an empty body"),
         (false, StatusCode::NOT_FOUND) => {
-            format!("{text} (POST {url}): check base_url and the model's name")
+            format!("{text}: check base_url and the model's name")
         }
         (false, _) => text,
     }
+}
+
+/// When `body` says the request itself is invalid, its first problem on one line
+/// (`messages.2.content: Input should be a valid string`), with how many more it lists.
+///
+/// What counts: a list of validation errors, as FastAPI writes it (`{"detail": [{"loc", "msg"}]}`)
+/// or as its message text (the Python form of that list, which llama-cpp-python's server puts in
+/// `error.message` with a 500), or pydantic's own text (`2 validation errors for Request`); and
+/// an error whose type or status says the request is invalid (`invalid_request_error`,
+/// `validation_error`, `BadRequestError`, `INVALID_ARGUMENT`).
+pub(super) fn invalid_request(body: &[u8]) -> Option<String> {
+    let value: Value = serde_json::from_slice(body).ok()?;
+    if let Some(Value::Array(details)) = value.get("detail") {
+        let problems: Vec<String> = details
+            .iter()
+            .filter_map(|d| {
+                let msg = d.get("msg")?.as_str()?;
+                let loc = d
+                    .get("loc")
+                    .and_then(Value::as_array)
+                    .map_or_else(Vec::new, |loc| {
+                        loc.iter()
+                            .map(|step| match step {
+                                Value::String(key) => key.clone(),
+                                other => other.to_string(),
+                            })
+                            .collect()
+                    });
+                Some(located(&loc, msg))
+            })
+            .collect();
+        return first_of(problems.len(), problems.into_iter().next());
+    }
+    let message = provider_message(body);
+    if let Some(text) = &message {
+        if let Some(found) = python_validation_errors(text) {
+            return Some(found);
+        }
+        if let Some(found) = pydantic_validation_error(text) {
+            return Some(found);
+        }
+    }
+    let error = value.get("error");
+    let says_invalid = ["type", "code", "status"].iter().any(|key| {
+        error
+            .and_then(|e| e.get(*key))
+            .and_then(Value::as_str)
+            .is_some_and(|kind| {
+                matches!(
+                    kind,
+                    "invalid_request_error"
+                        | "invalid_request"
+                        | "validation_error"
+                        | "BadRequestError"
+                        | "INVALID_ARGUMENT"
+                )
+            })
+    });
+    says_invalid.then(|| snippet(message.as_deref().unwrap_or("the request is invalid"), 300))
+}
+
+/// `loc: msg`, the location without FastAPI's leading `body`.
+fn located(loc: &[String], msg: &str) -> String {
+    let loc: Vec<&str> = loc
+        .iter()
+        .map(String::as_str)
+        .skip_while(|step| *step == "body")
+        .collect();
+    if loc.is_empty() {
+        snippet(msg, 300)
+    } else {
+        snippet(&format!("{}: {msg}", loc.join(".")), 300)
+    }
+}
+
+/// `first`, followed by how many more problems there are when `count` is more than one.
+fn first_of(count: usize, first: Option<String>) -> Option<String> {
+    let first = first?;
+    Some(match count {
+        0 | 1 => first,
+        2 => format!("{first}, and 1 more problem"),
+        n => format!("{first}, and {} more problems", n - 1),
+    })
+}
+
+/// The first of a list of validation errors written as Python writes it:
+/// `{'type': 'string_type', 'loc': ('body', 'messages', 2, 'content'), 'msg': 'Input should be a
+/// valid string', 'input': None}`, one per error.
+fn python_validation_errors(text: &str) -> Option<String> {
+    const LOC: &str = "'loc': (";
+    const MSG: &str = "'msg': ";
+    let count = text.matches(LOC).count();
+    let at = text.find(LOC)? + LOC.len();
+    let rest = &text[at..];
+    let loc_text = &rest[..rest.find(')')?];
+    let loc: Vec<String> = loc_text
+        .split(',')
+        .map(|step| step.trim().trim_matches(['\'', '"']).to_owned())
+        .filter(|step| !step.is_empty())
+        .collect();
+    let after = &rest[rest.find(MSG)? + MSG.len()..];
+    let quote = after.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+    let mut msg = String::new();
+    let mut chars = after[1..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => msg.extend(chars.next()),
+            c if c == quote => return first_of(count, Some(located(&loc, &msg))),
+            c => msg.push(c),
+        }
+    }
+    None
+}
+
+/// The first error of pydantic's own text:
+/// `2 validation errors for Request\nmessages.2.content\n  Input should be a valid string [type=..`.
+fn pydantic_validation_error(text: &str) -> Option<String> {
+    let mut lines = text.lines();
+    let head = lines.next()?.trim();
+    let (count, rest) = head.split_once(' ')?;
+    let count: usize = count.parse().ok()?;
+    if !(rest.starts_with("validation error for ") || rest.starts_with("validation errors for ")) {
+        return None;
+    }
+    let loc = lines.next()?.trim();
+    let msg = lines.next()?.trim();
+    let msg = msg.split(" [type=").next().unwrap_or(msg);
+    first_of(count, Some(located(&[loc.to_owned()], msg)))
 }
 
 /// The message in an error body: `{"error": {"message"}}` (OpenAI, Anthropic's
@@ -135,6 +289,44 @@ mod tests {
         assert_eq!(provider_message(vllm).as_deref(), Some("Not Found"));
         assert_eq!(provider_message(b"<html>502</html>"), None);
         assert_eq!(provider_message(br#"{"error":{"message":"  "}}"#), None);
+    }
+
+    #[test]
+    fn finds_the_first_of_a_list_of_validation_errors() {
+        // llama-cpp-python: FastAPI's errors in the message of a 500.
+        let llama = br#"{"error": {"message": "2 validation errors:\n  {'type': 'string_type', 'loc': ('body', 'messages', 2, 'content'), 'msg': 'Input should be a valid string', 'input': None}\n  {'type': 'missing', 'loc': ('body', 'model'), 'msg': \"Field 'model' required\", 'input': {}}\n", "type": "internal_server_error", "param": null, "code": null}}"#;
+        assert_eq!(
+            invalid_request(llama).as_deref(),
+            Some("messages.2.content: Input should be a valid string, and 1 more problem")
+        );
+        // FastAPI's own 422.
+        let fastapi = br#"{"detail": [{"type": "string_type", "loc": ["body", "messages", 0, "content"], "msg": "Input should be a valid string", "input": null}]}"#;
+        assert_eq!(
+            invalid_request(fastapi).as_deref(),
+            Some("messages.0.content: Input should be a valid string")
+        );
+        // pydantic's text, and a double-quoted message.
+        let pydantic = br#"{"error": "3 validation errors for ChatRequest\nmessages.1.role\n  Input should be 'user' [type=literal_error, input_value='bot', input_type=str]\n"}"#;
+        assert_eq!(
+            invalid_request(pydantic).as_deref(),
+            Some("messages.1.role: Input should be 'user', and 2 more problems")
+        );
+        let quoted = br#"{"error": {"message": "[{'loc': ('body', 'tools', 0), 'msg': \"Value error, can't read it\"}]"}}"#;
+        assert_eq!(
+            invalid_request(quoted).as_deref(),
+            Some("tools.0: Value error, can't read it")
+        );
+        // An error whose type says so.
+        let typed = br#"{"error": {"message": "tool_choice names no tool", "type": "invalid_request_error"}}"#;
+        assert_eq!(
+            invalid_request(typed).as_deref(),
+            Some("tool_choice names no tool")
+        );
+        // A server that failed is not one of them.
+        let failed =
+            br#"{"error": {"message": "The server had an error", "type": "server_error"}}"#;
+        assert_eq!(invalid_request(failed), None);
+        assert_eq!(invalid_request(b"<html>502 Bad Gateway</html>"), None);
     }
 
     #[test]
