@@ -18,6 +18,7 @@
 mod cases;
 pub mod events;
 mod model;
+mod pauses;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -26,6 +27,7 @@ use std::sync::Arc;
 use agboss_core::journal::{MemoryStore, Store};
 
 pub use cases::*;
+pub use pauses::*;
 pub use model::{DIFFERENTIAL_CASES, differential};
 
 /// The future of [`Backend::open`].
