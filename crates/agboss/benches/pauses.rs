@@ -196,11 +196,11 @@ async fn main() {
     .await;
     let paused_in = start.elapsed();
     let paused_rss = resident_mb();
-    let bytes: u64 = ["", "-wal"]
-        .iter()
-        .filter_map(|suffix| std::fs::metadata(format!("{}{suffix}", path.display())).ok())
-        .map(|m| m.len())
-        .sum();
+    let size = |suffix: &str| {
+        std::fs::metadata(format!("{}{suffix}", path.display())).map_or(0, |m| m.len())
+    };
+    let (file, wal) = (size(""), size("-wal"));
+    let bytes = file + wal;
     let pending = store
         .open_pauses(&agboss::journal::PauseQuery {
             owner: Some("user-42".into()),
@@ -270,8 +270,10 @@ async fn main() {
         per_second(3 * n, resumed_in)
     );
     println!(
-        "  all paused: resident {paused_rss:.1} MB (at open {before:.1} MB); store {:.1} MB, {:.0} bytes per paused execution",
+        "  all paused: resident {paused_rss:.1} MB (at open {before:.1} MB); store {:.1} MB (file {:.1} MB + WAL {:.1} MB), {:.0} bytes per paused execution",
         bytes as f64 / 1e6,
+        file as f64 / 1e6,
+        wal as f64 / 1e6,
         bytes as f64 / n as f64
     );
     drop(store);

@@ -1,18 +1,25 @@
-//! Reads: a pool of read connections, each used by one blocking task at a time. In WAL mode a
-//! reader sees the last commit and never waits for the writer.
+//! Reads: a fixed pool of read connections, each used by one blocking task at a time. In WAL
+//! mode a reader sees the last commit and never waits for the writer. The pool is bounded: a
+//! read waits (asynchronously) for a free connection rather than opening one more, so a burst of
+//! reads neither opens and closes connections nor fills tokio's blocking threads.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+
+use tokio::sync::Semaphore;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, ToSql};
 use serde::de::DeserializeOwned;
 
 use super::writer::sql_int;
 use super::{SqliteOptions, blocking, corrupt, sqlite_error};
-use crate::journal::{ExecutionRecord, LoopEvent, PauseQuery, PauseRecord, StoreError};
+use crate::journal::{
+    ExecutionRecord, LoopEvent, PauseQuery, PauseRecord, StoreError, StoreErrorKind,
+};
 
-/// How many idle read connections are kept; more are opened under load and closed after.
-const IDLE_READERS: usize = 4;
+/// How many read connections a store opens at most (on first use). Reads are short; a few
+/// connections keep the cores busy.
+const READERS: usize = 4;
 
 /// The read connections of one file.
 #[derive(Debug)]
@@ -20,6 +27,8 @@ pub(super) struct Readers {
     path: PathBuf,
     options: SqliteOptions,
     idle: Mutex<Vec<Connection>>,
+    /// One permit per connection, open or not yet opened.
+    permits: Arc<Semaphore>,
 }
 
 impl Readers {
@@ -29,6 +38,7 @@ impl Readers {
             path,
             options,
             idle: Mutex::new(Vec::new()),
+            permits: Arc::new(Semaphore::new(READERS)),
         }
     }
 
@@ -38,12 +48,22 @@ impl Readers {
         query: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> impl Future<Output = Result<T, StoreError>> + Send + 'static {
         let readers = Arc::clone(self);
-        blocking(move || {
-            let conn = readers.take()?;
-            let result = query(&conn);
-            readers.give(conn);
-            result
-        })
+        async move {
+            // The permit goes into the blocking task: were this future dropped, the
+            // connection stays counted until the task gives it back.
+            let permit = Arc::clone(&readers.permits).acquire_owned().await.map_err(|_| {
+                StoreError::new("sqlite", StoreErrorKind::Unavailable, "the store is closed")
+            })?;
+            let pool = Arc::clone(&readers);
+            blocking(move || {
+                let _permit = permit;
+                let conn = pool.take()?;
+                let result = query(&conn);
+                pool.give(conn);
+                result
+            })
+            .await
+        }
     }
 
     fn take(&self) -> Result<Connection, StoreError> {
@@ -59,10 +79,7 @@ impl Readers {
     }
 
     fn give(&self, conn: Connection) {
-        let mut idle = self.lock();
-        if idle.len() < IDLE_READERS {
-            idle.push(conn);
-        }
+        self.lock().push(conn);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Connection>> {
