@@ -84,7 +84,8 @@ async fn another_programs_database_is_refused_and_left_alone() {
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("theirs.db");
     let conn = rusqlite::Connection::open(&path).unwrap();
-    conn.execute_batch("CREATE TABLE notes (body TEXT)").unwrap();
+    conn.execute_batch("CREATE TABLE notes (body TEXT)")
+        .unwrap();
     drop(conn);
     let error = SqliteStore::open(&path).await.unwrap_err();
     assert_eq!(error.kind, StoreErrorKind::Invalid);
@@ -204,7 +205,11 @@ async fn write_as(path: &Path, writer: &str) -> u64 {
     let store = SqliteStore::open(path).await.unwrap();
     let mut won = 0;
     loop {
-        let next = store.execution("shared").await.unwrap().map_or(0, |r| r.events);
+        let next = store
+            .execution("shared")
+            .await
+            .unwrap()
+            .map_or(0, |r| r.events);
         if next >= SHARED_EVENTS {
             break;
         }

@@ -116,7 +116,10 @@ fn resident_mb() -> f64 {
 
 fn ids(i: usize) -> (String, String) {
     // Pause ids are 128 random bits in hex in the runtime; 32 hex digits here too.
-    (format!("exec-{i:08}"), format!("{:032x}", i as u128 * 0x9E37_79B9_7F4A_7C15))
+    (
+        format!("exec-{i:08}"),
+        format!("{:032x}", i as u128 * 0x9E37_79B9_7F4A_7C15),
+    )
 }
 
 /// Runs `work(i)` for every `i < n` on `TASKS` concurrent tasks; `sample` is called at each
@@ -220,7 +223,11 @@ async fn main() {
             async move {
                 let (id, pause) = ids(i);
                 let record = store.pause(&pause).await.unwrap().expect("the pause");
-                let execution = store.execution(&record.execution_id).await.unwrap().unwrap();
+                let execution = store
+                    .execution(&record.execution_id)
+                    .await
+                    .unwrap()
+                    .unwrap();
                 assert!(execution.is_paused());
                 let events = store.events(&id).await.unwrap();
                 let state = LoopState::from_events(&events).unwrap();
@@ -243,7 +250,10 @@ async fn main() {
                     },
                 ];
                 for (k, event) in rest.iter().enumerate() {
-                    store.append(&id, state.events + k as u64, event).await.unwrap();
+                    store
+                        .append(&id, state.events + k as u64, event)
+                        .await
+                        .unwrap();
                 }
             }
         },

@@ -84,7 +84,12 @@ pub async fn refuses_what_memory_refuses(mut backend: Box<dyn Backend>) {
     append_all(&*store, "e-1", &[started("e-1", Some("t"), Some("u"))]).await;
     let twice = store.append("e-1", 1, &started("e-1", None, None)).await;
     assert_eq!(refusal(twice), starts("e-1"));
-    let never = |p: &str| (StoreErrorKind::Invalid, format!("pause `{p}` was never opened"));
+    let never = |p: &str| {
+        (
+            StoreErrorKind::Invalid,
+            format!("pause `{p}` was never opened"),
+        )
+    };
     let awaiting = store.append("e-1", 1, &pause_awaiting("p-0")).await;
     assert_eq!(refusal(awaiting), never("p-0"));
     let resolved = resolutions().remove(0);
@@ -154,7 +159,10 @@ pub async fn exactly_one_of_racing_appends_wins_each_seq(mut backend: Box<dyn Ba
         winners.extend(won);
     }
     assert_eq!(store.events("e-race").await.unwrap(), winners);
-    assert_eq!(store.execution("e-race").await.unwrap().unwrap().events, SEQS);
+    assert_eq!(
+        store.execution("e-race").await.unwrap().unwrap().events,
+        SEQS
+    );
 }
 
 /// Executions appended to concurrently, each by its own task, are all kept whole.

@@ -21,7 +21,9 @@ pub fn started(execution: &str, thread: Option<&str>, owner: Option<&str>) -> Lo
         thread: thread.map(str::to_owned),
         owner: owner.map(str::to_owned),
         tenant: Some("acme".into()),
-        budgets: Budgets::none().tokens(10_000).usd(Usd::from_micros(250_000)),
+        budgets: Budgets::none()
+            .tokens(10_000)
+            .usd(Usd::from_micros(250_000)),
     }
 }
 

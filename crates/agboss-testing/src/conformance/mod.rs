@@ -27,8 +27,8 @@ use std::sync::Arc;
 use agboss_core::journal::{MemoryStore, Store};
 
 pub use cases::*;
-pub use pauses::*;
 pub use model::{DIFFERENTIAL_CASES, differential};
+pub use pauses::*;
 
 /// The future of [`Backend::open`].
 pub type OpenFuture<'a> = Pin<Box<dyn Future<Output = Arc<dyn Store>> + Send + 'a>>;

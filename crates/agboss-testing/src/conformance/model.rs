@@ -27,15 +27,33 @@ struct Op {
 
 #[derive(Clone, Debug)]
 enum Kind {
-    Started { thread: u8, owner: Option<u8> },
-    ModelAnswered { calls: u8 },
+    Started {
+        thread: u8,
+        owner: Option<u8>,
+    },
+    ModelAnswered {
+        calls: u8,
+    },
     ToolFinished,
-    PauseOpened { pause: u8, owner: Option<u8>, at: u8 },
-    PauseAwaiting { pause: u8 },
-    PauseResolved { pause: u8, how: u8 },
-    AnswerRejected { pause: u8 },
+    PauseOpened {
+        pause: u8,
+        owner: Option<u8>,
+        at: u8,
+    },
+    PauseAwaiting {
+        pause: u8,
+    },
+    PauseResolved {
+        pause: u8,
+        how: u8,
+    },
+    AnswerRejected {
+        pause: u8,
+    },
     Answered,
-    Failed { cancelled: bool },
+    Failed {
+        cancelled: bool,
+    },
 }
 
 fn kinds() -> impl Strategy<Value = Kind> {
@@ -93,7 +111,9 @@ impl Op {
                 let resolution = resolutions().remove(usize::from(*how));
                 pause_resolved(&format!("p-{pause}"), resolution)
             }
-            Kind::AnswerRejected { pause } => answer_rejected(&format!("p-{pause}"), "pause.expired"),
+            Kind::AnswerRejected { pause } => {
+                answer_rejected(&format!("p-{pause}"), "pause.expired")
+            }
             Kind::Answered => answered("ok"),
             Kind::Failed { cancelled } => failed(if *cancelled { "cancelled" } else { "model" }),
         }
@@ -171,7 +191,13 @@ async fn run_ops(ops: &[Op], tested: Arc<dyn Store>) -> Result<(), TestCaseError
                 .map(|e| (e.kind, e.detail.clone()))
                 .map_or(Ok(()), Err::<(), (StoreErrorKind, String)>)
         };
-        prop_assert_eq!(kind_detail(&expected), kind_detail(&got), "step {}: {:?}", step, op);
+        prop_assert_eq!(
+            kind_detail(&expected),
+            kind_detail(&got),
+            "step {}: {:?}",
+            step,
+            op
+        );
         agree(&reference, &*tested).await?;
     }
     Ok(())

@@ -35,7 +35,10 @@ pub async fn derives_pause_records(mut backend: Box<dyn Backend>) {
         .await
         .unwrap();
     assert_eq!(store.pause("p-2").await.unwrap().unwrap(), pause);
-    store.append("e-2", 3, &pause_awaiting("p-2")).await.unwrap();
+    store
+        .append("e-2", 3, &pause_awaiting("p-2"))
+        .await
+        .unwrap();
     assert!(store.pause("p-2").await.unwrap().unwrap().awaiting);
     assert_eq!(store.pause("p-none").await.unwrap(), None);
 }
@@ -48,10 +51,22 @@ pub async fn lists_open_pauses_by_filter_oldest_first_with_limit(mut backend: Bo
         (
             "e-b",
             "t-1",
-            &[("b1", Some("ann"), 30), ("b2", None, 10), ("b3", Some("ann"), 20)],
+            &[
+                ("b1", Some("ann"), 30),
+                ("b2", None, 10),
+                ("b3", Some("ann"), 20),
+            ],
         ),
-        ("e-a", "t-1", &[("a1", Some("ann"), 20), ("a2", Some("bob"), 5)]),
-        ("e-c", "t-2", &[("c1", Some("ann"), 20), ("c2", Some("ann"), 20)]),
+        (
+            "e-a",
+            "t-1",
+            &[("a1", Some("ann"), 20), ("a2", Some("bob"), 5)],
+        ),
+        (
+            "e-c",
+            "t-2",
+            &[("c1", Some("ann"), 20), ("c2", Some("ann"), 20)],
+        ),
     ];
     for (id, thread, pauses) in journals {
         let mut journal = vec![started(id, Some(thread), Some("ann"))];
@@ -69,11 +84,17 @@ pub async fn lists_open_pauses_by_filter_oldest_first_with_limit(mut backend: Bo
         limit: None,
     };
     let cases: [(PauseQuery, &[&str]); 8] = [
-        (query(None, None, None), &["a2", "b2", "a1", "b3", "c1", "b1"]),
+        (
+            query(None, None, None),
+            &["a2", "b2", "a1", "b3", "c1", "b1"],
+        ),
         (query(Some("ann"), None, None), &["a1", "b3", "c1", "b1"]),
         (query(Some("bob"), None, None), &["a2"]),
         (query(Some("nobody"), None, None), &[]),
-        (query(None, Some("t-1"), None), &["a2", "b2", "a1", "b3", "b1"]),
+        (
+            query(None, Some("t-1"), None),
+            &["a2", "b2", "a1", "b3", "b1"],
+        ),
         (query(None, None, Some("e-b")), &["b2", "b3", "b1"]),
         (query(Some("ann"), Some("t-1"), None), &["a1", "b3", "b1"]),
         (query(Some("ann"), Some("t-2"), Some("e-b")), &[]),
@@ -98,6 +119,9 @@ pub async fn lists_open_pauses_by_filter_oldest_first_with_limit(mut backend: Bo
         pause_opened("d1", "c-2", None, 1),
     ];
     append_all(&*store, "e-d", &journal).await;
-    let found = store.open_pauses(&query(None, Some("t-3"), None)).await.unwrap();
+    let found = store
+        .open_pauses(&query(None, Some("t-3"), None))
+        .await
+        .unwrap();
     assert_eq!(pause_ids(&found), ["d2", "d1"]);
 }

@@ -132,10 +132,8 @@ impl SqliteStore {
     /// `$XDG_DATA_HOME/agboss/<app>.db`, else `$HOME/.local/share/agboss/<app>.db`. Refused: an
     /// `app` that is not a plain file name, or none of the variables set.
     pub fn default_path(app: &str, env: &Env) -> Result<PathBuf, StoreError> {
-        let plain = !app.is_empty()
-            && app != "."
-            && app != ".."
-            && !app.contains(['/', '\\', '\0']);
+        let plain =
+            !app.is_empty() && app != "." && app != ".." && !app.contains(['/', '\\', '\0']);
         if !plain {
             return Err(StoreError::new(
                 "sqlite",
@@ -212,7 +210,10 @@ impl Store for SqliteStore {
 
     fn open_pauses<'a>(&'a self, query: &'a PauseQuery) -> StoreFuture<'a, Vec<PauseRecord>> {
         let query = query.clone();
-        Box::pin(self.readers.read(move |conn| read::open_pauses(conn, &query)))
+        Box::pin(
+            self.readers
+                .read(move |conn| read::open_pauses(conn, &query)),
+        )
     }
 
     fn thread<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Vec<ExecutionRecord>> {

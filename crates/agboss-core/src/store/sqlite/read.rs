@@ -51,9 +51,12 @@ impl Readers {
         async move {
             // The permit goes into the blocking task: were this future dropped, the
             // connection stays counted until the task gives it back.
-            let permit = Arc::clone(&readers.permits).acquire_owned().await.map_err(|_| {
-                StoreError::new("sqlite", StoreErrorKind::Unavailable, "the store is closed")
-            })?;
+            let permit = Arc::clone(&readers.permits)
+                .acquire_owned()
+                .await
+                .map_err(|_| {
+                    StoreError::new("sqlite", StoreErrorKind::Unavailable, "the store is closed")
+                })?;
             let pool = Arc::clone(&readers);
             blocking(move || {
                 let _permit = permit;
@@ -71,7 +74,8 @@ impl Readers {
             return Ok(conn);
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(&self.path, flags).map_err(|e| at(&self.path, &e))?;
+        let conn =
+            Connection::open_with_flags(&self.path, flags).map_err(|e| at(&self.path, &e))?;
         conn.busy_timeout(self.options.busy_timeout)
             .map_err(|e| at(&self.path, &e))?;
         conn.set_prepared_statement_cache_capacity(32);
@@ -159,9 +163,9 @@ pub(super) fn open_pauses(
             sql.push_str(&format!(" AND {column} = ?{}", values.len()));
         }
     }
-    let limit = query
-        .limit
-        .map_or(-1, |limit| sql_int(u64::try_from(limit).unwrap_or(u64::MAX)));
+    let limit = query.limit.map_or(-1, |limit| {
+        sql_int(u64::try_from(limit).unwrap_or(u64::MAX))
+    });
     values.push(&limit);
     sql.push_str(&format!(
         " ORDER BY opened_at_ms, execution_id, opened_at_seq LIMIT ?{}",

@@ -114,7 +114,10 @@ pub(super) fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreErr
         application_id != APPLICATION_ID
     };
     if foreign {
-        return Err(invalid(path, "it is not an agboss store (another program's database)"));
+        return Err(invalid(
+            path,
+            "it is not an agboss store (another program's database)",
+        ));
     }
     if version > SCHEMA_VERSION {
         return Err(invalid(

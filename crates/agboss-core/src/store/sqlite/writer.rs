@@ -15,8 +15,8 @@ use tokio::sync::oneshot;
 
 use super::{corrupt, sqlite_error};
 use crate::journal::{
-    ExecutionRecord, LoopEvent, PauseChange, PauseRecord, StoreError, StoreErrorKind,
-    next_record, pause_change,
+    ExecutionRecord, LoopEvent, PauseChange, PauseRecord, StoreError, StoreErrorKind, next_record,
+    pause_change,
 };
 
 /// The most appends one transaction takes: bounds how long the first one waits.
