@@ -43,11 +43,14 @@ pub async fn derives_pause_records(mut backend: Box<dyn Backend>) {
     assert_eq!(store.pause("p-none").await.unwrap(), None);
 }
 
+/// A pause to open: its id, its owner (none: answered by its channel), when.
+type Opened<'a> = (&'a str, Option<&'a str>, u64);
+
 /// `open_pauses`: open ones only; by owner (thread-owner pauses only), thread and execution,
 /// combined; oldest first (then by execution id, then journal position); at most `limit`.
 pub async fn lists_open_pauses_by_filter_oldest_first_with_limit(mut backend: Box<dyn Backend>) {
     let store = backend.open().await;
-    let journals: [(&str, &str, &[(&str, Option<&str>, u64)]); 3] = [
+    let journals: [(&str, &str, &[Opened<'_>]); 3] = [
         (
             "e-b",
             "t-1",
