@@ -4,11 +4,14 @@
 //! A store plugs in with a [`Backend`] (how to open it, and open it again on the same data) and
 //! one line in a test file, which makes one `#[test]` per case:
 //!
-//! ```ignore
-//! mod memory {
-//!     agboss::testing::store_conformance!(agboss::testing::conformance::MemoryBackend::default());
-//! }
 //! ```
+//! mod memory {
+//!     agboss_testing::store_conformance!(agboss_testing::conformance::MemoryBackend::default());
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! (From the facade: `agboss::testing::store_conformance!`.)
 //!
 //! [`differential`] is the state-machine property test: random sequences of appends (some at
 //! wrong sequence numbers, some refused) applied to a `MemoryStore` and the store under test side

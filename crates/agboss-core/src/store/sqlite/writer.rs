@@ -167,36 +167,47 @@ fn apply(conn: &Connection, append: &Append) -> rusqlite::Result<Result<(), Stor
             format!("execution `{execution_id}`: a journal starts with `started`, once"),
         )));
     };
-    let change = pause_change(&record, *seq, event);
-    let mut changed_pause = None;
-    if let Some(change) = &change {
+    // The pause as it will be written, and whether it is new.
+    let mut pause_write = None;
+    if let Some(change) = pause_change(&record, *seq, event) {
         let known = match pause_record(conn, change.pause_id())? {
             Ok(known) => known,
             Err(refused) => return Ok(Err(refused)),
         };
-        let opens = matches!(change, PauseChange::Open(_));
-        match (known, opens) {
-            (None, false) => {
+        match (known, &change) {
+            (None, PauseChange::Open(opened)) => pause_write = Some((true, (**opened).clone())),
+            (None, _) => {
                 return Ok(Err(StoreError::new(
                     "sqlite",
                     StoreErrorKind::Invalid,
                     format!("pause `{}` was never opened", change.pause_id()),
                 )));
             }
-            (Some(_), true) => {
+            (Some(_), PauseChange::Open(_)) => {
                 return Ok(Err(StoreError::new(
                     "sqlite",
                     StoreErrorKind::Invalid,
                     format!("pause `{}` is opened twice", change.pause_id()),
                 )));
             }
-            (Some(mut pause), false) => {
+            (Some(mut pause), _) => {
                 change.apply_to(&mut pause);
-                changed_pause = Some(pause);
+                pause_write = Some((false, pause));
             }
-            (None, true) => {}
         }
     }
+    // Everything that can fail short of SQLite is done before the first write.
+    let record_json = match to_json(&record) {
+        Ok(json) => json,
+        Err(refused) => return Ok(Err(refused)),
+    };
+    let pause_write = pause_write
+        .map(|(opens, pause)| to_json(&pause).map(|json| (opens, pause, json)))
+        .transpose();
+    let pause_write = match pause_write {
+        Ok(write) => write,
+        Err(refused) => return Ok(Err(refused)),
+    };
     // The key (execution_id, seq) is the last word: were the check above ever wrong, the row
     // would still not be written twice.
     let inserted = conn
@@ -208,11 +219,11 @@ fn apply(conn: &Connection, append: &Append) -> rusqlite::Result<Result<(), Stor
         }
         other => other?,
     };
-    write_execution(conn, &record, *seq)?;
-    match (change, changed_pause) {
-        (Some(PauseChange::Open(opened)), _) => insert_pause(conn, &opened)?,
-        (_, Some(pause)) => update_pause(conn, &pause)?,
-        _ => {}
+    write_execution(conn, &record, &record_json, *seq)?;
+    match pause_write {
+        Some((true, pause, json)) => insert_pause(conn, &pause, &json)?,
+        Some((false, pause, json)) => update_pause(conn, &pause, &json)?,
+        None => {}
     }
     Ok(Ok(()))
 }
@@ -253,8 +264,12 @@ fn pause_record(
         .map_err(|e| corrupt(&format!("the record of pause `{pause_id}`"), &e)))
 }
 
-fn write_execution(conn: &Connection, record: &ExecutionRecord, seq: u64) -> rusqlite::Result<()> {
-    let json = to_json(record);
+fn write_execution(
+    conn: &Connection,
+    record: &ExecutionRecord,
+    json: &str,
+    seq: u64,
+) -> rusqlite::Result<()> {
     if seq == 0 {
         conn.prepare_cached(
             "INSERT INTO executions (execution_id, thread_id, record) VALUES (?1, ?2, ?3)",
@@ -267,7 +282,7 @@ fn write_execution(conn: &Connection, record: &ExecutionRecord, seq: u64) -> rus
     Ok(())
 }
 
-fn insert_pause(conn: &Connection, pause: &PauseRecord) -> rusqlite::Result<()> {
+fn insert_pause(conn: &Connection, pause: &PauseRecord, json: &str) -> rusqlite::Result<()> {
     // The owner filter of `open_pauses` lists thread-owner pauses only: others get no owner.
     let owner = (pause.opened.answered_by == crate::channel::PauseAnswerer::ThreadOwner)
         .then_some(pause.opened.owner.as_deref())
@@ -284,20 +299,27 @@ fn insert_pause(conn: &Connection, pause: &PauseRecord) -> rusqlite::Result<()> 
         sql_int(pause.opened.opened_at_ms),
         sql_int(pause.opened_at_seq),
         pause.is_open(),
-        to_json(pause),
+        json,
     ])?;
     Ok(())
 }
 
-fn update_pause(conn: &Connection, pause: &PauseRecord) -> rusqlite::Result<()> {
+fn update_pause(conn: &Connection, pause: &PauseRecord, json: &str) -> rusqlite::Result<()> {
     conn.prepare_cached("UPDATE pauses SET open = ?2, record = ?3 WHERE pause_id = ?1")?
-        .execute(params![pause.pause_id(), pause.is_open(), to_json(pause)])?;
+        .execute(params![pause.pause_id(), pause.is_open(), json])?;
     Ok(())
 }
 
-/// A record as JSON: the journal's types always serialize (their maps have string keys).
-fn to_json<T: serde::Serialize>(record: &T) -> String {
-    serde_json::to_string(record).unwrap_or_else(|e| unreachable!("a record serializes: {e}"))
+/// A record as JSON. The journal's types serialize (their maps have string keys); were one
+/// ever not to, the append is refused rather than the writer thread stopped.
+fn to_json<T: serde::Serialize>(record: &T) -> Result<String, StoreError> {
+    serde_json::to_string(record).map_err(|e| {
+        StoreError::new(
+            "sqlite",
+            StoreErrorKind::Invalid,
+            format!("a record cannot be written as JSON: {e}"),
+        )
+    })
 }
 
 /// SQLite integers are signed: values past `i64::MAX` (no sequence or millisecond count
