@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["mcp", "model"],
     &["agent", "channel"],
     &["journal"],
+    &["store"],
     &["run"],
     &["config"],
     &["app"],

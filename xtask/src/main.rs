@@ -69,6 +69,7 @@ const FEATURES: &[&str] = &[
     "gemini",
     "config",
     "cli",
+    "sqlite",
     "testing",
 ];
 

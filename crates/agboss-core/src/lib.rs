@@ -5,7 +5,7 @@
 //! this crate is what the facade and its macros are built on. Its modules are layers, each
 //! importing only from those below it (docs/architecture.md has the floor plan, and
 //! `tests/tidy.rs` checks it): `base`, `dto`, `time`, `units` at the bottom, then `spend`,
-//! `context`, `deps`, `tool`, `model` and `mcp`, `agent`, `journal`, `run`, `config`, `app`,
+//! `context`, `deps`, `tool`, `model` and `mcp`, `agent`, `journal`, `store`, `run`, `config`, `app`,
 //! and `describe` at the top.
 //!
 //! ```
@@ -42,6 +42,8 @@ pub mod agent;
 pub mod channel;
 
 pub mod journal;
+
+pub mod store;
 
 pub mod run;
 

@@ -59,6 +59,7 @@
 //! # }
 //! ```
 
+pub mod conformance;
 mod test_tool;
 
 pub use agboss_core::model::{ScriptedModel, Turn, forbid_real_requests};

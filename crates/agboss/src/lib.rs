@@ -63,12 +63,13 @@
 //! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`](mod@dto),
 //! [`tool`](mod@tool) (the call contract), [`agent`](mod@agent), [`app`] (workflows,
 //! applications, assembly), [`run`] (outcomes, errors, budgets), [`model`] (chat models and
-//! providers), [`journal`] (events and stores), [`channel`](mod@channel) (approval roles and
-//! the channels that answer them), [`context`], [`spend`], [`time`], [`describe`],
+//! providers), [`journal`] (events), [`store`] (where journals are kept),
+//! [`channel`](mod@channel) (approval roles and the channels that answer them), [`context`],
+//! [`spend`], [`time`], [`describe`],
 //! and with their features [`mcp`](mod@mcp), `config`, `cli` and `testing`.
 //!
 //! Features, all on by default but `testing`: `mcp`, `openai`, `anthropic`, `gemini`, `config`,
-//! `cli`; `testing` adds [`test_tool`](testing::test_tool) and scripted models.
+//! `cli`, `sqlite`; `testing` adds [`test_tool`](testing::test_tool) and scripted models.
 
 // The macros generate `::agboss::__private` paths; this makes them resolve inside this crate's
 // own tests too.
@@ -194,6 +195,16 @@ pub mod journal {
         PauseResolution, PendingCall, STATE_VERSION, Spent, Store, StoreError, StoreErrorKind,
         StoreFuture, next_record, pause_change,
     };
+}
+
+/// Stores: where journals are kept. [`MemoryStore`](store::MemoryStore) in this process (for
+/// tests), [`SqliteStore`](store::SqliteStore) in an embedded SQLite file (feature `sqlite`);
+/// docs/stores.md says what each guarantees. Hand one to
+/// [`ApplicationBuilder::store`](app::ApplicationBuilder::store).
+pub mod store {
+    pub use agboss_core::journal::{MemoryStore, Store, StoreError, StoreErrorKind};
+    #[cfg(feature = "sqlite")]
+    pub use agboss_core::store::{Durability, SqliteOptions, SqliteStore};
 }
 
 /// Approval channels: roles, the channels that answer them, and their questions and answers.

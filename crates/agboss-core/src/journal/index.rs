@@ -172,6 +172,29 @@ impl PauseChange {
         }
     }
 
+    /// The pause's record after the change, given the record the store holds (`None`: it
+    /// holds none); the second field says whether the record is new. Every store refuses the
+    /// same changes with this one rule: a pause is opened once, resolved once, and what was never
+    /// opened takes no change. (A late `PauseAwaiting`, its channel's word after an answer came
+    /// in, is kept: it changes nothing that matters.) The error is the refusal's text, for a
+    /// [`StoreErrorKind::Invalid`](super::StoreErrorKind::Invalid).
+    pub fn checked(&self, held: Option<PauseRecord>) -> Result<(PauseRecord, bool), String> {
+        match (held, self) {
+            (None, PauseChange::Open(opened)) => Ok(((**opened).clone(), true)),
+            (None, _) => Err(format!("pause `{}` was never opened", self.pause_id())),
+            (Some(_), PauseChange::Open(_)) => {
+                Err(format!("pause `{}` is opened twice", self.pause_id()))
+            }
+            (Some(held), PauseChange::Resolve { .. }) if !held.is_open() => {
+                Err(format!("pause `{}` is resolved already", self.pause_id()))
+            }
+            (Some(mut held), _) => {
+                self.apply_to(&mut held);
+                Ok((held, false))
+            }
+        }
+    }
+
     /// The pause it changes.
     pub fn pause_id(&self) -> &str {
         match self {

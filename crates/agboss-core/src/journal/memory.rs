@@ -76,43 +76,11 @@ impl Inner {
                 )
             })?;
         if let Some(change) = pause_change(&record, seq, event) {
-            let known = self.pauses.contains_key(change.pause_id());
-            if !known && !matches!(change, super::PauseChange::Open(_)) {
-                return Err(StoreError::new(
-                    "memory",
-                    StoreErrorKind::Invalid,
-                    format!("pause `{}` was never opened", change.pause_id()),
-                ));
-            }
-            let closed = self
-                .pauses
-                .get(change.pause_id())
-                .is_some_and(|p| !p.is_open());
-            if closed && matches!(change, super::PauseChange::Resolve { .. }) {
-                return Err(StoreError::new(
-                    "memory",
-                    StoreErrorKind::Invalid,
-                    format!("pause `{}` is resolved already", change.pause_id()),
-                ));
-            }
-            if known && matches!(change, super::PauseChange::Open(_)) {
-                return Err(StoreError::new(
-                    "memory",
-                    StoreErrorKind::Invalid,
-                    format!("pause `{}` is opened twice", change.pause_id()),
-                ));
-            }
-            match &change {
-                super::PauseChange::Open(opened) => {
-                    self.pauses
-                        .insert(opened.pause_id().to_owned(), (**opened).clone());
-                }
-                _ => {
-                    if let Some(pause) = self.pauses.get_mut(change.pause_id()) {
-                        change.apply_to(pause);
-                    }
-                }
-            }
+            let held = self.pauses.get(change.pause_id()).cloned();
+            let (pause, _) = change
+                .checked(held)
+                .map_err(|refused| StoreError::new("memory", StoreErrorKind::Invalid, refused))?;
+            self.pauses.insert(pause.pause_id().to_owned(), pause);
         }
         if seq == 0 {
             self.threads

@@ -1,0 +1,256 @@
+//! [`SqliteStore`]: journals in an embedded SQLite file.
+//!
+//! One writer thread owns the write connection and commits appends in groups (group commit):
+//! every append waiting when a transaction begins joins it, each checked and refused on its
+//! own, and one `fsync` makes the group durable. Reads run on a small pool of read connections
+//! (WAL lets them read while the writer writes), on tokio's blocking threads.
+
+mod read;
+mod schema;
+mod writer;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::base::Env;
+use crate::journal::{
+    ExecutionRecord, LoopEvent, PauseQuery, PauseRecord, Store, StoreError, StoreErrorKind,
+    StoreFuture,
+};
+use read::Readers;
+use writer::Append;
+
+/// How much of what was committed survives a crash (SQLite's `synchronous` setting, in WAL
+/// mode). docs/stores.md has the details.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Durability {
+    /// `synchronous = FULL`: every commit is on the disk (the WAL is synced) before the append
+    /// returns, so an append that returned survives a process crash, an OS crash and a power
+    /// loss. The default: the loop acts on an event once it is appended.
+    #[default]
+    Full,
+    /// `synchronous = NORMAL`: the WAL is synced only at checkpoints. An append that returned
+    /// survives a process crash; an OS crash or power loss may lose the last commits (never
+    /// corrupts the file).
+    Normal,
+}
+
+/// How [`SqliteStore::open_with`] opens a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SqliteOptions {
+    /// The durability level; [`Durability::Full`] by default.
+    pub durability: Durability,
+    /// How long a connection waits for another process's write lock before it reports the
+    /// store unavailable (5 s by default).
+    pub busy_timeout: Duration,
+}
+
+impl Default for SqliteOptions {
+    fn default() -> SqliteOptions {
+        SqliteOptions {
+            durability: Durability::Full,
+            busy_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+impl SqliteOptions {
+    /// These options at durability `durability`.
+    pub fn durability(mut self, durability: Durability) -> SqliteOptions {
+        self.durability = durability;
+        self
+    }
+}
+
+/// Keeps journals, and the indexes derived from them, in an SQLite file: durable, shared by the
+/// processes that open the same file (one writes at a time; each append is checked inside its
+/// write transaction, so two writers of one execution never both win).
+///
+/// ```no_run
+/// # async fn example() -> Result<(), agboss_core::journal::StoreError> {
+/// use agboss_core::store::SqliteStore;
+/// let store = SqliteStore::open("data/desk.db").await?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct SqliteStore {
+    path: PathBuf,
+    /// `None` only while dropping, so the writer thread sees the channel close.
+    appends: Option<mpsc::Sender<Append>>,
+    writer: Option<JoinHandle<()>>,
+    readers: Arc<Readers>,
+}
+
+impl SqliteStore {
+    /// Opens the store in the file at `path` at [`Durability::Full`], creating the file and its
+    /// folders, and migrating an older schema. Refused, naming the file: a file that cannot be
+    /// opened or is not an SQLite database ([`StoreErrorKind::Unavailable`] or `Invalid`),
+    /// another program's database, or a store of a newer schema (`Invalid`).
+    pub async fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, SqliteOptions::default()).await
+    }
+
+    /// Opens the store in the file at `path` with `options`.
+    pub async fn open_with(
+        path: impl AsRef<Path>,
+        options: SqliteOptions,
+    ) -> Result<SqliteStore, StoreError> {
+        let path = path.as_ref().to_path_buf();
+        let opening = path.clone();
+        let (conn, readers) = blocking(move || {
+            if let Some(parent) = opening.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    StoreError::new(
+                        "sqlite",
+                        StoreErrorKind::Unavailable,
+                        format!("cannot create the folder `{}`: {e}", parent.display()),
+                    )
+                })?;
+            }
+            let mut conn = schema::connect(&opening, &options)?;
+            schema::migrate(&mut conn, &opening)?;
+            Ok((conn, Readers::new(opening, options)))
+        })
+        .await?;
+        let (appends, writer) = writer::start(conn, &path)?;
+        Ok(SqliteStore {
+            path,
+            appends: Some(appends),
+            writer: Some(writer),
+            readers: Arc::new(readers),
+        })
+    }
+
+    /// Opens the application `app`'s store in its data folder ([`SqliteStore::default_path`]).
+    pub async fn open_default(app: &str) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open(SqliteStore::default_path(app, &Env::process())?).await
+    }
+
+    /// Where application `app` keeps its store: `$AGBOSS_DATA_DIR/<app>.db`, else
+    /// `$XDG_DATA_HOME/agboss/<app>.db`, else `$HOME/.local/share/agboss/<app>.db`. Refused: an
+    /// `app` that is not a plain file name, or none of the variables set.
+    pub fn default_path(app: &str, env: &Env) -> Result<PathBuf, StoreError> {
+        let plain =
+            !app.is_empty() && app != "." && app != ".." && !app.contains(['/', '\\', '\0']);
+        if !plain {
+            return Err(StoreError::new(
+                "sqlite",
+                StoreErrorKind::Invalid,
+                format!("`{app}` is not a plain file name for an application's store"),
+            ));
+        }
+        let set = |name: &str| env.get(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let folder = set("AGBOSS_DATA_DIR")
+            .or_else(|| set("XDG_DATA_HOME").map(|d| d.join("agboss")))
+            .or_else(|| set("HOME").map(|h| h.join(".local/share/agboss")))
+            .ok_or_else(|| {
+                StoreError::new(
+                    "sqlite",
+                    StoreErrorKind::Unavailable,
+                    "no data folder: set AGBOSS_DATA_DIR, XDG_DATA_HOME or HOME",
+                )
+            })?;
+        Ok(folder.join(format!("{app}.db")))
+    }
+
+    /// The file it keeps.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for SqliteStore {
+    fn drop(&mut self) {
+        // Closing the channel ends the writer once it has committed what it holds; waiting for
+        // it means the file is closed when the drop returns (it can be reopened or removed).
+        drop(self.appends.take());
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+impl Store for SqliteStore {
+    fn append<'a>(
+        &'a self,
+        execution_id: &'a str,
+        seq: u64,
+        event: &'a LoopEvent,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            // Serialized here, on the caller's thread, so the writer thread only writes.
+            let json = serde_json::to_string(event).map_err(|e| {
+                StoreError::new("sqlite", StoreErrorKind::Invalid, format!("event: {e}"))
+            })?;
+            let (append, reply) = Append::new(execution_id, seq, event.clone(), json);
+            self.appends
+                .as_ref()
+                .and_then(|appends| appends.send(append).ok())
+                .ok_or_else(writer::stopped)?;
+            reply.await.map_err(|_| writer::stopped())?
+        })
+    }
+
+    fn events<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<LoopEvent>> {
+        let id = execution_id.to_owned();
+        Box::pin(self.readers.read(move |conn| read::events(conn, &id)))
+    }
+
+    fn execution<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<ExecutionRecord>> {
+        let id = execution_id.to_owned();
+        Box::pin(self.readers.read(move |conn| read::execution(conn, &id)))
+    }
+
+    fn pause<'a>(&'a self, pause_id: &'a str) -> StoreFuture<'a, Option<PauseRecord>> {
+        let id = pause_id.to_owned();
+        Box::pin(self.readers.read(move |conn| read::pause(conn, &id)))
+    }
+
+    fn open_pauses<'a>(&'a self, query: &'a PauseQuery) -> StoreFuture<'a, Vec<PauseRecord>> {
+        let query = query.clone();
+        Box::pin(
+            self.readers
+                .read(move |conn| read::open_pauses(conn, &query)),
+        )
+    }
+
+    fn thread<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Vec<ExecutionRecord>> {
+        let id = thread_id.to_owned();
+        Box::pin(self.readers.read(move |conn| read::thread(conn, &id)))
+    }
+}
+
+/// Runs `work` on tokio's blocking threads: SQLite calls block.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        StoreError::new(
+            "sqlite",
+            StoreErrorKind::Unavailable,
+            format!("a store task stopped: {e}"),
+        )
+    })?
+}
+
+/// The store error an SQLite failure is: a corrupt file or one that is not a database is
+/// `Invalid`, anything else (I/O, a full disk, a lock held too long) `Unavailable`.
+fn sqlite_error(error: &rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode;
+    let kind = match error.sqlite_error_code() {
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => StoreErrorKind::Invalid,
+        _ => StoreErrorKind::Unavailable,
+    };
+    StoreError::new("sqlite", kind, error.to_string())
+}
+
+/// A row whose JSON this build cannot read.
+fn corrupt(what: &str, error: &serde_json::Error) -> StoreError {
+    StoreError::new(
+        "sqlite",
+        StoreErrorKind::Invalid,
+        format!("{what} cannot be read: {error}"),
+    )
+}

@@ -1,0 +1,155 @@
+//! The file's layout, and how a connection is set up and the file brought up to date: versioned
+//! migrations, applied on open in one write transaction, so two processes opening a new file
+//! at once migrate it once.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+use super::{Durability, SqliteOptions, sqlite_error};
+use crate::journal::{StoreError, StoreErrorKind};
+
+/// Marks the file as an agboss store (`PRAGMA application_id`, "agbs"), so another program's
+/// database is refused instead of being written into.
+const APPLICATION_ID: i32 = 0x6167_6273;
+
+/// The migrations, in order: migration `i` takes the file from schema version `i` to `i + 1`.
+/// Append new ones; never edit a released one.
+const MIGRATIONS: &[&str] = &[V1];
+
+/// The schema version this build writes (`PRAGMA user_version`).
+pub(super) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Version 1. Events and records are JSON text (serde's form of the journal types); the columns
+/// beside them are what the queries filter and order by. `executions.started` is a rowid alias
+/// that only grows, so it orders a thread's executions by start.
+const V1: &str = "
+CREATE TABLE executions (
+    started INTEGER PRIMARY KEY,
+    execution_id TEXT NOT NULL UNIQUE,
+    thread_id TEXT NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE INDEX executions_by_thread ON executions (thread_id, started);
+
+CREATE TABLE events (
+    execution_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (execution_id, seq)
+);
+
+CREATE TABLE pauses (
+    pause_id TEXT NOT NULL UNIQUE,
+    execution_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    owner_id TEXT,
+    opened_at_ms INTEGER NOT NULL,
+    opened_at_seq INTEGER NOT NULL,
+    open INTEGER NOT NULL,
+    record TEXT NOT NULL
+);
+CREATE INDEX open_pauses ON pauses (opened_at_ms, execution_id, opened_at_seq) WHERE open = 1;
+CREATE INDEX open_pauses_by_owner
+    ON pauses (owner_id, opened_at_ms, execution_id, opened_at_seq) WHERE open = 1;
+CREATE INDEX open_pauses_by_thread
+    ON pauses (thread_id, opened_at_ms, execution_id, opened_at_seq) WHERE open = 1;
+CREATE INDEX open_pauses_by_execution
+    ON pauses (execution_id, opened_at_ms, opened_at_seq) WHERE open = 1;
+";
+
+/// A connection to `path` with the store's settings: WAL, the durability asked for, and a busy
+/// timeout so a writer of another process is waited for rather than failed.
+pub(super) fn connect(path: &Path, options: &SqliteOptions) -> Result<Connection, StoreError> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| cannot_open(path, &e))?;
+    conn.busy_timeout(options.busy_timeout)
+        .map_err(|e| cannot_open(path, &e))?;
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))
+        .map_err(|e| cannot_open(path, &e))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StoreError::new(
+            "sqlite",
+            StoreErrorKind::Unavailable,
+            format!(
+                "cannot open `{}`: it stays in journal mode `{mode}`, not WAL",
+                path.display()
+            ),
+        ));
+    }
+    let synchronous = match options.durability {
+        Durability::Full => "FULL",
+        Durability::Normal => "NORMAL",
+    };
+    conn.pragma_update(None, "synchronous", synchronous)
+        .map_err(|e| cannot_open(path, &e))?;
+    // Room for the statements of every query shape (appends, lookups, the eight filters of
+    // `open_pauses`), so none is compiled twice.
+    conn.set_prepared_statement_cache_capacity(32);
+    Ok(conn)
+}
+
+/// Brings the file at `path` to [`SCHEMA_VERSION`], or refuses it: another program's database,
+/// or one written by a newer build.
+pub(super) fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreError> {
+    let at = |e: rusqlite::Error| cannot_open(path, &e);
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(at)?;
+    let application_id: i32 = tx
+        .query_row("PRAGMA application_id", [], |row| row.get(0))
+        .map_err(at)?;
+    let version: i64 = tx
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .map_err(at)?;
+    let tables: i64 = tx
+        .query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get(0))
+        .map_err(at)?;
+    let foreign = if application_id == 0 {
+        tables > 0
+    } else {
+        application_id != APPLICATION_ID
+    };
+    if foreign {
+        return Err(invalid(
+            path,
+            "it is not an agboss store (another program's database)",
+        ));
+    }
+    if version > SCHEMA_VERSION {
+        return Err(invalid(
+            path,
+            &format!(
+                "its store schema is version {version}, newer than the {SCHEMA_VERSION} this build knows: open it with a newer agboss"
+            ),
+        ));
+    }
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    for migration in &MIGRATIONS[usize::try_from(version).unwrap_or(0)..] {
+        tx.execute_batch(migration).map_err(at)?;
+    }
+    tx.pragma_update(None, "application_id", APPLICATION_ID)
+        .map_err(at)?;
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+        .map_err(at)?;
+    tx.commit().map_err(at)
+}
+
+fn cannot_open(path: &Path, error: &rusqlite::Error) -> StoreError {
+    let mut error = sqlite_error(error);
+    error.detail = format!("cannot open `{}`: {}", path.display(), error.detail);
+    error
+}
+
+fn invalid(path: &Path, why: &str) -> StoreError {
+    StoreError::new(
+        "sqlite",
+        StoreErrorKind::Invalid,
+        format!("cannot open `{}`: {why}", path.display()),
+    )
+}

@@ -1,0 +1,317 @@
+//! The writer thread: it owns the write connection and commits appends in groups. Whatever
+//! appends wait when a transaction begins join it; each is checked on its own (the sequence
+//! number, the journal's first event, the pause it changes) and refused on its own before it
+//! writes anything, so a refusal never undoes its neighbours. One commit, one `fsync`, makes the
+//! group durable: at `synchronous = FULL` that is what lets one file take thousands of appends a
+//! second from concurrent executions.
+
+use std::path::Path;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
+use tokio::sync::oneshot;
+
+use super::{corrupt, sqlite_error};
+use crate::journal::{
+    ExecutionRecord, LoopEvent, PauseRecord, StoreError, StoreErrorKind, next_record, pause_change,
+};
+
+/// The most appends one transaction takes: bounds how long the first one waits.
+const MAX_GROUP: usize = 512;
+
+/// How many times a group is tried again when another process holds the write lock past the
+/// busy timeout, before its appends are reported unavailable.
+const BUSY_RETRIES: u32 = 5;
+
+/// One append on its way to the writer.
+#[derive(Debug)]
+pub(super) struct Append {
+    execution_id: String,
+    seq: u64,
+    event: LoopEvent,
+    json: String,
+    reply: oneshot::Sender<Result<(), StoreError>>,
+}
+
+impl Append {
+    /// The append, and where its result arrives.
+    pub(super) fn new(
+        execution_id: &str,
+        seq: u64,
+        event: LoopEvent,
+        json: String,
+    ) -> (Append, oneshot::Receiver<Result<(), StoreError>>) {
+        let (reply, result) = oneshot::channel();
+        let append = Append {
+            execution_id: execution_id.to_owned(),
+            seq,
+            event,
+            json,
+            reply,
+        };
+        (append, result)
+    }
+}
+
+/// The error of an append the writer did not take (it stopped).
+pub(super) fn stopped() -> StoreError {
+    StoreError::new(
+        "sqlite",
+        StoreErrorKind::Unavailable,
+        "the store's writer stopped",
+    )
+}
+
+/// Starts the writer thread on `conn`.
+pub(super) fn start(
+    conn: Connection,
+    path: &Path,
+) -> Result<(mpsc::Sender<Append>, JoinHandle<()>), StoreError> {
+    let (appends, received) = mpsc::channel();
+    let writer = std::thread::Builder::new()
+        .name("agboss-sqlite-writer".into())
+        .spawn(move || run(conn, &received))
+        .map_err(|e| {
+            StoreError::new(
+                "sqlite",
+                StoreErrorKind::Unavailable,
+                format!("cannot start the writer of `{}`: {e}", path.display()),
+            )
+        })?;
+    Ok((appends, writer))
+}
+
+fn run(mut conn: Connection, received: &mpsc::Receiver<Append>) {
+    while let Ok(first) = received.recv() {
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match received.try_recv() {
+                Ok(append) => group.push(append),
+                Err(_) => break,
+            }
+        }
+        let results = commit_group(&mut conn, &group);
+        for (append, result) in group.into_iter().zip(results) {
+            // The caller may have stopped waiting (its future dropped): nothing to tell.
+            let _ = append.reply.send(result);
+        }
+    }
+}
+
+/// Commits `group`, retrying the whole transaction while another process keeps the write lock.
+fn commit_group(conn: &mut Connection, group: &[Append]) -> Vec<Result<(), StoreError>> {
+    let mut attempt = 0;
+    loop {
+        match try_group(conn, group) {
+            Ok(results) => return results,
+            Err(e) if is_busy(&e) && attempt < BUSY_RETRIES => {
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(10 << attempt));
+            }
+            Err(e) => {
+                let error = sqlite_error(&e);
+                return group.iter().map(|_| Err(error.clone())).collect();
+            }
+        }
+    }
+}
+
+fn is_busy(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+    )
+}
+
+/// One transaction over `group`: `Err` when SQLite failed (nothing of the group is written),
+/// else each append's own result.
+fn try_group(
+    conn: &mut Connection,
+    group: &[Append],
+) -> rusqlite::Result<Vec<Result<(), StoreError>>> {
+    // IMMEDIATE takes the write lock first, so the checks below read what no other writer can
+    // change before the commit (a deferred transaction could read, then lose the upgrade).
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let mut results = Vec::with_capacity(group.len());
+    for append in group {
+        results.push(apply(&tx, append)?);
+    }
+    tx.commit()?;
+    Ok(results)
+}
+
+/// Checks and writes one append, as `MemoryStore` does: the same checks, in the same order,
+/// with the same messages. Every check comes before the first write.
+fn apply(conn: &Connection, append: &Append) -> rusqlite::Result<Result<(), StoreError>> {
+    let Append {
+        execution_id,
+        seq,
+        event,
+        ..
+    } = append;
+    let current = match execution_record(conn, execution_id)? {
+        Ok(current) => current,
+        Err(refused) => return Ok(Err(refused)),
+    };
+    let held = current.as_ref().map_or(0, |r| r.events);
+    if held != *seq {
+        return Ok(Err(conflict(execution_id, held, *seq)));
+    }
+    let Some(record) = next_record(current.as_ref(), execution_id, *seq, event) else {
+        return Ok(Err(StoreError::new(
+            "sqlite",
+            StoreErrorKind::Invalid,
+            format!("execution `{execution_id}`: a journal starts with `started`, once"),
+        )));
+    };
+    // The pause as it will be written, and whether it is new.
+    let mut pause_write = None;
+    if let Some(change) = pause_change(&record, *seq, event) {
+        let known = match pause_record(conn, change.pause_id())? {
+            Ok(known) => known,
+            Err(refused) => return Ok(Err(refused)),
+        };
+        match change.checked(known) {
+            Ok((pause, opens)) => pause_write = Some((opens, pause)),
+            Err(refused) => {
+                return Ok(Err(StoreError::new(
+                    "sqlite",
+                    StoreErrorKind::Invalid,
+                    refused,
+                )));
+            }
+        }
+    }
+    // Everything that can fail short of SQLite is done before the first write.
+    let record_json = match to_json(&record) {
+        Ok(json) => json,
+        Err(refused) => return Ok(Err(refused)),
+    };
+    let pause_write = pause_write
+        .map(|(opens, pause)| to_json(&pause).map(|json| (opens, pause, json)))
+        .transpose();
+    let pause_write = match pause_write {
+        Ok(write) => write,
+        Err(refused) => return Ok(Err(refused)),
+    };
+    // The key (execution_id, seq) is the last word: were the check above ever wrong, the row
+    // would still not be written twice.
+    let inserted = conn
+        .prepare_cached("INSERT INTO events (execution_id, seq, event) VALUES (?1, ?2, ?3)")?
+        .execute(params![execution_id, sql_int(*seq), append.json]);
+    match inserted {
+        Err(e) if e.sqlite_error_code() == Some(ErrorCode::ConstraintViolation) => {
+            return Ok(Err(conflict(execution_id, held, *seq)));
+        }
+        other => other?,
+    };
+    write_execution(conn, &record, &record_json, *seq)?;
+    match pause_write {
+        Some((true, pause, json)) => insert_pause(conn, &pause, &json)?,
+        Some((false, pause, json)) => update_pause(conn, &pause, &json)?,
+        None => {}
+    }
+    Ok(Ok(()))
+}
+
+fn conflict(execution_id: &str, held: u64, seq: u64) -> StoreError {
+    StoreError::new(
+        "sqlite",
+        StoreErrorKind::Conflict,
+        format!("execution `{execution_id}` has {held} events: event {seq} would not follow them"),
+    )
+}
+
+fn execution_record(
+    conn: &Connection,
+    execution_id: &str,
+) -> rusqlite::Result<Result<Option<ExecutionRecord>, StoreError>> {
+    let json: Option<String> = conn
+        .prepare_cached("SELECT record FROM executions WHERE execution_id = ?1")?
+        .query_row([execution_id], |row| row.get(0))
+        .optional()?;
+    Ok(json
+        .map(|json| serde_json::from_str(&json))
+        .transpose()
+        .map_err(|e| corrupt(&format!("the record of execution `{execution_id}`"), &e)))
+}
+
+fn pause_record(
+    conn: &Connection,
+    pause_id: &str,
+) -> rusqlite::Result<Result<Option<PauseRecord>, StoreError>> {
+    let json: Option<String> = conn
+        .prepare_cached("SELECT record FROM pauses WHERE pause_id = ?1")?
+        .query_row([pause_id], |row| row.get(0))
+        .optional()?;
+    Ok(json
+        .map(|json| serde_json::from_str(&json))
+        .transpose()
+        .map_err(|e| corrupt(&format!("the record of pause `{pause_id}`"), &e)))
+}
+
+fn write_execution(
+    conn: &Connection,
+    record: &ExecutionRecord,
+    json: &str,
+    seq: u64,
+) -> rusqlite::Result<()> {
+    if seq == 0 {
+        conn.prepare_cached(
+            "INSERT INTO executions (execution_id, thread_id, record) VALUES (?1, ?2, ?3)",
+        )?
+        .execute(params![record.execution_id, record.thread_id, json])?;
+    } else {
+        conn.prepare_cached("UPDATE executions SET record = ?2 WHERE execution_id = ?1")?
+            .execute(params![record.execution_id, json])?;
+    }
+    Ok(())
+}
+
+fn insert_pause(conn: &Connection, pause: &PauseRecord, json: &str) -> rusqlite::Result<()> {
+    // The owner filter of `open_pauses` lists thread-owner pauses only: others get no owner.
+    let owner = (pause.opened.answered_by == crate::channel::PauseAnswerer::ThreadOwner)
+        .then_some(pause.opened.owner.as_deref())
+        .flatten();
+    conn.prepare_cached(
+        "INSERT INTO pauses (pause_id, execution_id, thread_id, owner_id, opened_at_ms, \
+         opened_at_seq, open, record) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        pause.pause_id(),
+        pause.execution_id,
+        pause.thread_id,
+        owner,
+        sql_int(pause.opened.opened_at_ms),
+        sql_int(pause.opened_at_seq),
+        pause.is_open(),
+        json,
+    ])?;
+    Ok(())
+}
+
+fn update_pause(conn: &Connection, pause: &PauseRecord, json: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached("UPDATE pauses SET open = ?2, record = ?3 WHERE pause_id = ?1")?
+        .execute(params![pause.pause_id(), pause.is_open(), json])?;
+    Ok(())
+}
+
+/// A record as JSON. The journal's types serialize (their maps have string keys); were one
+/// ever not to, the append is refused rather than the writer thread stopped.
+fn to_json<T: serde::Serialize>(record: &T) -> Result<String, StoreError> {
+    serde_json::to_string(record).map_err(|e| {
+        StoreError::new(
+            "sqlite",
+            StoreErrorKind::Invalid,
+            format!("a record cannot be written as JSON: {e}"),
+        )
+    })
+}
+
+/// SQLite integers are signed: values past `i64::MAX` (no sequence or millisecond count
+/// reaches it) are kept at the maximum, which keeps their order.
+pub(super) fn sql_int(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}

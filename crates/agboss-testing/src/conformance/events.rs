@@ -1,0 +1,202 @@
+//! Events the conformance cases append: small, valid, and covering every [`LoopEvent`] variant.
+
+use agboss_core::channel::PauseAnswerer;
+use agboss_core::journal::{
+    Answer, CallResult, LoopEvent, PauseOpened, PauseResolution, PendingCall, STATE_VERSION, Spent,
+};
+use agboss_core::model::{Message, ToolCall, Usage};
+use agboss_core::spend::Budgets;
+use agboss_core::units::Usd;
+use serde_json::json;
+
+/// `Started` for execution `execution`, in `thread` (none: its own), owned by `owner`.
+pub fn started(execution: &str, thread: Option<&str>, owner: Option<&str>) -> LoopEvent {
+    LoopEvent::Started {
+        version: STATE_VERSION,
+        execution_id: execution.to_owned(),
+        workflow: "desk".into(),
+        agent: "notes".into(),
+        visit: 1,
+        input: format!("the input of {execution}"),
+        thread: thread.map(str::to_owned),
+        owner: owner.map(str::to_owned),
+        tenant: Some("acme".into()),
+        budgets: Budgets::none()
+            .tokens(10_000)
+            .usd(Usd::from_micros(250_000)),
+        history: vec![
+            Message::User {
+                text: "summary of earlier turns: saved «a» and 'b'".into(),
+            },
+            Message::Assistant {
+                text: Some("noted".into()),
+                tool_calls: Vec::new(),
+            },
+        ],
+        history_usage: Usage {
+            input_tokens: 120,
+            output_tokens: 30,
+        },
+        history_cost: Usd::from_micros(42),
+    }
+}
+
+/// The model answered at `turn`, asking for one call per id in `calls`.
+pub fn model_answered(turn: u32, calls: &[&str]) -> LoopEvent {
+    let tool_calls: Vec<ToolCall> = calls
+        .iter()
+        .map(|id| ToolCall {
+            provider_id: Some(format!("call_{id}")),
+            name: "note-save-tool".into(),
+            arguments: format!(r#"{{"title":"note {id}","body":"é ✓ \"quoted\""}}"#),
+        })
+        .collect();
+    LoopEvent::ModelAnswered {
+        turn,
+        model: "openai/gpt-4o-mini".into(),
+        message: Message::Assistant {
+            text: Some("saving".into()),
+            tool_calls: tool_calls.clone(),
+        },
+        calls: tool_calls
+            .into_iter()
+            .zip(calls)
+            .enumerate()
+            .map(|(position, (call, id))| PendingCall {
+                call_id: (*id).to_owned(),
+                call,
+                position: position as u32,
+                result: (position == 1).then(|| CallResult {
+                    content: "already done".into(),
+                    is_error: false,
+                    truncated: false,
+                }),
+            })
+            .collect(),
+        counted_calls: calls.len() as u32,
+        usage: Usage {
+            input_tokens: 120,
+            output_tokens: 30,
+        },
+        cost: Usd::from_nanos(1_234),
+    }
+}
+
+/// Call `call` finished.
+pub fn tool_finished(call: &str) -> LoopEvent {
+    LoopEvent::ToolFinished {
+        call_id: call.to_owned(),
+        content: format!("saved {call}"),
+        is_error: false,
+        truncated: false,
+        spend: vec![Spent {
+            service: "search".into(),
+            cost: Usd::from_micros(5),
+        }],
+    }
+}
+
+/// Pause `pause` opened for call `call` at `at_ms`: answered by `owner` when given (a
+/// thread-owner pause), else by its channel.
+pub fn pause_opened(pause: &str, call: &str, owner: Option<&str>, at_ms: u64) -> LoopEvent {
+    LoopEvent::PauseOpened(PauseOpened {
+        pause_id: pause.to_owned(),
+        call_id: call.to_owned(),
+        role: "note-approval-channel".into(),
+        channel: "terminal-user-channel".into(),
+        answered_by: if owner.is_some() {
+            PauseAnswerer::ThreadOwner
+        } else {
+            PauseAnswerer::Channel
+        },
+        owner: owner.map(str::to_owned),
+        question: json!({"tool": "note-save-tool", "call_id": call, "arguments": {"title": "t"}}),
+        arguments_digest: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
+        opened_at_ms: at_ms,
+        expires_at_ms: Some(at_ms + 72 * 3_600_000),
+    })
+}
+
+/// The channel of pause `pause` said the answer comes later.
+pub fn pause_awaiting(pause: &str) -> LoopEvent {
+    LoopEvent::PauseAwaiting {
+        pause_id: pause.to_owned(),
+    }
+}
+
+/// Pause `pause` closed as `resolution` says.
+pub fn pause_resolved(pause: &str, resolution: PauseResolution) -> LoopEvent {
+    LoopEvent::PauseResolved {
+        pause_id: pause.to_owned(),
+        resolution,
+    }
+}
+
+/// Every way a pause closes.
+pub fn resolutions() -> Vec<PauseResolution> {
+    vec![
+        PauseResolution::Decided {
+            answer: json!({"approved": true}),
+        },
+        PauseResolution::Answered {
+            answer: json!({"approved": false, "reason": "too much"}),
+            by: Some("u-1".into()),
+            reply: Some("no, too much".into()),
+        },
+        PauseResolution::Failed {
+            message: "the channel is down".into(),
+        },
+        PauseResolution::Cancelled {
+            reason: "the user left".into(),
+        },
+    ]
+}
+
+/// An answer to pause `pause` refused with `code`.
+pub fn answer_rejected(pause: &str, code: &str) -> LoopEvent {
+    LoopEvent::PauseAnswerRejected {
+        pause_id: pause.to_owned(),
+        by: Some("u-2".into()),
+        code: code.to_owned(),
+    }
+}
+
+/// The run answered `text`.
+pub fn answered(text: &str) -> LoopEvent {
+    LoopEvent::Answered {
+        answer: Answer::Text(text.to_owned()),
+    }
+}
+
+/// The run failed with `code`.
+pub fn failed(code: &str) -> LoopEvent {
+    LoopEvent::Failed {
+        code: code.to_owned(),
+        message: format!("failed: {code}"),
+    }
+}
+
+/// One event of every variant (and every resolution and answer kind), in an order a journal
+/// takes them after `started`.
+pub fn every_variant(execution: &str) -> Vec<LoopEvent> {
+    let mut events = vec![
+        started(execution, Some("t-1"), Some("u-1")),
+        model_answered(1, &["c-1", "c-2"]),
+        tool_finished("c-1"),
+    ];
+    for (i, resolution) in resolutions().into_iter().enumerate() {
+        let pause = format!("{execution}-p{i}");
+        events.push(pause_opened(&pause, "c-2", Some("u-1"), 1_000 + i as u64));
+        events.push(pause_awaiting(&pause));
+        events.push(answer_rejected(&pause, "pause.wrong-answerer"));
+        events.push(pause_resolved(&pause, resolution));
+    }
+    events.push(LoopEvent::Answered {
+        answer: Answer::Structured(json!({"saved": ["c-1", "c-2"], "n": 2.5, "none": null})),
+    });
+    // A later run of the thread summarized this one.
+    events.push(LoopEvent::Summarized {
+        summary: "saved two notes; the user wants them dated".into(),
+    });
+    events
+}

@@ -1,0 +1,107 @@
+//! The store conformance suite: one set of cases every [`Store`] must pass, written once and run
+//! against each store, so they all behave as [`MemoryStore`], the reference, does.
+//!
+//! A store plugs in with a [`Backend`] (how to open it, and open it again on the same data) and
+//! one line in a test file, which makes one `#[test]` per case:
+//!
+//! ```
+//! mod memory {
+//!     agboss_testing::store_conformance!(agboss_testing::conformance::MemoryBackend::default());
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! (From the facade: `agboss::testing::store_conformance!`.)
+//!
+//! [`differential`] is the state-machine property test: random sequences of appends (some at
+//! wrong sequence numbers, some refused) applied to a `MemoryStore` and the store under test side
+//! by side; after every step both must have given the same result and must answer every query
+//! alike.
+
+mod cases;
+pub mod events;
+mod model;
+mod pauses;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use agboss_core::journal::{MemoryStore, Store};
+
+pub use cases::*;
+pub use model::{DIFFERENTIAL_CASES, differential};
+pub use pauses::*;
+
+/// The future of [`Backend::open`].
+pub type OpenFuture<'a> = Pin<Box<dyn Future<Output = Arc<dyn Store>> + Send + 'a>>;
+
+/// A store under test: each case makes its own backend, so each starts empty.
+pub trait Backend: Send + 'static {
+    /// Opens the store. The first time it is empty; a later time (after every handle of the
+    /// previous one was dropped) it holds what the previous one held. A store that cannot be
+    /// opened fails the test (panic with the reason).
+    fn open(&mut self) -> OpenFuture<'_>;
+}
+
+/// The reference: a [`MemoryStore`]. "Opening it again" hands back the same store, which is all
+/// a store in memory keeps.
+#[derive(Debug, Default)]
+pub struct MemoryBackend {
+    store: Option<Arc<MemoryStore>>,
+}
+
+impl Backend for MemoryBackend {
+    fn open(&mut self) -> OpenFuture<'_> {
+        let store = self.store.get_or_insert_with(Default::default).clone();
+        Box::pin(std::future::ready(store as Arc<dyn Store>))
+    }
+}
+
+/// Runs one case on a runtime of its own, with worker threads so concurrent appends really
+/// race.
+pub fn run_case<F: Future<Output = ()>>(case: F) {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+        .block_on(case);
+}
+
+/// One `#[test]` per conformance case against the store `backend` (an expression making a
+/// fresh [`Backend`], evaluated once per case). Put it in a module of its own per store.
+#[macro_export]
+macro_rules! store_conformance {
+    ($backend:expr) => {
+        $crate::__store_conformance_cases!(
+            $backend;
+            appends_in_order_and_refuses_a_stale_or_early_seq,
+            refuses_what_memory_refuses,
+            exactly_one_of_racing_appends_wins_each_seq,
+            concurrent_executions_all_append,
+            derives_the_execution_record_after_every_event,
+            derives_pause_records,
+            lists_open_pauses_by_filter_oldest_first_with_limit,
+            lists_a_thread_in_start_order,
+            keeps_everything_across_reopening,
+            round_trips_every_event_byte_for_byte,
+            reads_a_journal_of_the_first_layout,
+        );
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __store_conformance_cases {
+    ($backend:expr; $($case:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $case() {
+                $crate::conformance::run_case($crate::conformance::$case(::std::boxed::Box::new(
+                    $backend,
+                )));
+            }
+        )*
+    };
+}

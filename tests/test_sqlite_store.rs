@@ -1,0 +1,283 @@
+//! What only the SQLite store has: its file (created with its folders, migrated, refused when it
+//! is not one it can read), the data folder it defaults to, and several processes appending to
+//! one file. What every store does is in the conformance suite (test_store_conformance.rs).
+
+use std::path::Path;
+use std::process::Command;
+
+use agboss::Env;
+use agboss::journal::{LoopEvent, STATE_VERSION};
+use agboss::run::Budgets;
+use agboss::store::{SqliteStore, Store, StoreErrorKind};
+
+fn started(id: &str) -> LoopEvent {
+    LoopEvent::Started {
+        version: STATE_VERSION,
+        execution_id: id.to_owned(),
+        workflow: "desk".into(),
+        agent: "notes".into(),
+        visit: 1,
+        input: "hi".into(),
+        thread: None,
+        owner: None,
+        tenant: None,
+        budgets: Budgets::none(),
+        history: Vec::new(),
+        history_usage: Default::default(),
+        history_cost: Default::default(),
+    }
+}
+
+fn failed(code: &str) -> LoopEvent {
+    LoopEvent::Failed {
+        code: code.to_owned(),
+        message: code.to_owned(),
+    }
+}
+
+fn pragma(path: &Path, name: &str) -> i64 {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.query_row(&format!("PRAGMA {name}"), [], |row| row.get(0))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn opening_creates_the_file_and_its_folders_in_wal_mode_and_migrates_once() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("a/b/app.db");
+    let store = SqliteStore::open(&path).await.unwrap();
+    assert_eq!(store.path(), path);
+    store.append("e-1", 0, &started("e-1")).await.unwrap();
+    drop(store);
+    assert_eq!(pragma(&path, "user_version"), 1);
+    assert_eq!(pragma(&path, "application_id"), 0x6167_6273);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    drop(conn);
+    // Opening again migrates nothing and keeps what was there.
+    let store = SqliteStore::open(&path).await.unwrap();
+    assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
+    assert_eq!(pragma(&path, "user_version"), 1);
+}
+
+#[tokio::test]
+async fn a_store_of_a_newer_schema_is_refused_naming_the_file() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("app.db");
+    drop(SqliteStore::open(&path).await.unwrap());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", 7).unwrap();
+    drop(conn);
+    let error = SqliteStore::open(&path).await.unwrap_err();
+    assert_eq!(error.kind, StoreErrorKind::Invalid);
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "store `sqlite`: cannot open `{}`: its store schema is version 7, newer than the 1 this build knows: open it with a newer agboss",
+            path.display()
+        )
+    );
+}
+
+#[tokio::test]
+async fn another_programs_database_is_refused_and_left_alone() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("theirs.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("CREATE TABLE notes (body TEXT)")
+        .unwrap();
+    drop(conn);
+    let error = SqliteStore::open(&path).await.unwrap_err();
+    assert_eq!(error.kind, StoreErrorKind::Invalid);
+    assert_eq!(
+        error.detail,
+        format!(
+            "cannot open `{}`: it is not an agboss store (another program's database)",
+            path.display()
+        )
+    );
+    assert_eq!(pragma(&path, "user_version"), 0, "not migrated");
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_database_is_refused_naming_it() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("notes.txt");
+    std::fs::write(&path, "these are notes, not a database, ".repeat(100)).unwrap();
+    let error = SqliteStore::open(&path).await.unwrap_err();
+    assert_eq!(error.kind, StoreErrorKind::Invalid);
+    assert_eq!(
+        error.detail,
+        format!("cannot open `{}`: file is not a database", path.display())
+    );
+}
+
+#[tokio::test]
+async fn a_folder_that_cannot_be_made_is_reported_unavailable() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = folder.path().join("plain-file");
+    std::fs::write(&file, "x").unwrap();
+    let error = SqliteStore::open(file.join("app.db")).await.unwrap_err();
+    assert_eq!(error.kind, StoreErrorKind::Unavailable);
+    assert!(
+        error
+            .detail
+            .starts_with(&format!("cannot create the folder `{}`: ", file.display())),
+        "{error}"
+    );
+}
+
+#[test]
+fn the_data_folder_is_agboss_data_dir_then_xdg_data_home_then_home() {
+    let path = |pairs: &[(&str, &str)]| {
+        SqliteStore::default_path("desk", &Env::from_pairs(pairs.iter().copied()))
+    };
+    let all = [
+        ("AGBOSS_DATA_DIR", "/srv/agboss"),
+        ("XDG_DATA_HOME", "/home/ann/.data"),
+        ("HOME", "/home/ann"),
+    ];
+    assert_eq!(path(&all).unwrap(), Path::new("/srv/agboss/desk.db"));
+    assert_eq!(
+        path(&all[1..]).unwrap(),
+        Path::new("/home/ann/.data/agboss/desk.db")
+    );
+    assert_eq!(
+        path(&all[2..]).unwrap(),
+        Path::new("/home/ann/.local/share/agboss/desk.db")
+    );
+    let empty_is_unset = [("AGBOSS_DATA_DIR", ""), ("HOME", "/home/ann")];
+    assert_eq!(
+        path(&empty_is_unset).unwrap(),
+        Path::new("/home/ann/.local/share/agboss/desk.db")
+    );
+    let none = path(&[]).unwrap_err();
+    assert_eq!(none.kind, StoreErrorKind::Unavailable);
+    assert_eq!(
+        none.detail,
+        "no data folder: set AGBOSS_DATA_DIR, XDG_DATA_HOME or HOME"
+    );
+    for app in ["", "..", "a/b", "a\\b"] {
+        let error = SqliteStore::default_path(app, &Env::from_pairs(all)).unwrap_err();
+        assert_eq!(error.kind, StoreErrorKind::Invalid);
+        assert_eq!(
+            error.detail,
+            format!("`{app}` is not a plain file name for an application's store")
+        );
+    }
+}
+
+#[tokio::test]
+async fn open_default_opens_the_store_in_the_data_folder_of_the_environment() {
+    // The variable must be in the process's environment, so a child process (this test again)
+    // opens the store with it set.
+    if std::env::var("AGBOSS_TEST_OPEN_DEFAULT").is_ok() {
+        let store = SqliteStore::open_default("desk").await.unwrap();
+        store.append("e-1", 0, &started("e-1")).await.unwrap();
+        return;
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let status = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "open_default_opens_the_store_in_the_data_folder_of_the_environment",
+            "--exact",
+        ])
+        .env("AGBOSS_TEST_OPEN_DEFAULT", "1")
+        .env("AGBOSS_DATA_DIR", folder.path().join("data"))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let store = SqliteStore::open(folder.path().join("data/desk.db"))
+        .await
+        .unwrap();
+    assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
+}
+
+/// The child's side of the test below: set by the parent, it names the file and the writer.
+const CHILD: &str = "AGBOSS_TEST_SQLITE_WRITER";
+const SHARED_EVENTS: u64 = 60;
+const OWN_EXECUTIONS: usize = 20;
+
+/// Races the other writers for each seq of execution `shared`, and journals executions of its
+/// own; prints how many seqs it won.
+async fn write_as(path: &Path, writer: &str) -> u64 {
+    let store = SqliteStore::open(path).await.unwrap();
+    let mut won = 0;
+    loop {
+        let next = store
+            .execution("shared")
+            .await
+            .unwrap()
+            .map_or(0, |r| r.events);
+        if next >= SHARED_EVENTS {
+            break;
+        }
+        let event = if next == 0 {
+            started("shared")
+        } else {
+            failed(&format!("{writer}-{next}"))
+        };
+        match store.append("shared", next, &event).await {
+            Ok(()) => won += 1,
+            Err(e) => assert_eq!(e.kind, StoreErrorKind::Conflict, "{e}"),
+        }
+    }
+    for k in 0..OWN_EXECUTIONS {
+        let id = format!("{writer}-{k}");
+        store.append(&id, 0, &started(&id)).await.unwrap();
+        store.append(&id, 1, &failed("done")).await.unwrap();
+    }
+    won
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_processes_append_to_one_file_and_never_both_win_a_seq() {
+    if let Ok(child) = std::env::var(CHILD) {
+        // This process is a writer the test below started.
+        let (path, writer) = child.split_once('|').unwrap();
+        println!("won={}", write_as(Path::new(path), writer).await);
+        return;
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("shared.db");
+    drop(SqliteStore::open(&path).await.unwrap());
+    let children: Vec<_> = (0..3)
+        .map(|i| {
+            Command::new(std::env::current_exe().unwrap())
+                .args([
+                    "several_processes_append_to_one_file_and_never_both_win_a_seq",
+                    "--exact",
+                    "--nocapture",
+                    "--test-threads=1",
+                ])
+                .env(CHILD, format!("{}|w{i}", path.display()))
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut won = write_as(&path, "parent").await;
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "a writer failed");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        // The harness may print the test's name on the same line before it.
+        let count = stdout.split("won=").nth(1).expect("the writer's count");
+        let digits: String = count.chars().take_while(char::is_ascii_digit).collect();
+        won += digits.parse::<u64>().unwrap();
+    }
+    assert_eq!(won, SHARED_EVENTS, "each seq won exactly once");
+    let store = SqliteStore::open(&path).await.unwrap();
+    let events = store.events("shared").await.unwrap();
+    assert_eq!(events.len() as u64, SHARED_EVENTS);
+    for writer in ["parent", "w0", "w1", "w2"] {
+        for k in 0..OWN_EXECUTIONS {
+            let id = format!("{writer}-{k}");
+            assert_eq!(store.events(&id).await.unwrap().len(), 2, "{id}");
+        }
+    }
+}
