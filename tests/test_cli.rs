@@ -6,6 +6,8 @@
 //! `target/new-project/`, so that later runs reuse the build.
 
 mod common;
+#[path = "cli/pauses.rs"]
+mod pauses;
 
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
@@ -41,8 +43,8 @@ fn parse(line: &str) -> Result<MyApp, clap::Error> {
     MyApp::try_parse_from(line.split_whitespace())
 }
 
-#[test]
-fn a_program_mounts_agbosss_subcommands_beside_its_own() {
+#[tokio::test]
+async fn a_program_mounts_agbosss_subcommands_beside_its_own() {
     let app = support_desk().build().unwrap();
     // The program's own command stays its own.
     let own = parse("myapp forced --times 2").unwrap();
@@ -58,7 +60,7 @@ fn a_program_mounts_agbosss_subcommands_beside_its_own() {
     assert_eq!(describe, Command::Describe { json: true });
     assert!(describe.needs_application());
     assert_eq!(describe.run_without_application(), None);
-    let json = describe.output(&app);
+    let json = describe.output(&app, &agboss::Env::process()).await;
     assert!(json.starts_with('{'), "{json}");
     assert!(json.contains("\"workflows\""), "{json}");
 

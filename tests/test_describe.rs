@@ -54,16 +54,20 @@ fn json_with_application_defaults() {
     insta::assert_json_snapshot!(json, { ".**.line" => "[line]" });
 }
 
-#[test]
-fn the_cli_prints_the_same() {
+#[tokio::test]
+async fn the_cli_prints_the_same() {
     let app = plain();
     let describe = command_from(["desk", "describe"]).unwrap().unwrap();
     assert_eq!(describe, Command::Describe { json: false });
-    assert_eq!(describe.output(&app), agboss::describe::text(&app));
+    let env = agboss::Env::process();
+    assert_eq!(
+        describe.output(&app, &env).await,
+        agboss::describe::text(&app)
+    );
     let json = command_from(["desk", "describe", "--json"])
         .unwrap()
         .unwrap();
-    let printed: serde_json::Value = serde_json::from_str(&json.output(&app)).unwrap();
+    let printed: serde_json::Value = serde_json::from_str(&json.output(&app, &env).await).unwrap();
     assert_eq!(printed, agboss::describe::json(&app));
     assert_eq!(command_from(["desk"]).unwrap(), None);
     assert!(command_from(["desk", "describ"]).is_err());

@@ -4,15 +4,36 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+/// The variables that would give the desk a real model: a test run clears them.
+const PROVIDER_VARIABLES: &[&str] = &[
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "OPENROUTER_API_KEY",
+    "DESK_LOCAL_URL",
+    "DESK_CONFIG",
+    "DESK_MODEL",
+];
+
 /// Runs `cargo run -q -p agboss --example <name> -- <args>` with `stdin` piped in; its
 /// standard output, and whether it succeeded.
 fn example(name: &str, args: &[&str], stdin: &str) -> (String, bool) {
+    example_with(name, args, stdin, &[])
+}
+
+/// [`example`], with variables `env` set (and no provider's).
+fn example_with(name: &str, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (String, bool) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let mut child = Command::new(cargo)
+    let mut command = Command::new(cargo);
+    for variable in PROVIDER_VARIABLES {
+        command.env_remove(variable);
+    }
+    let mut child = command
         .args(["run", "-q", "-p", "agboss", "--example", name, "--"])
         .args(args)
         .current_dir(workspace)
+        .envs(env.iter().copied())
         .env("AGBOSS_FORBID_REAL_MODELS", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -26,7 +47,9 @@ fn example(name: &str, args: &[&str], stdin: &str) -> (String, bool) {
         .write_all(stdin.as_bytes())
         .unwrap();
     let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let mut stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    // What a failing command says is part of what the user sees.
+    stdout.push_str(&String::from_utf8_lossy(&output.stderr));
     assert!(
         output.status.success() || !stdout.is_empty(),
         "the example did not run: {}",
@@ -73,4 +96,159 @@ fn refunds_through_the_inbox_complete_when_the_manager_approves() {
         out.contains("cashier -> Done: the refund of 42.00 for order A-1001 went through."),
         "{out}"
     );
+}
+
+/// A desk of its own: its store and notes file in a fresh folder, asked for `alice`.
+struct Desk {
+    folder: tempfile::TempDir,
+}
+
+impl Desk {
+    fn new() -> Desk {
+        Desk {
+            folder: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.folder.path().join(name).to_str().unwrap().to_owned()
+    }
+
+    /// `cargo run --example desk -- <args>`, as alice: what it printed, and whether it succeeded.
+    fn run(&self, args: &[&str]) -> (String, bool) {
+        let (db, notes) = (self.path("desk.db"), self.path("notes.jsonl"));
+        let env = [
+            ("DESK_DB", db.as_str()),
+            ("NOTES_FILE", notes.as_str()),
+            ("AGBOSS_USER", "alice"),
+        ];
+        example_with("desk", args, "", &env)
+    }
+
+    fn notes(&self) -> String {
+        std::fs::read_to_string(self.path("notes.jsonl")).unwrap_or_default()
+    }
+
+    /// Runs the desk's questions: the save waits; returns its pause id, as the desk printed it.
+    fn ask(&self) -> String {
+        let (out, ok) = self.run(&[]);
+        assert!(ok, "{out}");
+        assert!(
+            out.contains("notes -> You have no note about that."),
+            "{out}"
+        );
+        assert!(
+            out.contains("scout -> One opening matches: Rust Compiler Engineer"),
+            "{out}"
+        );
+        let line = out
+            .lines()
+            .find(|line| line.contains("note-save-tool waits for note-approval-channel"))
+            .unwrap_or_else(|| panic!("no pause printed: {out}"));
+        assert!(
+            line.ends_with("answered by alice (its thread's owner)"),
+            "{line}"
+        );
+        assert!(
+            out.contains(r#"arguments: {"text":"The dentist is on Tuesday at 9"}"#),
+            "{out}"
+        );
+        assert!(out.contains("expires in 7 d"), "{out}");
+        let pause_id = line.split_whitespace().next().unwrap().to_owned();
+        assert_eq!(pause_id.len(), 32, "128 bits, hex: {pause_id}");
+        assert!(
+            out.contains(&format!("cargo run --example desk -- approve {pause_id}")),
+            "{out}"
+        );
+        assert_eq!(self.notes(), "", "nothing is saved before the approval");
+        pause_id
+    }
+}
+
+/// The issue's two processes: the desk pauses and exits; another process lists the pause,
+/// refuses a wrong answerer and an unclear reply (the pause stays open), approves it from the
+/// SQLite file, and the run completes there; a second approval is refused.
+#[test]
+fn the_desk_pauses_and_another_process_approves_from_the_store() {
+    let desk = Desk::new();
+    let pause_id = desk.ask();
+
+    let (out, ok) = desk.run(&["pending"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.starts_with(&format!("{pause_id}  note-save-tool waits")),
+        "{out}"
+    );
+    let (out, ok) = desk.run(&["pending", "--owner", "bob"]);
+    assert!(ok && out.contains("no pause waits for an answer"), "{out}");
+
+    let (out, ok) = desk.run(&["approve", &pause_id, "--as", "bob"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("[pause.wrong-answerer]") && out.contains("not by `bob`"),
+        "{out}"
+    );
+    let (out, ok) = desk.run(&["reply", &pause_id, "perhaps tomorrow"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("[pause.reply-unclear]") && out.contains("say yes or no"),
+        "{out}"
+    );
+    let (out, _) = desk.run(&["pending"]);
+    assert!(
+        out.contains(&pause_id),
+        "still open after refused answers: {out}"
+    );
+    assert_eq!(desk.notes(), "");
+
+    let (out, ok) = desk.run(&["approve", &pause_id]);
+    assert!(ok, "{out}");
+    assert!(out.contains("completed (1 tool calls"), "{out}");
+    assert!(
+        out.contains("Saved: The dentist is on Tuesday at 9."),
+        "{out}"
+    );
+    assert_eq!(
+        desk.notes(),
+        "{\"text\":\"The dentist is on Tuesday at 9\"}\n"
+    );
+
+    let (out, ok) = desk.run(&["approve", &pause_id]);
+    assert!(!ok && out.contains("[pause.already-answered]"), "{out}");
+    let (out, _) = desk.run(&["pending"]);
+    assert!(out.contains("no pause waits for an answer"), "{out}");
+    assert_eq!(desk.notes().lines().count(), 1, "saved once");
+
+    // The next run of the thread finds the note.
+    let (out, ok) = desk.run(&[]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("notes -> From your notes: The dentist is on Tuesday at 9."),
+        "{out}"
+    );
+}
+
+/// Refused from another process, with a reason the model reads; and answered in words, read
+/// by the role's yes-or-no interpreter.
+#[test]
+fn the_desk_takes_a_refusal_and_a_reply_in_words_from_another_process() {
+    let desk = Desk::new();
+    let pause_id = desk.ask();
+    let (out, ok) = desk.run(&["refuse", &pause_id, "wrong day"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("I did not save the note.") && out.contains("wrong day"),
+        "{out}"
+    );
+    assert_eq!(desk.notes(), "");
+
+    let desk = Desk::new();
+    let pause_id = desk.ask();
+    let (out, ok) = desk.run(&["reply", &pause_id, "yes, save it"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("Saved: The dentist is on Tuesday at 9."),
+        "{out}"
+    );
+    assert_eq!(desk.notes().lines().count(), 1);
 }

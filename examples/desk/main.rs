@@ -1,9 +1,14 @@
-//! The desk: an application with two agents, `notes` and `scout`.
+//! The desk: an application with two agents, `notes` and `scout`. Saving a note waits for the
+//! user's approval; the question stays in the desk's store (an SQLite file) and is answered
+//! from any process, later:
 //!
 //! ```text
-//! cargo run --example desk               # asks the agents three questions
-//! cargo run --example desk -- describe   # who can use which tool, with what limits
-//! cargo run --example desk -- describe --json
+//! cargo run --example desk                           # asks three questions; the save waits
+//! cargo run --example desk -- pending                # what waits for you
+//! cargo run --example desk -- approve <pause id>     # the note is saved; the run completes
+//! cargo run --example desk -- refuse <pause id> "wrong day"
+//! cargo run --example desk -- reply <pause id> "yes, save it"
+//! cargo run --example desk -- describe               # who can use which tool, with what limits
 //! ```
 //!
 //! With a provider's key in the environment (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`,
@@ -13,36 +18,67 @@
 //! file, layered over what the variables say: the file wins, value by value. With no provider
 //! and no file the desk says so and runs on a scripted model. Before the questions, it prints
 //! the route each agent's model takes: the provider, its URL, the model's name there and the
-//! variable its key comes from. `NOTES_FILE` names the notes file, `JOBS_FILE` the job board.
+//! variable its key comes from. `NOTES_FILE` names the notes file, `JOBS_FILE` the job board,
+//! `DESK_DB` the store (default: `desk.db` in the data folder, docs/stores.md). The questions
+//! are asked for the user at the terminal (`$AGBOSS_USER`, else `$USER`): they own the thread,
+//! so they answer its pauses.
 
+mod approval;
 mod models;
 mod notes;
 mod scout;
+mod script;
 
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::UNIX_EPOCH;
 
 use agboss::run::{Answer, RunError, RunOutcome};
+use agboss::store::{SqliteStore, Store, StoreError};
 use agboss::units::kilobytes;
 use agboss::{Application, Env, ToolDefaults, Workflow};
 
+use approval::DeskPending;
 use models::Models;
 use notes::{NotesAgent, NotesFile};
 use scout::{JobBoard, Scout};
 
-/// The desk's application, its models as `models` says, its variables read from `env`.
-fn desk(models: &Models, env: &Env) -> Result<Application, agboss::AssemblyError> {
+/// The thread the desk's questions belong to.
+const THREAD: &str = "desk-thread";
+
+/// The desk's application, its models as `models` says, its variables read from `env`, its
+/// journals kept in `store`.
+fn desk(
+    models: &Models,
+    env: &Env,
+    store: Arc<dyn Store>,
+) -> Result<Application, agboss::AssemblyError> {
     let mut builder = Application::builder("desk-application")
         .workflow(Workflow::new("desk").agent::<NotesAgent>().agent::<Scout>())
         .provide_from_env::<NotesFile>()
         .provide_from_env::<JobBoard>()
+        .channel::<DeskPending>()
+        .store(store)
         .defaults(ToolDefaults::new().max_result_size(kilobytes(64)))
         .env(env.clone());
     match models {
-        Models::Scripted(model) => builder = builder.chat_model(Arc::new(model.clone())),
+        Models::Scripted(model) => builder = builder.chat_model(Arc::new(*model)),
         Models::Provider(config) => builder = builder.config(config.clone()),
     }
     builder.build()
+}
+
+/// The store: the file `DESK_DB` names, else `desk.db` in the data folder.
+async fn store(env: &Env) -> Result<SqliteStore, StoreError> {
+    match env.get("DESK_DB") {
+        Some(path) => SqliteStore::open(path).await,
+        None => SqliteStore::open_default("desk").await,
+    }
+}
+
+/// Who asks: the user at the terminal, who owns the thread and answers its pauses.
+fn owner(env: &Env) -> String {
+    agboss::cli::current_user(env).unwrap_or_else(|| "desk-user".into())
 }
 
 /// One line per agent: the route its model takes (`notes: local/qwen2.5 via local at
@@ -65,21 +101,59 @@ fn routes(app: &Application) -> Vec<String> {
         .collect()
 }
 
-/// Asks `agent` the `question`, printing each tool call as it ends.
-async fn ask(app: &Application, agent: &str, question: &str) -> Result<RunOutcome, RunError> {
+/// Asks `agent` the `question` for `owner`, printing each tool call as it ends.
+async fn ask(
+    app: &Application,
+    agent: &str,
+    question: &str,
+    owner: &str,
+) -> Result<RunOutcome, RunError> {
     app.run("desk", question)
         .agent(agent)
-        .thread("desk-thread")
-        .owner("desk-user")
+        .thread(THREAD)
+        .owner(owner)
         .on_tool_end(|end| println!("  · {} -> {}", end.tool, end.content))
         .await
+}
+
+/// What the desk prints of a run that waits: each pause, and how to answer it from a shell.
+async fn waiting(app: &Application, execution_id: &str, pause_ids: &[String], env: &Env) -> String {
+    let now = app
+        .clock()
+        .wall_time()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis() as u64);
+    let mut text = format!("  waits for your answer (execution {execution_id}):\n");
+    // Without $AGBOSS_USER or $USER the desk asked as `desk-user`: the answer must say so.
+    let answerer = match agboss::cli::current_user(env) {
+        Some(_) => String::new(),
+        None => " --as desk-user".to_owned(),
+    };
+    for pause_id in pause_ids {
+        match app.store().pause(pause_id).await {
+            Ok(Some(pause)) => text.push_str(&agboss::cli::render_pause(&pause, now)),
+            Ok(None) => text.push_str(&format!("{pause_id}  (not in the store)\n")),
+            Err(error) => text.push_str(&format!("{pause_id}  (the store failed: {error})\n")),
+        }
+        text.push_str(&format!(
+            "  answer it from any shell:\n    cargo run --example desk -- approve {pause_id}{answerer}\n    cargo run --example desk -- refuse {pause_id} \"the reason\"{answerer}\n    cargo run --example desk -- reply {pause_id} \"yes, save it\"{answerer}\n"
+        ));
+    }
+    text
 }
 
 #[tokio::main]
 async fn main() -> ExitCode {
     let env = Env::process();
     let models = models::from_env(&env);
-    let app = match desk(&models, &env) {
+    let store = match store(&env).await {
+        Ok(store) => store,
+        Err(error) => {
+            eprintln!("the desk's store cannot be opened: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let app = match desk(&models, &env, Arc::new(store)) {
         Ok(app) => app,
         Err(problems) => {
             eprintln!("{problems}");
@@ -87,7 +161,7 @@ async fn main() -> ExitCode {
         }
     };
     if let Some(command) = agboss::cli::command() {
-        return command.run(&app);
+        return command.run(&app).await;
     }
     match &models {
         Models::Scripted(_) => println!(
@@ -103,14 +177,15 @@ async fn main() -> ExitCode {
         eprintln!("{problems}");
         return ExitCode::FAILURE;
     }
+    let owner = owner(&env);
     let questions = [
-        ("notes", "Remember: the dentist is on Tuesday at 9."),
         ("notes", "When is my dentist appointment?"),
+        ("notes", "Remember: the dentist is on Tuesday at 9."),
         ("scout", "Find me remote Rust jobs."),
     ];
     for (agent, question) in questions {
         println!("\n{agent} <- {question}");
-        match ask(&app, agent, question).await {
+        match ask(&app, agent, question, &owner).await {
             Ok(RunOutcome::Completed(outcome)) => {
                 let answer = match &outcome.answer {
                     Answer::Text(text) => text.clone(),
@@ -124,11 +199,8 @@ async fn main() -> ExitCode {
                 );
             }
             Ok(RunOutcome::Paused(paused)) => {
-                println!(
-                    "{agent} waits for {} answers (execution {})",
-                    paused.pending.len(),
-                    paused.execution_id
-                );
+                let ids: Vec<String> = paused.pending.iter().map(|p| p.pause_id.clone()).collect();
+                print!("{}", waiting(&app, &paused.execution_id, &ids, &env).await);
             }
             Err(error) => {
                 eprintln!("{agent} failed: [{}] {error}", error.code());
@@ -142,7 +214,14 @@ async fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agboss::app::Resume;
+    use agboss::prelude::ToolCallApprovalDecision;
+    use agboss::store::MemoryStore;
     use serde_json::json;
+
+    fn memory() -> Arc<dyn Store> {
+        Arc::new(MemoryStore::new())
+    }
     use wire_server::{Canned, Flavour, WireServer};
 
     /// A file of its own under the system's temporary directory, holding `text`.
@@ -193,7 +272,7 @@ mod tests {
             ("DESK_CONFIG", config.to_str().unwrap()),
             ("NOTES_FILE", notes.to_str().unwrap()),
         ]);
-        let app = desk(&models::from_env(&env), &env).unwrap();
+        let app = desk(&models::from_env(&env), &env, memory()).unwrap();
         assert_eq!(
             routes(&app),
             [
@@ -205,7 +284,27 @@ mod tests {
                 ),
             ]
         );
-        let outcome = ask(&app, "notes", "Remember: the dentist is on Tuesday at 9.")
+        let paused = ask(
+            &app,
+            "notes",
+            "Remember: the dentist is on Tuesday at 9.",
+            "ann",
+        )
+        .await
+        .unwrap();
+        let pending = &paused
+            .paused()
+            .expect("the save waits for approval")
+            .pending;
+        assert_eq!(pending[0].tool, "note-save-tool");
+        let outcome = app
+            .resume(
+                Resume::decision(
+                    &pending[0].pause_id,
+                    ToolCallApprovalDecision::<notes::Note>::approve(),
+                )
+                .answered_by("ann"),
+            )
             .await
             .unwrap();
         assert_eq!(outcome.text(), Some("Saved."));
@@ -235,7 +334,7 @@ mod tests {
         let Models::Provider(config) = models::from_env(&env) else {
             panic!("a key configures its provider");
         };
-        let app = desk(&Models::Provider(config), &env).unwrap();
+        let app = desk(&Models::Provider(config), &env, memory()).unwrap();
         assert_eq!(
             routes(&app)[0],
             "notes: moonshotai/kimi-k2.6 via openrouter at https://openrouter.ai/api/v1 as `moonshotai/kimi-k2.6`, key from OPENROUTER_API_KEY"

@@ -4,8 +4,8 @@
 
 use agboss::Env;
 use agboss::config::Config;
-use agboss::model::{ScriptedModel, Turn};
-use serde_json::json;
+
+use crate::script::DeskModel;
 
 /// The providers the desk looks for, the variable that enables each, and the model it uses
 /// unless `DESK_MODEL` names another.
@@ -24,8 +24,8 @@ pub enum Models {
     /// Real providers, set up by this configuration: what the environment says, with the file
     /// `DESK_CONFIG` names layered over it.
     Provider(Config),
-    /// No provider: the script below.
-    Scripted(ScriptedModel),
+    /// No provider: the desk's scripted model, which reads the conversation it is sent.
+    Scripted(DeskModel),
 }
 
 /// Reads `DESK_LOCAL_URL` (an OpenAI-compatible server: llama.cpp, Ollama) and
@@ -62,25 +62,6 @@ pub fn from_env(env: &Env) -> Models {
     match (model, file) {
         (_, Some(file)) => Models::Provider(file.layered_over(from_env)),
         (Some(_), None) => Models::Provider(from_env),
-        (None, None) => Models::Scripted(script()),
+        (None, None) => Models::Scripted(DeskModel),
     }
-}
-
-/// What a model would do with the desk's three questions, played back.
-fn script() -> ScriptedModel {
-    ScriptedModel::new([
-        Turn::call(
-            "note-save-tool",
-            json!({"text": "The dentist is on Tuesday at 9"}),
-        ),
-        Turn::text("Saved: the dentist is on Tuesday at 9.").expect_tool_result("total"),
-        Turn::call("note-search-tool", json!({"words": "dentist"})),
-        Turn::text("Your dentist appointment is on Tuesday at 9.")
-            .expect_tool_result("Tuesday at 9"),
-        Turn::call("greenhouse-jobs-tool", json!({"words": "rust remote"})),
-        Turn::text(
-            "One opening matches: Rust Compiler Engineer, remote (https://jobs.example.com/44).",
-        )
-        .expect_tool_result("Rust Compiler Engineer"),
-    ])
 }

@@ -9,6 +9,8 @@ use agboss::units::{kilobytes, seconds};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::Mutex;
 
+use crate::approval::NoteApproval;
+
 /// A saved note.
 #[dto]
 pub struct Note {
@@ -127,7 +129,13 @@ impl ToolHandler for NoteSearch {
     }
 }
 
-#[tool(name = "note-save-tool", description = "Save a note for the user", timeout = seconds(5))]
+/// Waits for the user's approval before it saves (`NoteApproval`).
+#[tool(
+    name = "note-save-tool",
+    description = "Save a note for the user",
+    timeout = seconds(5),
+    channel = NoteApproval,
+)]
 pub struct NoteSave {
     notes: Arc<NotesFile>,
 }

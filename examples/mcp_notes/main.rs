@@ -187,7 +187,7 @@ async fn main() -> ExitCode {
         }
     };
     if let Some(command) = agboss::cli::command() {
-        return command.run(&app);
+        return command.run(&app).await;
     }
     match provider {
         Some(model) => println!("model: {model}"),

@@ -1,5 +1,6 @@
 //! The command line of agboss: the subcommands a program mounts in its own command line
-//! (`describe`, and `g mcp`, which generates the `#[mcp_tool]`s of an MCP server), and the
+//! (`describe`; `g mcp`, which generates the `#[mcp_tool]`s of an MCP server; and `pending`,
+//! `approve`, `refuse`, `reply`, `answer`, `cancel`, which list and answer pauses), and the
 //! `agboss` program (`g mcp`, `new`) for what needs no application.
 //!
 //! A program with a command line of its own mounts [`Command`] (a clap `Subcommand`) or
@@ -26,7 +27,8 @@
 //!     Agboss(agboss::cli::Command),
 //! }
 //!
-//! fn main() -> ExitCode {
+//! #[tokio::main]
+//! async fn main() -> ExitCode {
 //!     let cli = Cli::parse();
 //!     // `g mcp` needs no application: it runs before the application is built.
 //!     if let MyCommand::Agboss(command) = &cli.command
@@ -42,7 +44,7 @@
 //!         }
 //!     };
 //!     match cli.command {
-//!         MyCommand::Agboss(command) => command.run(&app),
+//!         MyCommand::Agboss(command) => command.run(&app).await,
 //!         MyCommand::Forced { times } => ExitCode::SUCCESS, // the program's own work
 //!     }
 //! }
@@ -53,6 +55,18 @@
 //! and refuses any other argument.
 //!
 //! `describe` needs no API key and no network: it reads the assembled application.
+//!
+//! The pause subcommands read the application's store, so a second process answers what the
+//! first one left waiting (docs/pauses.md), and the run goes on in the process that answers:
+//!
+//! ```text
+//! myapp pending                        # the pauses you answer as a thread's owner ($AGBOSS_USER, $USER)
+//! myapp pending --all --json           # every open pause, as JSON
+//! myapp approve 3f9c0a...              # run the call; the run goes on here
+//! myapp refuse 3f9c0a... "not today"   # the model reads the reason
+//! myapp reply 3f9c0a... "yes, go on"   # read by the role's reply interpreter
+//! myapp answer 3f9c0a... '{"date": "2026-12-01"}' --as alice
+//! ```
 //!
 //! `g mcp` starts the server (or reaches its URL), lists its tools and writes the module:
 //!
@@ -70,13 +84,16 @@ pub mod mcp;
 #[cfg(feature = "mcp")]
 pub use generate::{Generate, GenerateMcp};
 pub use new::{AgbossSource, New, NewError};
+pub use pauses::{Answerer, PauseCommand, USER_VARIABLES, current_user, render as render_pause};
 
 mod new;
+mod pauses;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
 use agboss_core::app::Application;
+use agboss_core::base::Env;
 use clap::{Args, Parser, Subcommand};
 
 /// A subcommand of agboss's command line.
@@ -94,6 +111,10 @@ pub enum Command {
     #[cfg(feature = "mcp")]
     #[command(subcommand, alias = "generate")]
     G(Generate),
+    /// `pending`, `approve`, `refuse`, `reply`, `answer`, `cancel`: the pauses in the
+    /// application's store, listed and answered from any process that opens it.
+    #[command(flatten)]
+    Pauses(PauseCommand),
 }
 
 /// agboss's subcommands as clap `Args`, for a program that mounts them as a variant holding
@@ -131,52 +152,68 @@ where
 }
 
 impl Command {
-    /// Whether the subcommand reads the application: `describe` does, `g mcp` does not.
+    /// Whether the subcommand reads the application: `describe` and the pause subcommands do,
+    /// `g mcp` does not.
     pub fn needs_application(&self) -> bool {
         match self {
-            Command::Describe { .. } => true,
+            Command::Describe { .. } | Command::Pauses(_) => true,
             #[cfg(feature = "mcp")]
             Command::G(_) => false,
         }
     }
 
     /// Runs a subcommand that needs no application (`g mcp`), before one is built; `None` for
-    /// one that does (`describe`), which [`run`](Self::run) runs.
+    /// one that does (`describe`, the pause subcommands), which [`run`](Self::run) runs.
     pub fn run_without_application(&self) -> Option<ExitCode> {
         match self {
-            Command::Describe { .. } => None,
+            Command::Describe { .. } | Command::Pauses(_) => None,
             #[cfg(feature = "mcp")]
             Command::G(Generate::Mcp(mcp)) => Some(mcp.run()),
         }
     }
 
-    /// Runs the subcommand on `app`, printing to standard output. `g mcp` does not touch `app`:
-    /// it writes its module to `--out` or standard output, and its errors to standard error.
-    pub fn run(&self, app: &Application) -> ExitCode {
+    /// Runs the subcommand on `app`: what it prints goes to standard output, an error to
+    /// standard error with a failing exit code. `g mcp` does not touch `app`: it writes its
+    /// module to `--out` or standard output. The pause subcommands answer as `--as` says, else
+    /// as [`current_user`] finds in the process's environment.
+    pub async fn run(&self, app: &Application) -> ExitCode {
         if let Some(code) = self.run_without_application() {
             return code;
         }
-        print!("{}", self.output(app));
-        ExitCode::SUCCESS
+        let (text, failed) = self.printed(app, &Env::process()).await;
+        if failed {
+            eprint!("{text}");
+            ExitCode::FAILURE
+        } else {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
     }
 
-    /// What the subcommand prints. For `g mcp`, the generated module (whatever `--out` says)
-    /// or `error: ..` when it could not be generated.
-    pub fn output(&self, app: &Application) -> String {
+    /// What the subcommand prints, an error as `error: ..`. For `g mcp`, the generated module
+    /// (whatever `--out` says). `env` stands for the process's environment (who the current
+    /// user is).
+    pub async fn output(&self, app: &Application, env: &Env) -> String {
+        self.printed(app, env).await.0
+    }
+
+    async fn printed(&self, app: &Application, env: &Env) -> (String, bool) {
         match self {
             #[cfg(feature = "mcp")]
-            Command::G(Generate::Mcp(mcp)) => {
-                match mcp.generate(&agboss_core::base::Env::process()) {
-                    Ok(generated) => generated.code,
-                    Err(e) => format!("error: {e}\n"),
-                }
-            }
-            Command::Describe { json: false } => agboss_core::describe::text(app),
+            Command::G(Generate::Mcp(mcp)) => match mcp.generate(env) {
+                Ok(generated) => (generated.code, false),
+                Err(e) => (format!("error: {e}\n"), true),
+            },
+            Command::Describe { json: false } => (agboss_core::describe::text(app), false),
             Command::Describe { json: true } => {
                 let mut text = serde_json::to_string_pretty(&agboss_core::describe::json(app))
                     .unwrap_or_default();
                 text.push('\n');
-                text
+                (text, false)
+            }
+            Command::Pauses(command) => {
+                let printed = command.run(app, env).await;
+                (printed.text, printed.failed)
             }
         }
     }

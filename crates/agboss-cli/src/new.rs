@@ -372,7 +372,7 @@ enum Command {
         #[arg(required = true)]
         question: Vec<String>,
     },
-    /// agboss's own subcommands: `describe`, `g mcp`.
+    /// agboss's own subcommands: `describe`, `g mcp`, `pending`, `approve`, ...
     #[command(subcommand)]
     Agboss(agboss::cli::Command),
 }
@@ -393,7 +393,7 @@ async fn main() -> ExitCode {
         }
     };
     let question = match cli.command {
-        Command::Agboss(command) => return command.run(&app),
+        Command::Agboss(command) => return command.run(&app).await,
         Command::Ask { question } => question.join(" "),
     };
     for workflow in app.workflows() {

@@ -321,7 +321,10 @@ pub mod config {
 /// a command line of its own.
 #[cfg(feature = "cli")]
 pub mod cli {
-    pub use agboss_cli::{AgbossArgs, Command, command, command_from};
+    pub use agboss_cli::{
+        AgbossArgs, Answerer, Command, PauseCommand, USER_VARIABLES, command, command_from,
+        current_user, render_pause,
+    };
     #[cfg(feature = "mcp")]
     pub use agboss_cli::{Generate, GenerateMcp};
 }

@@ -1,0 +1,181 @@
+//! The pause subcommands on an application's store: what `pending` lists and for whom, and what
+//! each answer does to the run, the refused ones included.
+
+use std::sync::Arc;
+
+use agboss::cli::{Command, command_from};
+use agboss::model::{ScriptedModel, Turn};
+use agboss::prelude::*;
+use agboss::run::RunOutcome;
+use agboss::store::{MemoryStore, Store};
+use agboss::{Application, Env, Workflow};
+use serde_json::json;
+
+/// A transfer between two accounts.
+#[dto]
+pub struct TransferInput {
+    /// How much, in cents.
+    pub cents: u64,
+}
+
+/// The account's owner approves each transfer.
+#[channel_role(name = "transfer-approval-channel", approves = TransferInput, answered_by = ThreadOwner)]
+pub struct TransferApproval;
+
+/// Waits for the owner.
+#[channel(name = "owner-inbox-channel")]
+pub struct OwnerInbox;
+
+impl ChannelHandler for OwnerInbox {
+    type Role = TransferApproval;
+
+    async fn send(
+        &self,
+        _: ChannelAsk<TransferApproval>,
+    ) -> Result<ChannelOutcome<TransferApproval>, ToolError> {
+        Ok(ChannelOutcome::await_reply())
+    }
+}
+
+/// Moves money between the owner's accounts.
+#[tool(name = "transfer-tool", channel = TransferApproval)]
+pub struct Transfer;
+
+impl ToolHandler for Transfer {
+    type Input = TransferInput;
+    type Output = PlainText;
+
+    async fn run(&self, input: TransferInput) -> Result<PlainText, ToolError> {
+        Ok(PlainText::new(format!("moved {} cents", input.cents)))
+    }
+}
+
+/// Moves money for the account's owner.
+#[agent(name = "teller", prompt = "../prompts/helper.prompt.md", model = "scripted/teller", tools = [Transfer])]
+pub struct Teller;
+
+fn app(store: Arc<dyn Store>, turns: Vec<Turn>) -> Application {
+    Application::builder("bank")
+        .workflow(Workflow::new("bank").agent::<Teller>())
+        .channel::<OwnerInbox>()
+        .store(store)
+        .chat_model(Arc::new(ScriptedModel::new(turns)))
+        .build()
+        .unwrap()
+}
+
+/// Runs the teller for `owner` until it waits; the pause's id.
+async fn paused(app: &Application, owner: &str) -> String {
+    let outcome = app
+        .run_agent::<Teller>("Move 500 to savings")
+        .owner(owner)
+        .await
+        .unwrap();
+    let RunOutcome::Paused(paused) = outcome else {
+        panic!("the transfer waits: {outcome:?}");
+    };
+    paused.pending[0].pause_id.clone()
+}
+
+async fn cli(app: &Application, line: &str, env: &Env) -> String {
+    let command: Command = command_from(line.split_whitespace())
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .expect("a subcommand");
+    command.output(app, env).await
+}
+
+#[tokio::test]
+async fn pending_lists_the_current_users_pauses_and_approve_goes_on_in_this_process() {
+    let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+    let turns = vec![
+        Turn::call("transfer-tool", json!({"cents": 500})),
+        Turn::call("transfer-tool", json!({"cents": 700})),
+        Turn::text("Moved.").expect_tool_result("moved 500 cents"),
+    ];
+    let first = app(store.clone(), turns);
+    let alices = paused(&first, "alice").await;
+    let bobs = paused(&first, "bob").await;
+    // Another process: another application on the same store.
+    let second = app(store, vec![Turn::text("Moved.")]);
+    let alice = Env::from_pairs([("USER", "alice")]);
+
+    let listed = cli(&second, "bank pending", &alice).await;
+    assert!(listed.starts_with(&format!("{alices}  transfer-tool waits for transfer-approval-channel, answered by alice (its thread's owner)\n")), "{listed}");
+    assert!(
+        listed.contains("    arguments: {\"cents\":500}\n"),
+        "{listed}"
+    );
+    assert!(!listed.contains(&bobs), "bob's pause is bob's: {listed}");
+    let all = cli(&second, "bank pending --all --json", &alice).await;
+    let all: serde_json::Value = serde_json::from_str(&all).unwrap();
+    assert_eq!(all.as_array().unwrap().len(), 2);
+    let nobody = Env::from_pairs::<&str, &str>([]);
+    let refused = cli(&second, "bank pending", &nobody).await;
+    assert!(refused.starts_with("error: whose pauses?"), "{refused}");
+
+    let approved = cli(&second, &format!("bank approve {alices}"), &alice).await;
+    assert!(approved.contains("completed (1 tool calls"), "{approved}");
+    assert!(approved.ends_with("Moved.\n"), "{approved}");
+    let again = cli(
+        &second,
+        &format!("bank approve {alices} --as alice"),
+        &nobody,
+    )
+    .await;
+    assert!(
+        again.starts_with("error: [pause.already-answered]"),
+        "{again}"
+    );
+    let wrong = cli(&second, &format!("bank refuse {bobs} no"), &alice).await;
+    assert!(
+        wrong.starts_with("error: [pause.wrong-answerer]"),
+        "{wrong}"
+    );
+    let not_json = cli(&second, &format!("bank answer {bobs} yes --as bob"), &alice).await;
+    assert!(
+        not_json.starts_with("error: the answer is not JSON"),
+        "{not_json}"
+    );
+    let no_reader = cli(&second, &format!("bank reply {bobs} yes --as bob"), &alice).await;
+    assert!(no_reader.starts_with("error: [pause."), "{no_reader}");
+    assert!(
+        cli(&second, "bank pending --owner bob", &alice)
+            .await
+            .contains(&bobs)
+    );
+    assert!(
+        command_from(["bank", "cancel"]).is_err(),
+        "cancel names the execution"
+    );
+}
+
+#[tokio::test]
+async fn cancel_closes_the_pauses_and_a_late_answer_is_refused() {
+    let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+    let app = app(
+        store,
+        vec![Turn::call("transfer-tool", json!({"cents": 500}))],
+    );
+    let pause_id = paused(&app, "alice").await;
+    let alice = Env::from_pairs([("AGBOSS_USER", "alice")]);
+    let record = app.store().pause(&pause_id).await.unwrap().unwrap();
+    let cancelled = cli(
+        &app,
+        &format!("bank cancel {}", record.execution_id),
+        &alice,
+    )
+    .await;
+    assert_eq!(
+        cancelled,
+        format!("execution {} cancelled\n", record.execution_id)
+    );
+    assert_eq!(
+        cli(&app, "bank pending", &alice).await,
+        "no pause waits for an answer\n"
+    );
+    let late = cli(&app, &format!("bank approve {pause_id}"), &alice).await;
+    assert!(
+        late.starts_with("error: [pause.execution-cancelled]"),
+        "{late}"
+    );
+}
