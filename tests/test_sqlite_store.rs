@@ -49,7 +49,7 @@ async fn opening_creates_the_file_and_its_folders_in_wal_mode_and_migrates_once(
     assert_eq!(store.path(), path);
     store.append("e-1", 0, &started("e-1")).await.unwrap();
     drop(store);
-    assert_eq!(pragma(&path, "user_version"), 1);
+    assert_eq!(pragma(&path, "user_version"), 2);
     assert_eq!(pragma(&path, "application_id"), 0x6167_6273);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn
@@ -60,7 +60,76 @@ async fn opening_creates_the_file_and_its_folders_in_wal_mode_and_migrates_once(
     // Opening again migrates nothing and keeps what was there.
     let store = SqliteStore::open(&path).await.unwrap();
     assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
-    assert_eq!(pragma(&path, "user_version"), 1);
+    assert_eq!(pragma(&path, "user_version"), 2);
+}
+
+/// The schema of version 1, as the first SQLite store wrote it.
+const SCHEMA_1: &str = "
+CREATE TABLE executions (started INTEGER PRIMARY KEY, execution_id TEXT NOT NULL UNIQUE,
+    thread_id TEXT NOT NULL, record TEXT NOT NULL);
+CREATE INDEX executions_by_thread ON executions (thread_id, started);
+CREATE TABLE events (execution_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL,
+    PRIMARY KEY (execution_id, seq));
+CREATE TABLE pauses (pause_id TEXT NOT NULL UNIQUE, execution_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL, owner_id TEXT, opened_at_ms INTEGER NOT NULL,
+    opened_at_seq INTEGER NOT NULL, open INTEGER NOT NULL, record TEXT NOT NULL);
+PRAGMA application_id = 1634165363;
+PRAGMA user_version = 1;
+";
+
+/// A file of schema 1 (no leases; records without the counts a worker's claim reads) is
+/// migrated on open: its records are derived again from the journals, so a paused execution is
+/// not claimed and a running one is.
+#[tokio::test]
+async fn a_store_of_schema_1_is_migrated_and_its_records_derived_again() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("old.db");
+    let fixture = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/journals/v2/paused.json"),
+    )
+    .unwrap();
+    let fixture: serde_json::Value = serde_json::from_str(&fixture).unwrap();
+    let paused: Vec<LoopEvent> = serde_json::from_value(fixture["events"].clone()).unwrap();
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(SCHEMA_1).unwrap();
+        for (id, events) in [
+            ("e-paused", paused.clone()),
+            ("e-running", vec![started("e-running")]),
+        ] {
+            for (seq, event) in events.iter().enumerate() {
+                conn.execute(
+                    "INSERT INTO events (execution_id, seq, event) VALUES (?1, ?2, ?3)",
+                    rusqlite::params![id, seq as i64, serde_json::to_string(event).unwrap()],
+                )
+                .unwrap();
+            }
+            // The record as schema 1 kept it: no counts of unfinished calls or awaited pauses.
+            let record = serde_json::json!({
+                "execution_id": id, "workflow": "desk", "agent": "payer", "thread_id": id,
+                "owner_id": "u-1", "tenant_id": null, "input": "x",
+                "status": {"status": "running"}, "open_pauses": u32::from(id == "e-paused"),
+                "events": events.len(),
+            });
+            conn.execute(
+                "INSERT INTO executions (execution_id, thread_id, record) VALUES (?1, ?1, ?2)",
+                rusqlite::params![id, record.to_string()],
+            )
+            .unwrap();
+        }
+    }
+    let store = SqliteStore::open(&path).await.unwrap();
+    assert_eq!(pragma(&path, "user_version"), 2);
+    let record = store.execution("e-paused").await.unwrap().unwrap();
+    assert_eq!((record.unfinished_calls, record.awaiting_pauses), (1, 1));
+    assert!(!record.is_runnable());
+    let claimed = store
+        .claim("w", std::time::Duration::from_secs(60), 10)
+        .await
+        .unwrap();
+    let ids: Vec<&str> = claimed.iter().map(|l| l.execution_id.as_str()).collect();
+    assert_eq!(ids, ["e-running"]);
+    assert_eq!(store.events("e-paused").await.unwrap(), paused);
 }
 
 #[tokio::test]
@@ -76,7 +145,7 @@ async fn a_store_of_a_newer_schema_is_refused_naming_the_file() {
     assert_eq!(
         error.to_string(),
         format!(
-            "store `sqlite`: cannot open `{}`: its store schema is version 7, newer than the 1 this build knows: open it with a newer agboss",
+            "store `sqlite`: cannot open `{}`: its store schema is version 7, newer than the 2 this build knows: open it with a newer agboss",
             path.display()
         )
     );

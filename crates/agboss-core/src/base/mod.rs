@@ -5,11 +5,13 @@
 //! and where it came from) and the HTTP client's TLS setup shared by model providers and MCP.
 
 mod env;
+mod failpoint;
 #[cfg(feature = "http")]
 pub(crate) mod http;
 mod problem;
 mod setting;
 
 pub use env::{Env, FromEnv};
+pub use failpoint::failpoint;
 pub use problem::{AssemblyError, Problem, UnknownAgentToolError};
 pub use setting::{Setting, Source};

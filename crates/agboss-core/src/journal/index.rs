@@ -33,12 +33,29 @@ pub struct ExecutionRecord {
     /// The summary of its turn, once a later run of its thread made one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+    /// The calls of the model's last answer that have no result yet.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unfinished_calls: u32,
+    /// Its open pauses whose channel said the answer comes later.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub awaiting_pauses: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl ExecutionRecord {
     /// Whether it waits for an answer (it has open pauses and has not ended).
     pub fn is_paused(&self) -> bool {
         self.status == ExecutionStatus::Running && self.open_pauses > 0
+    }
+
+    /// Whether a driver can take it further now: it has not ended, and it does not only wait
+    /// for answers (every call without a result waiting for one). What a worker claims.
+    pub fn is_runnable(&self) -> bool {
+        self.status == ExecutionStatus::Running
+            && !(self.unfinished_calls > 0 && self.unfinished_calls <= self.awaiting_pauses)
     }
 }
 
@@ -110,12 +127,21 @@ pub fn next_record(
             open_pauses: 0,
             events: 0,
             summary: None,
+            unfinished_calls: 0,
+            awaiting_pauses: 0,
         },
         (None, _) | (Some(_), LoopEvent::Started { .. }) => return None,
         (Some(current), _) => current.clone(),
     };
     record.events = seq + 1;
     match event {
+        LoopEvent::ModelAnswered { calls, .. } => {
+            record.unfinished_calls = u32::try_from(calls.len()).unwrap_or(u32::MAX);
+            record.awaiting_pauses = 0;
+        }
+        LoopEvent::ToolFinished { .. } => {
+            record.unfinished_calls = record.unfinished_calls.saturating_sub(1);
+        }
         LoopEvent::PauseOpened(_) => record.open_pauses += 1,
         LoopEvent::PauseResolved { .. } => {
             record.open_pauses = record.open_pauses.saturating_sub(1);
@@ -178,7 +204,28 @@ impl PauseChange {
     /// opened takes no change. (A late `PauseAwaiting`, its channel's word after an answer came
     /// in, is kept: it changes nothing that matters.) The error is the refusal's text, for a
     /// [`StoreErrorKind::Invalid`](super::StoreErrorKind::Invalid).
-    pub fn checked(&self, held: Option<PauseRecord>) -> Result<(PauseRecord, bool), String> {
+    ///
+    /// `execution` is the record of the pause's execution after the event
+    /// ([`next_record`]): its count of awaited pauses is brought up to date.
+    pub fn checked(
+        &self,
+        held: Option<PauseRecord>,
+        execution: &mut ExecutionRecord,
+    ) -> Result<(PauseRecord, bool), String> {
+        let awaited = |p: &PauseRecord| p.is_open() && p.awaiting;
+        let before = held.as_ref().is_some_and(awaited);
+        let (after, opens) = self.apply_checked(held)?;
+        match (before, awaited(&after)) {
+            (false, true) => execution.awaiting_pauses += 1,
+            (true, false) => {
+                execution.awaiting_pauses = execution.awaiting_pauses.saturating_sub(1);
+            }
+            _ => {}
+        }
+        Ok((after, opens))
+    }
+
+    fn apply_checked(&self, held: Option<PauseRecord>) -> Result<(PauseRecord, bool), String> {
         match (held, self) {
             (None, PauseChange::Open(opened)) => Ok(((**opened).clone(), true)),
             (None, _) => Err(format!("pause `{}` was never opened", self.pause_id())),
@@ -202,4 +249,35 @@ impl PauseChange {
             PauseChange::Awaiting(pause_id) | PauseChange::Resolve { pause_id, .. } => pause_id,
         }
     }
+}
+
+/// The records a journal's events make, as a store derives them one append at a time: the
+/// execution's, and its pauses' (in the order they opened). For a store that rebuilds its
+/// indexes (a migration); `Err` is the refusal of the first event that cannot follow.
+pub fn derive_records(
+    execution_id: &str,
+    events: &[LoopEvent],
+) -> Result<(ExecutionRecord, Vec<PauseRecord>), String> {
+    let mut record: Option<ExecutionRecord> = None;
+    let mut pauses: Vec<PauseRecord> = Vec::new();
+    for (seq, event) in events.iter().enumerate() {
+        let seq = seq as u64;
+        let mut next = next_record(record.as_ref(), execution_id, seq, event).ok_or_else(|| {
+            format!("execution `{execution_id}`: a journal starts with `started`, once")
+        })?;
+        if let Some(change) = pause_change(&next, seq, event) {
+            let at = pauses
+                .iter()
+                .position(|p| p.pause_id() == change.pause_id());
+            let held = at.map(|i| pauses[i].clone());
+            let (pause, _) = change.checked(held, &mut next)?;
+            match at {
+                Some(i) => pauses[i] = pause,
+                None => pauses.push(pause),
+            }
+        }
+        record = Some(next);
+    }
+    let record = record.ok_or_else(|| format!("execution `{execution_id}` has no events"))?;
+    Ok((record, pauses))
 }

@@ -2,17 +2,25 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use super::{
-    ExecutionRecord, LoopEvent, PauseQuery, PauseRecord, Store, StoreError, StoreErrorKind,
-    StoreFuture, next_record, pause_change,
+    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
+    Store, StoreError, StoreErrorKind, StoreFuture, fence_refusal, next_record, pause_change,
+    renew_refusal, taken_seq,
 };
 
+/// The name its errors carry.
+const STORE: &str = "memory";
+use crate::time::{Clock, ClockTime};
+
 /// Keeps every execution's events, and the indexes derived from them, in memory; lost when the
-/// process ends. The reference the other stores are tested against.
+/// process ends. The reference the other stores are tested against. Leases run out by its
+/// clock: the system's, or the one given to [`MemoryStore::with_clock`].
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     inner: Mutex<Inner>,
+    clock: Clock,
 }
 
 #[derive(Debug, Default)]
@@ -21,18 +29,47 @@ struct Inner {
     pauses: HashMap<String, PauseRecord>,
     /// Execution ids by thread, in the order they started.
     threads: HashMap<String, Vec<String>>,
+    /// Execution ids in the order they started.
+    started: Vec<String>,
+    leases: HashMap<String, Held>,
 }
 
 #[derive(Debug)]
 struct Journal {
-    events: Vec<LoopEvent>,
+    entries: Vec<JournalEntry>,
     record: ExecutionRecord,
+}
+
+/// A lease as the store holds it.
+#[derive(Debug, Default)]
+struct Held {
+    epoch: u64,
+    holder: Option<String>,
+    expires: Option<ClockTime>,
+}
+
+impl Held {
+    fn is_live(&self, now: ClockTime) -> bool {
+        self.holder.is_some() && self.expires.is_some_and(|at| at > now)
+    }
+
+    fn is(&self, lease: &Lease) -> bool {
+        self.epoch == lease.epoch && self.holder.as_deref() == Some(lease.holder.as_str())
+    }
 }
 
 impl MemoryStore {
     /// An empty store.
     pub fn new() -> MemoryStore {
         MemoryStore::default()
+    }
+
+    /// An empty store whose leases run out by `clock` (a test's manual clock).
+    pub fn with_clock(clock: impl Into<Clock>) -> MemoryStore {
+        MemoryStore {
+            inner: Mutex::default(),
+            clock: clock.into(),
+        }
     }
 
     /// The ids of the executions it holds, sorted.
@@ -55,22 +92,29 @@ impl Inner {
         execution_id: &str,
         seq: u64,
         event: &LoopEvent,
+        fence: Fence,
     ) -> Result<(), StoreError> {
-        let current = self.journals.get(execution_id);
-        let held = current.map_or(0, |j| j.events.len() as u64);
-        if held != seq {
-            return Err(StoreError::new(
-                "memory",
-                StoreErrorKind::Conflict,
-                format!(
-                    "execution `{execution_id}` has {held} events: event {seq} would not follow them"
-                ),
-            ));
+        if let Fence::Epoch(epoch) = fence {
+            let current = self
+                .leases
+                .get(execution_id)
+                .map(|h| (h.epoch, h.holder.is_some()));
+            if let Some(refused) = fence_refusal(STORE, execution_id, epoch, current) {
+                return Err(refused);
+            }
         }
-        let record =
-            next_record(current.map(|j| &j.record), execution_id, seq, event).ok_or_else(|| {
+        let current = self.journals.get(execution_id);
+        let held = current.map_or(0, |j| j.entries.len() as u64);
+        if held != seq {
+            let written = current
+                .and_then(|j| j.entries.get(usize::try_from(seq).ok()?))
+                .map(|w| (w.epoch, &w.event == event));
+            return taken_seq(STORE, execution_id, held, seq, fence, written);
+        }
+        let mut record = next_record(current.map(|j| &j.record), execution_id, seq, event)
+            .ok_or_else(|| {
                 StoreError::new(
-                    "memory",
+                    STORE,
                     StoreErrorKind::Invalid,
                     format!("execution `{execution_id}`: a journal starts with `started`, once"),
                 )
@@ -78,8 +122,8 @@ impl Inner {
         if let Some(change) = pause_change(&record, seq, event) {
             let held = self.pauses.get(change.pause_id()).cloned();
             let (pause, _) = change
-                .checked(held)
-                .map_err(|refused| StoreError::new("memory", StoreErrorKind::Invalid, refused))?;
+                .checked(held, &mut record)
+                .map_err(|refused| StoreError::new(STORE, StoreErrorKind::Invalid, refused))?;
             self.pauses.insert(pause.pause_id().to_owned(), pause);
         }
         if seq == 0 {
@@ -87,10 +131,15 @@ impl Inner {
                 .entry(record.thread_id.clone())
                 .or_default()
                 .push(execution_id.to_owned());
+            self.started.push(execution_id.to_owned());
         }
+        let entry = JournalEntry {
+            event: event.clone(),
+            epoch: fence.epoch(),
+        };
         match self.journals.get_mut(execution_id) {
             Some(journal) => {
-                journal.events.push(event.clone());
+                journal.entries.push(entry);
                 journal.record = record;
             }
             // The key is allocated once, with the execution's first event.
@@ -98,7 +147,7 @@ impl Inner {
                 self.journals.insert(
                     execution_id.to_owned(),
                     Journal {
-                        events: vec![event.clone()],
+                        entries: vec![entry],
                         record,
                     },
                 );
@@ -106,17 +155,50 @@ impl Inner {
         }
         Ok(())
     }
+
+    fn acquire(
+        &mut self,
+        execution_id: &str,
+        holder: &str,
+        ttl: Duration,
+        now: ClockTime,
+    ) -> Option<Lease> {
+        let held = self.leases.entry(execution_id.to_owned()).or_default();
+        if held.is_live(now) {
+            return None;
+        }
+        held.epoch += 1;
+        held.holder = Some(holder.to_owned());
+        held.expires = Some(now.saturating_add(ttl));
+        Some(Lease {
+            execution_id: execution_id.to_owned(),
+            holder: holder.to_owned(),
+            epoch: held.epoch,
+            ttl,
+        })
+    }
 }
 
 impl Store for MemoryStore {
-    fn append<'a>(
+    fn append_as<'a>(
         &'a self,
         execution_id: &'a str,
         seq: u64,
         event: &'a LoopEvent,
+        fence: Fence,
     ) -> StoreFuture<'a, ()> {
-        let result = self.lock().append(execution_id, seq, event);
+        let result = self.lock().append(execution_id, seq, event, fence);
         Box::pin(std::future::ready(result))
+    }
+
+    fn entries<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<JournalEntry>> {
+        let entries = self
+            .lock()
+            .journals
+            .get(execution_id)
+            .map(|j| j.entries.clone())
+            .unwrap_or_default();
+        Box::pin(std::future::ready(Ok(entries)))
     }
 
     fn events<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<LoopEvent>> {
@@ -124,7 +206,7 @@ impl Store for MemoryStore {
             .lock()
             .journals
             .get(execution_id)
-            .map(|j| j.events.clone())
+            .map(|j| j.entries.iter().map(|e| e.event.clone()).collect())
             .unwrap_or_default();
         Box::pin(std::future::ready(Ok(events)))
     }
@@ -174,6 +256,78 @@ impl Store for MemoryStore {
             .filter_map(|id| inner.journals.get(id).map(|j| j.record.clone()))
             .collect();
         Box::pin(std::future::ready(Ok(records)))
+    }
+
+    fn acquire<'a>(
+        &'a self,
+        execution_id: &'a str,
+        holder: &'a str,
+        ttl: Duration,
+    ) -> StoreFuture<'a, Option<Lease>> {
+        let now = self.clock.now();
+        let lease = self.lock().acquire(execution_id, holder, ttl, now);
+        Box::pin(std::future::ready(Ok(lease)))
+    }
+
+    fn renew<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()> {
+        let now = self.clock.now();
+        let mut inner = self.lock();
+        let result = match inner.leases.get_mut(&lease.execution_id) {
+            Some(held) if held.is(lease) => {
+                held.expires = Some(now.saturating_add(lease.ttl));
+                Ok(())
+            }
+            held => Err(renew_refusal(
+                STORE,
+                lease,
+                held.map(|h| (h.epoch, h.holder.is_some())),
+            )),
+        };
+        Box::pin(std::future::ready(result))
+    }
+
+    fn release<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()> {
+        let now = self.clock.now();
+        if let Some(held) = self.lock().leases.get_mut(&lease.execution_id)
+            && held.is(lease)
+        {
+            held.holder = None;
+            held.expires = Some(now);
+        }
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn claim<'a>(
+        &'a self,
+        holder: &'a str,
+        ttl: Duration,
+        limit: usize,
+    ) -> StoreFuture<'a, Vec<Lease>> {
+        let now = self.clock.now();
+        let mut inner = self.lock();
+        let runnable: Vec<String> = inner
+            .started
+            .iter()
+            .filter(|id| inner.journals[*id].record.is_runnable())
+            .filter(|id| !inner.leases.get(*id).is_some_and(|h| h.is_live(now)))
+            .take(limit)
+            .cloned()
+            .collect();
+        let leases = runnable
+            .iter()
+            .filter_map(|id| inner.acquire(id, holder, ttl, now))
+            .collect();
+        Box::pin(std::future::ready(Ok(leases)))
+    }
+
+    fn lease<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<LeaseState>> {
+        let now = self.clock.now();
+        let state = self.lock().leases.get(execution_id).map(|held| LeaseState {
+            epoch: held.epoch,
+            holder: held.holder.clone(),
+            live: held.is_live(now),
+        });
+        Box::pin(std::future::ready(Ok(state)))
     }
 }
 

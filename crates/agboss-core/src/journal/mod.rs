@@ -11,13 +11,17 @@
 
 mod event;
 mod index;
+mod lease;
 mod memory;
 mod pause;
 mod state;
 mod store;
 
 pub use event::{Answer, CallResult, LoopEvent, PendingCall, STATE_VERSION, Spent};
-pub use index::{ExecutionRecord, ExecutionStatus, PauseChange, next_record, pause_change};
+pub use index::{
+    ExecutionRecord, ExecutionStatus, PauseChange, derive_records, next_record, pause_change,
+};
+pub use lease::{Fence, JournalEntry, Lease, LeaseState, fence_refusal, renew_refusal, taken_seq};
 pub use memory::MemoryStore;
 pub use pause::{PauseOpened, PauseQuery, PauseRecord, PauseResolution};
 pub use state::{CallPause, JournalError, LoopState, Next};

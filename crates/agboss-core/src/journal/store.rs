@@ -3,8 +3,11 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
-use super::{ExecutionRecord, LoopEvent, PauseQuery, PauseRecord};
+use super::{
+    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
+};
 
 /// A boxed store operation.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
@@ -35,6 +38,11 @@ impl StoreError {
     pub fn is_conflict(&self) -> bool {
         self.kind == StoreErrorKind::Conflict
     }
+
+    /// Whether the writer's claim on the execution is no longer its current one.
+    pub fn is_fenced(&self) -> bool {
+        self.kind == StoreErrorKind::Fenced
+    }
 }
 
 /// What kind of failure a [`StoreError`] is.
@@ -44,8 +52,16 @@ pub enum StoreErrorKind {
     Conflict,
     /// The store could not be reached or could not write (I/O, a lost connection, a full disk).
     Unavailable,
-    /// What the store holds cannot be read (a corrupt row, an event of a newer layout).
+    /// What the store holds cannot be read (a corrupt row, an event of a newer layout), or the
+    /// append cannot follow the journal.
     Invalid,
+    /// The append (or renewal) carried the epoch of a claim that is no longer the execution's:
+    /// another instance took the lease over, or the claim was released.
+    Fenced,
+    /// The holder of a claim appended, at a sequence number it had written already, an event
+    /// that differs from the one written there: two different steps at one place. The first
+    /// stays; the holder must stop (it is not the process that wrote it, or it lost track).
+    Diverged,
 }
 
 /// An append-only journal of executions, with the indexes derived from it.
@@ -53,19 +69,54 @@ pub enum StoreErrorKind {
 /// Implementations derive the indexes with [`next_record`](super::next_record) and
 /// [`pause_change`](super::pause_change) and apply them in the same atomic step as the append,
 /// so an index never says what the journal does not.
+///
+/// It also keeps each execution's lease ([`Lease`]): who drives it, and the epoch of that claim,
+/// which fenced appends carry. Expiry is judged by the store's own clock.
 pub trait Store: Send + Sync {
-    /// Appends `event` as the `seq`-th event (from 0) of execution `execution_id`, and updates
-    /// the indexes. A store refuses a `seq` that is not the next one
-    /// ([`StoreErrorKind::Conflict`]): two writers of one execution never both win.
+    /// Appends `event` as the `seq`-th event (from 0) of execution `execution_id` from writer
+    /// `fence`, and updates the indexes, in one atomic step. Refused, writing nothing:
+    ///
+    /// - [`StoreErrorKind::Fenced`] when `fence` is a claim's epoch and that claim is not the
+    ///   execution's current one (checked first);
+    /// - [`StoreErrorKind::Conflict`] when `seq` is not the next one: two writers of one
+    ///   execution never both win. But when `seq` is taken by the same event from the same
+    ///   claim, the append succeeds without writing (it is the retry of a commit whose
+    ///   acknowledgement was lost); the same claim with another event there is
+    ///   [`StoreErrorKind::Diverged`];
+    /// - [`StoreErrorKind::Invalid`] when the event cannot follow the journal.
+    fn append_as<'a>(
+        &'a self,
+        execution_id: &'a str,
+        seq: u64,
+        event: &'a LoopEvent,
+        fence: Fence,
+    ) -> StoreFuture<'a, ()>;
+
+    /// [`append_as`](Self::append_as) without a claim ([`Fence::Unfenced`]).
     fn append<'a>(
         &'a self,
         execution_id: &'a str,
         seq: u64,
         event: &'a LoopEvent,
-    ) -> StoreFuture<'a, ()>;
+    ) -> StoreFuture<'a, ()> {
+        self.append_as(execution_id, seq, event, Fence::Unfenced)
+    }
+
+    /// Every event of execution `execution_id`, in order, with the claim that wrote it (none
+    /// for an unknown execution).
+    fn entries<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<JournalEntry>>;
 
     /// Every event of execution `execution_id`, in order (none for an unknown one).
-    fn events<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<LoopEvent>>;
+    fn events<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<LoopEvent>> {
+        let entries = self.entries(execution_id);
+        Box::pin(async move {
+            Ok(entries
+                .await?
+                .into_iter()
+                .map(|entry| entry.event)
+                .collect())
+        })
+    }
 
     /// The record of execution `execution_id`.
     fn execution<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<ExecutionRecord>>;
@@ -78,6 +129,39 @@ pub trait Store: Send + Sync {
 
     /// The executions of thread `thread_id`, in the order they started.
     fn thread<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Vec<ExecutionRecord>>;
+
+    /// Claims execution `execution_id` for `holder` for `ttl`, unless a live lease holds it
+    /// (`None`; a lease its own holder still holds counts too). The execution need not exist
+    /// yet: a run claims its execution before its first append. The claim's epoch is one more
+    /// than the execution's last.
+    fn acquire<'a>(
+        &'a self,
+        execution_id: &'a str,
+        holder: &'a str,
+        ttl: Duration,
+    ) -> StoreFuture<'a, Option<Lease>>;
+
+    /// Extends `lease` by its ttl from now, on the store's clock, if it is still the
+    /// execution's current claim (even one that ran out, as long as nobody took it over);
+    /// [`StoreErrorKind::Fenced`] otherwise.
+    fn renew<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()>;
+
+    /// Gives `lease` up, so another instance may claim the execution at once. Nothing happens
+    /// when it is no longer the current claim.
+    fn release<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()>;
+
+    /// Claims, for `holder` and `ttl`, up to `limit` executions that can go on
+    /// ([`ExecutionRecord::is_runnable`]) and that no live lease holds, oldest first: what a
+    /// worker does to find work. Two instances claiming at once never get the same execution.
+    fn claim<'a>(
+        &'a self,
+        holder: &'a str,
+        ttl: Duration,
+        limit: usize,
+    ) -> StoreFuture<'a, Vec<Lease>>;
+
+    /// The lease of execution `execution_id` as the store holds it (`None`: never claimed).
+    fn lease<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<LeaseState>>;
 }
 
 crate::infrastructure!(dyn Store, "a store");

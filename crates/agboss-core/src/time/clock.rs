@@ -21,6 +21,11 @@ impl ClockTime {
     pub fn since_origin(self) -> Duration {
         self.0
     }
+
+    /// The point `by` later (the latest point there is, should it overflow).
+    pub fn saturating_add(self, by: Duration) -> ClockTime {
+        ClockTime(self.0.saturating_add(by))
+    }
 }
 
 /// The clock an application runs on. Cloning is cheap.

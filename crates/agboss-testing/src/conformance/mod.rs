@@ -20,6 +20,7 @@
 
 mod cases;
 pub mod events;
+mod leases;
 mod model;
 mod pauses;
 
@@ -30,6 +31,7 @@ use std::sync::Arc;
 use agboss_core::journal::{MemoryStore, Store};
 
 pub use cases::*;
+pub use leases::*;
 pub use model::{DIFFERENTIAL_CASES, differential};
 pub use pauses::*;
 
@@ -87,6 +89,12 @@ macro_rules! store_conformance {
             keeps_everything_across_reopening,
             round_trips_every_event_byte_for_byte,
             reads_a_journal_of_the_first_layout,
+            claims_an_execution_once_until_released_or_run_out,
+            a_lease_that_ran_out_is_taken_over,
+            fenced_appends_are_checked_against_the_current_claim,
+            a_retried_append_is_taken_once_and_a_different_one_diverges,
+            claims_runnable_executions_oldest_first_and_once,
+            keeps_leases_across_reopening,
         );
     };
 }

@@ -1,9 +1,15 @@
 //! The state-machine property test: random operations applied to the store under test and to a
-//! [`MemoryStore`] side by side, compared after every step.
+//! [`MemoryStore`] side by side, compared after every step: appends (some at stale or early
+//! seqs, some refused, some from a lease's holder with its fence), and claims, renewals,
+//! releases and expiries of leases.
 
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
-use agboss_core::journal::{LoopEvent, MemoryStore, PauseQuery, Store, StoreErrorKind};
+use agboss_core::journal::{
+    Fence, Lease, LoopEvent, MemoryStore, PauseQuery, Store, StoreError, StoreErrorKind,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
@@ -16,13 +22,30 @@ pub const DIFFERENTIAL_CASES: u32 = 64;
 const EXECUTIONS: u8 = 3;
 const PAUSES: u8 = 4;
 
-/// One operation: an event appended to execution `execution` at its next seq moved by `skew`
-/// (0 most of the time; -1 or +1 for a stale or early seq).
+const HOLDERS: u8 = 2;
+
+/// One operation on execution `execution`: an event appended at its next seq moved by `skew`
+/// (0 most of the time; -1 or +1 for a stale or early seq), unfenced or from `writer`'s last
+/// lease of it; or an operation on leases.
 #[derive(Clone, Debug)]
 struct Op {
     execution: u8,
     skew: i8,
+    writer: Option<u8>,
     event: Kind,
+}
+
+/// What happens to leases.
+#[derive(Clone, Debug)]
+enum LeaseOp {
+    /// Holder `holder` claims the execution, for long or for no time (it runs out at once).
+    Acquire { holder: u8, long: bool },
+    /// Holder `holder` renews its last lease of the execution.
+    Renew { holder: u8 },
+    /// Holder `holder` releases it.
+    Release { holder: u8 },
+    /// Holder `holder` claims up to `limit` runnable executions.
+    Claim { holder: u8, long: bool, limit: u8 },
 }
 
 #[derive(Clone, Debug)]
@@ -54,6 +77,17 @@ enum Kind {
     Failed {
         cancelled: bool,
     },
+    Lease(LeaseOp),
+}
+
+fn lease_ops() -> impl Strategy<Value = LeaseOp> {
+    let holder = 0..HOLDERS;
+    prop_oneof![
+        3 => (holder.clone(), any::<bool>()).prop_map(|(holder, long)| LeaseOp::Acquire { holder, long }),
+        2 => holder.clone().prop_map(|holder| LeaseOp::Renew { holder }),
+        1 => holder.clone().prop_map(|holder| LeaseOp::Release { holder }),
+        2 => (holder, any::<bool>(), 0..3u8).prop_map(|(holder, long, limit)| LeaseOp::Claim { holder, long, limit }),
+    ]
 }
 
 fn kinds() -> impl Strategy<Value = Kind> {
@@ -70,18 +104,21 @@ fn kinds() -> impl Strategy<Value = Kind> {
         1 => pause.prop_map(|pause| Kind::AnswerRejected { pause }),
         1 => Just(Kind::Answered),
         1 => any::<bool>().prop_map(|cancelled| Kind::Failed { cancelled }),
+        4 => lease_ops().prop_map(Kind::Lease),
     ]
 }
 
 fn ops() -> impl Strategy<Value = Vec<Op>> {
     let skew = prop_oneof![8 => Just(0i8), 1 => Just(-1i8), 1 => Just(1i8)];
+    let writer = prop_oneof![2 => Just(None), 1 => (0..HOLDERS).prop_map(Some)];
     proptest::collection::vec(
-        (0..EXECUTIONS, skew, kinds()).prop_map(|(execution, skew, event)| Op {
+        (0..EXECUTIONS, skew, writer, kinds()).prop_map(|(execution, skew, writer, event)| Op {
             execution,
             skew,
+            writer,
             event,
         }),
-        1..40,
+        1..48,
     )
 }
 
@@ -116,6 +153,7 @@ impl Op {
             }
             Kind::Answered => answered("ok"),
             Kind::Failed { cancelled } => failed(if *cancelled { "cancelled" } else { "model" }),
+            Kind::Lease(_) => unreachable!("not an event"),
         }
     }
 }
@@ -153,8 +191,9 @@ fn queries() -> Vec<PauseQuery> {
 async fn agree(reference: &dyn Store, tested: &dyn Store) -> Result<(), TestCaseError> {
     for e in 0..EXECUTIONS {
         let id = format!("e-{e}");
-        prop_assert_eq!(reference.events(&id).await, tested.events(&id).await);
+        prop_assert_eq!(reference.entries(&id).await, tested.entries(&id).await);
         prop_assert_eq!(reference.execution(&id).await, tested.execution(&id).await);
+        prop_assert_eq!(reference.lease(&id).await, tested.lease(&id).await);
     }
     for p in 0..PAUSES {
         let id = format!("p-{p}");
@@ -171,10 +210,63 @@ async fn agree(reference: &dyn Store, tested: &dyn Store) -> Result<(), TestCase
     Ok(())
 }
 
+/// A result as compared: what it gave, or its error's kind and detail (stores differ only in
+/// their names).
+fn compared<T>(result: Result<T, StoreError>) -> Result<T, (StoreErrorKind, String)> {
+    result.map_err(|e| (e.kind, e.detail))
+}
+
+const LONG: Duration = Duration::from_secs(3_600);
+
+fn ttl(long: bool) -> Duration {
+    if long { LONG } else { Duration::ZERO }
+}
+
 async fn run_ops(ops: &[Op], tested: Arc<dyn Store>) -> Result<(), TestCaseError> {
     let reference = MemoryStore::new();
+    // Each holder's last lease of each execution, as the stores gave it.
+    let mut leases: HashMap<(u8, String), Lease> = HashMap::new();
     for (step, op) in ops.iter().enumerate() {
         let id = format!("e-{}", op.execution);
+        let holder = |h: u8| format!("h-{h}");
+        if let Kind::Lease(lease_op) = &op.event {
+            match *lease_op {
+                LeaseOp::Acquire { holder: h, long } => {
+                    let expected = compared(reference.acquire(&id, &holder(h), ttl(long)).await);
+                    let got = compared(tested.acquire(&id, &holder(h), ttl(long)).await);
+                    prop_assert_eq!(&expected, &got, "step {}: {:?}", step, op);
+                    if let Ok(Some(lease)) = expected {
+                        leases.insert((h, id.clone()), lease);
+                    }
+                }
+                LeaseOp::Renew { holder: h } | LeaseOp::Release { holder: h } => {
+                    let Some(lease) = leases.get(&(h, id.clone())) else {
+                        continue;
+                    };
+                    let (expected, got) = if matches!(lease_op, LeaseOp::Renew { .. }) {
+                        (reference.renew(lease).await, tested.renew(lease).await)
+                    } else {
+                        (reference.release(lease).await, tested.release(lease).await)
+                    };
+                    prop_assert_eq!(compared(expected), compared(got), "step {}: {:?}", step, op);
+                }
+                LeaseOp::Claim {
+                    holder: h,
+                    long,
+                    limit,
+                } => {
+                    let limit = usize::from(limit);
+                    let expected = compared(reference.claim(&holder(h), ttl(long), limit).await);
+                    let got = compared(tested.claim(&holder(h), ttl(long), limit).await);
+                    prop_assert_eq!(&expected, &got, "step {}: {:?}", step, op);
+                    for lease in expected.unwrap_or_default() {
+                        leases.insert((h, lease.execution_id.clone()), lease);
+                    }
+                }
+            }
+            agree(&reference, &*tested).await?;
+            continue;
+        }
         let next = reference
             .execution(&id)
             .await
@@ -183,21 +275,15 @@ async fn run_ops(ops: &[Op], tested: Arc<dyn Store>) -> Result<(), TestCaseError
             .map_or(0, |r| r.events);
         let seq = next.saturating_add_signed(i64::from(op.skew));
         let event = op.event();
-        let expected = reference.append(&id, seq, &event).await;
-        let got = tested.append(&id, seq, &event).await;
-        let kind_detail = |r: &Result<(), agboss_core::journal::StoreError>| {
-            r.as_ref()
-                .err()
-                .map(|e| (e.kind, e.detail.clone()))
-                .map_or(Ok(()), Err::<(), (StoreErrorKind, String)>)
+        let fence = match op.writer {
+            None => Fence::Unfenced,
+            Some(h) => leases
+                .get(&(h, id.clone()))
+                .map_or(Fence::Epoch(99), Lease::fence),
         };
-        prop_assert_eq!(
-            kind_detail(&expected),
-            kind_detail(&got),
-            "step {}: {:?}",
-            step,
-            op
-        );
+        let expected = compared(reference.append_as(&id, seq, &event, fence).await);
+        let got = compared(tested.append_as(&id, seq, &event, fence).await);
+        prop_assert_eq!(expected, got, "step {}: {:?}", step, op);
         agree(&reference, &*tested).await?;
     }
     Ok(())

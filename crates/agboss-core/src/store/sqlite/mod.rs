@@ -5,6 +5,8 @@
 //! own, and one `fsync` makes the group durable. Reads run on a small pool of read connections
 //! (WAL lets them read while the writer writes), on tokio's blocking threads.
 
+mod clock;
+mod lease;
 mod read;
 mod schema;
 mod writer;
@@ -16,11 +18,14 @@ use std::time::Duration;
 
 use crate::base::Env;
 use crate::journal::{
-    ExecutionRecord, LoopEvent, PauseQuery, PauseRecord, Store, StoreError, StoreErrorKind,
-    StoreFuture,
+    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
+    Store, StoreError, StoreErrorKind, StoreFuture,
 };
 use read::Readers;
-use writer::Append;
+use writer::{Done, Job, Work};
+
+/// The name its errors carry.
+const STORE: &str = "sqlite";
 
 /// How much of what was committed survives a crash (SQLite's `synchronous` setting, in WAL
 /// mode). docs/stores.md has the details.
@@ -78,7 +83,7 @@ impl SqliteOptions {
 pub struct SqliteStore {
     path: PathBuf,
     /// `None` only while dropping, so the writer thread sees the channel close.
-    appends: Option<mpsc::Sender<Append>>,
+    appends: Option<mpsc::Sender<Job>>,
     writer: Option<JoinHandle<()>>,
     readers: Arc<Readers>,
 }
@@ -103,7 +108,7 @@ impl SqliteStore {
             if let Some(parent) = opening.parent().filter(|p| !p.as_os_str().is_empty()) {
                 std::fs::create_dir_all(parent).map_err(|e| {
                     StoreError::new(
-                        "sqlite",
+                        STORE,
                         StoreErrorKind::Unavailable,
                         format!("cannot create the folder `{}`: {e}", parent.display()),
                     )
@@ -136,7 +141,7 @@ impl SqliteStore {
             !app.is_empty() && app != "." && app != ".." && !app.contains(['/', '\\', '\0']);
         if !plain {
             return Err(StoreError::new(
-                "sqlite",
+                STORE,
                 StoreErrorKind::Invalid,
                 format!("`{app}` is not a plain file name for an application's store"),
             ));
@@ -147,7 +152,7 @@ impl SqliteStore {
             .or_else(|| set("HOME").map(|h| h.join(".local/share/agboss")))
             .ok_or_else(|| {
                 StoreError::new(
-                    "sqlite",
+                    STORE,
                     StoreErrorKind::Unavailable,
                     "no data folder: set AGBOSS_DATA_DIR, XDG_DATA_HOME or HOME",
                 )
@@ -172,25 +177,52 @@ impl Drop for SqliteStore {
     }
 }
 
+impl SqliteStore {
+    /// Hands `work` to the writer thread and waits for what it did.
+    async fn write(&self, work: Work) -> Result<Done, StoreError> {
+        let (job, reply) = Job::new(work);
+        self.appends
+            .as_ref()
+            .and_then(|appends| appends.send(job).ok())
+            .ok_or_else(writer::stopped)?;
+        reply.await.map_err(|_| writer::stopped())?
+    }
+
+    async fn claimed(&self, work: Work) -> Result<Vec<Lease>, StoreError> {
+        match self.write(work).await? {
+            Done::Claimed(leases) => Ok(leases),
+            Done::Written => Ok(Vec::new()),
+        }
+    }
+}
+
 impl Store for SqliteStore {
-    fn append<'a>(
+    fn append_as<'a>(
         &'a self,
         execution_id: &'a str,
         seq: u64,
         event: &'a LoopEvent,
+        fence: Fence,
     ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             // Serialized here, on the caller's thread, so the writer thread only writes.
             let json = serde_json::to_string(event).map_err(|e| {
-                StoreError::new("sqlite", StoreErrorKind::Invalid, format!("event: {e}"))
+                StoreError::new(STORE, StoreErrorKind::Invalid, format!("event: {e}"))
             })?;
-            let (append, reply) = Append::new(execution_id, seq, event.clone(), json);
-            self.appends
-                .as_ref()
-                .and_then(|appends| appends.send(append).ok())
-                .ok_or_else(writer::stopped)?;
-            reply.await.map_err(|_| writer::stopped())?
+            let work = Work::Append {
+                execution_id: execution_id.to_owned(),
+                seq,
+                event: Box::new(event.clone()),
+                json,
+                fence,
+            };
+            self.write(work).await.map(|_| ())
         })
+    }
+
+    fn entries<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<JournalEntry>> {
+        let id = execution_id.to_owned();
+        Box::pin(self.readers.read(move |conn| read::entries(conn, &id)))
     }
 
     fn events<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<LoopEvent>> {
@@ -220,6 +252,50 @@ impl Store for SqliteStore {
         let id = thread_id.to_owned();
         Box::pin(self.readers.read(move |conn| read::thread(conn, &id)))
     }
+
+    fn acquire<'a>(
+        &'a self,
+        execution_id: &'a str,
+        holder: &'a str,
+        ttl: Duration,
+    ) -> StoreFuture<'a, Option<Lease>> {
+        let work = Work::Acquire {
+            execution_id: execution_id.to_owned(),
+            holder: holder.to_owned(),
+            ttl,
+        };
+        Box::pin(async move { Ok(self.claimed(work).await?.pop()) })
+    }
+
+    fn renew<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.write(Work::Renew(lease.clone())).await.map(|_| ()) })
+    }
+
+    fn release<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()> {
+        Box::pin(async move { self.write(Work::Release(lease.clone())).await.map(|_| ()) })
+    }
+
+    fn claim<'a>(
+        &'a self,
+        holder: &'a str,
+        ttl: Duration,
+        limit: usize,
+    ) -> StoreFuture<'a, Vec<Lease>> {
+        let work = Work::Claim {
+            holder: holder.to_owned(),
+            ttl,
+            limit,
+        };
+        Box::pin(self.claimed(work))
+    }
+
+    fn lease<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<LeaseState>> {
+        let id = execution_id.to_owned();
+        Box::pin(
+            self.readers
+                .read(move |conn| lease::state(conn, &id).map_err(|e| sqlite_error(&e))),
+        )
+    }
 }
 
 /// Runs `work` on tokio's blocking threads: SQLite calls block.
@@ -228,7 +304,7 @@ async fn blocking<T: Send + 'static>(
 ) -> Result<T, StoreError> {
     tokio::task::spawn_blocking(work).await.map_err(|e| {
         StoreError::new(
-            "sqlite",
+            STORE,
             StoreErrorKind::Unavailable,
             format!("a store task stopped: {e}"),
         )
@@ -243,13 +319,13 @@ fn sqlite_error(error: &rusqlite::Error) -> StoreError {
         Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => StoreErrorKind::Invalid,
         _ => StoreErrorKind::Unavailable,
     };
-    StoreError::new("sqlite", kind, error.to_string())
+    StoreError::new(STORE, kind, error.to_string())
 }
 
 /// A row whose JSON this build cannot read.
 fn corrupt(what: &str, error: &serde_json::Error) -> StoreError {
     StoreError::new(
-        "sqlite",
+        STORE,
         StoreErrorKind::Invalid,
         format!("{what} cannot be read: {error}"),
     )

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 use super::writer::sql_int;
 use super::{SqliteOptions, blocking, corrupt, sqlite_error};
 use crate::journal::{
-    ExecutionRecord, LoopEvent, PauseQuery, PauseRecord, StoreError, StoreErrorKind,
+    ExecutionRecord, JournalEntry, LoopEvent, PauseQuery, PauseRecord, StoreError, StoreErrorKind,
 };
 
 /// How many read connections a store opens at most (on first use). Reads are short; a few
@@ -55,7 +55,11 @@ impl Readers {
                 .acquire_owned()
                 .await
                 .map_err(|_| {
-                    StoreError::new("sqlite", StoreErrorKind::Unavailable, "the store is closed")
+                    StoreError::new(
+                        super::STORE,
+                        StoreErrorKind::Unavailable,
+                        "the store is closed",
+                    )
                 })?;
             let pool = Arc::clone(&readers);
             blocking(move || {
@@ -106,6 +110,30 @@ pub(super) fn events(conn: &Connection, execution_id: &str) -> Result<Vec<LoopEv
         &[&execution_id],
         &format!("an event of execution `{execution_id}`"),
     )
+}
+
+/// Every event of an execution, in order, with the epoch of the claim that wrote it.
+pub(super) fn entries(
+    conn: &Connection,
+    execution_id: &str,
+) -> Result<Vec<JournalEntry>, StoreError> {
+    let rows: Vec<(String, Option<i64>)> = conn
+        .prepare_cached("SELECT event, epoch FROM events WHERE execution_id = ?1 ORDER BY seq")
+        .and_then(|mut statement| {
+            statement
+                .query_map([execution_id], |row| Ok((row.get(0)?, row.get(1)?)))?
+                .collect::<Result<_, _>>()
+        })
+        .map_err(|e| sqlite_error(&e))?;
+    let what = format!("an event of execution `{execution_id}`");
+    rows.into_iter()
+        .map(|(json, epoch)| {
+            Ok(JournalEntry {
+                event: serde_json::from_str(&json).map_err(|e| corrupt(&what, &e))?,
+                epoch: epoch.map(|e| e as u64),
+            })
+        })
+        .collect()
 }
 
 /// An execution's record.

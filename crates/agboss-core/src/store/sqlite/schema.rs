@@ -13,9 +13,24 @@ use crate::journal::{StoreError, StoreErrorKind};
 /// database is refused instead of being written into.
 const APPLICATION_ID: i32 = 0x6167_6273;
 
+/// One migration: statements, then (for what SQL cannot say) code run in the same transaction.
+struct Migration {
+    sql: &'static str,
+    then: Option<fn(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>>,
+}
+
 /// The migrations, in order: migration `i` takes the file from schema version `i` to `i + 1`.
 /// Append new ones; never edit a released one.
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        sql: V1,
+        then: None,
+    },
+    Migration {
+        sql: V2,
+        then: Some(rederive_records),
+    },
+];
 
 /// The schema version this build writes (`PRAGMA user_version`).
 pub(super) const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -57,6 +72,54 @@ CREATE INDEX open_pauses_by_thread
 CREATE INDEX open_pauses_by_execution
     ON pauses (execution_id, opened_at_ms, opened_at_seq) WHERE open = 1;
 ";
+
+/// Version 2: execution leases and fencing. `leases` holds each execution's last claim (its
+/// epoch only grows, so a released or expired claim keeps its number); `events.epoch` is the
+/// claim that appended each event (NULL: unfenced); `executions.runnable` says whether a worker
+/// may claim it (kept with the record, indexed for the claims). Records of version 1 lack the
+/// counts `runnable` is derived from: `rederive_records` rebuilds them from the journals.
+const V2: &str = "
+CREATE TABLE leases (
+    execution_id TEXT PRIMARY KEY,
+    epoch INTEGER NOT NULL,
+    holder TEXT,
+    boot_id TEXT NOT NULL,
+    expires_ms INTEGER NOT NULL
+);
+ALTER TABLE events ADD COLUMN epoch INTEGER;
+ALTER TABLE executions ADD COLUMN runnable INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX runnable_executions ON executions (started) WHERE runnable = 1;
+";
+
+/// Rebuilds every execution's record from its journal, as appends derive it today, and its
+/// `runnable` column.
+fn rederive_records(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let ids: Vec<String> = tx
+        .prepare("SELECT execution_id FROM executions")?
+        .query_map([], |row| row.get(0))?
+        .collect::<Result<_, _>>()?;
+    for id in ids {
+        let texts: Vec<String> = tx
+            .prepare("SELECT event FROM events WHERE execution_id = ?1 ORDER BY seq")?
+            .query_map([&id], |row| row.get(0))?
+            .collect::<Result<_, _>>()?;
+        let events: Result<Vec<crate::journal::LoopEvent>, _> =
+            texts.iter().map(|t| serde_json::from_str(t)).collect();
+        // A journal this build cannot read keeps its record (and is refused when read).
+        let Ok(events) = events else { continue };
+        let Ok((record, _)) = crate::journal::derive_records(&id, &events) else {
+            continue;
+        };
+        let Ok(json) = serde_json::to_string(&record) else {
+            continue;
+        };
+        tx.execute(
+            "UPDATE executions SET record = ?2, runnable = ?3 WHERE execution_id = ?1",
+            rusqlite::params![id, json, record.is_runnable()],
+        )?;
+    }
+    Ok(())
+}
 
 /// A connection to `path` with the store's settings: WAL, the durability asked for, and a busy
 /// timeout so a writer of another process is waited for rather than failed.
@@ -131,7 +194,10 @@ pub(super) fn migrate(conn: &mut Connection, path: &Path) -> Result<(), StoreErr
         return Ok(());
     }
     for migration in &MIGRATIONS[usize::try_from(version).unwrap_or(0)..] {
-        tx.execute_batch(migration).map_err(at)?;
+        tx.execute_batch(migration.sql).map_err(at)?;
+        if let Some(then) = migration.then {
+            then(&tx).map_err(at)?;
+        }
     }
     tx.pragma_update(None, "application_id", APPLICATION_ID)
         .map_err(at)?;

@@ -13,9 +13,10 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 use tokio::sync::oneshot;
 
-use super::{corrupt, sqlite_error};
+use super::{STORE, corrupt, sqlite_error};
 use crate::journal::{
-    ExecutionRecord, LoopEvent, PauseRecord, StoreError, StoreErrorKind, next_record, pause_change,
+    ExecutionRecord, Fence, Lease, LoopEvent, PauseRecord, StoreError, StoreErrorKind,
+    fence_refusal, next_record, pause_change, taken_seq,
 };
 
 /// The most appends one transaction takes: bounds how long the first one waits.
@@ -25,40 +26,63 @@ const MAX_GROUP: usize = 512;
 /// busy timeout, before its appends are reported unavailable.
 const BUSY_RETRIES: u32 = 5;
 
-/// One append on its way to the writer.
+/// One write on its way to the writer: an append or a lease operation.
 #[derive(Debug)]
-pub(super) struct Append {
-    execution_id: String,
-    seq: u64,
-    event: LoopEvent,
-    json: String,
-    reply: oneshot::Sender<Result<(), StoreError>>,
+pub(super) struct Job {
+    work: Work,
+    reply: oneshot::Sender<Result<Done, StoreError>>,
 }
 
-impl Append {
-    /// The append, and where its result arrives.
-    pub(super) fn new(
-        execution_id: &str,
+/// What a job writes.
+#[derive(Debug)]
+pub(super) enum Work {
+    /// An event, from a writer, with its JSON.
+    Append {
+        execution_id: String,
         seq: u64,
-        event: LoopEvent,
+        event: Box<LoopEvent>,
         json: String,
-    ) -> (Append, oneshot::Receiver<Result<(), StoreError>>) {
+        fence: Fence,
+    },
+    /// A claim of one execution.
+    Acquire {
+        execution_id: String,
+        holder: String,
+        ttl: Duration,
+    },
+    /// A claim of the oldest runnable executions nobody holds.
+    Claim {
+        holder: String,
+        ttl: Duration,
+        limit: usize,
+    },
+    /// A renewal.
+    Renew(Lease),
+    /// A release.
+    Release(Lease),
+}
+
+/// What a job did.
+#[derive(Debug)]
+pub(super) enum Done {
+    /// Appended, or renewed, or released.
+    Written,
+    /// The leases claimed.
+    Claimed(Vec<Lease>),
+}
+
+impl Job {
+    /// The job, and where its result arrives.
+    pub(super) fn new(work: Work) -> (Job, oneshot::Receiver<Result<Done, StoreError>>) {
         let (reply, result) = oneshot::channel();
-        let append = Append {
-            execution_id: execution_id.to_owned(),
-            seq,
-            event,
-            json,
-            reply,
-        };
-        (append, result)
+        (Job { work, reply }, result)
     }
 }
 
 /// The error of an append the writer did not take (it stopped).
 pub(super) fn stopped() -> StoreError {
     StoreError::new(
-        "sqlite",
+        STORE,
         StoreErrorKind::Unavailable,
         "the store's writer stopped",
     )
@@ -68,14 +92,14 @@ pub(super) fn stopped() -> StoreError {
 pub(super) fn start(
     conn: Connection,
     path: &Path,
-) -> Result<(mpsc::Sender<Append>, JoinHandle<()>), StoreError> {
+) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
     let (appends, received) = mpsc::channel();
     let writer = std::thread::Builder::new()
         .name("agboss-sqlite-writer".into())
         .spawn(move || run(conn, &received))
         .map_err(|e| {
             StoreError::new(
-                "sqlite",
+                STORE,
                 StoreErrorKind::Unavailable,
                 format!("cannot start the writer of `{}`: {e}", path.display()),
             )
@@ -83,7 +107,7 @@ pub(super) fn start(
     Ok((appends, writer))
 }
 
-fn run(mut conn: Connection, received: &mpsc::Receiver<Append>) {
+fn run(mut conn: Connection, received: &mpsc::Receiver<Job>) {
     while let Ok(first) = received.recv() {
         let mut group = vec![first];
         while group.len() < MAX_GROUP {
@@ -93,15 +117,15 @@ fn run(mut conn: Connection, received: &mpsc::Receiver<Append>) {
             }
         }
         let results = commit_group(&mut conn, &group);
-        for (append, result) in group.into_iter().zip(results) {
+        for (job, result) in group.into_iter().zip(results) {
             // The caller may have stopped waiting (its future dropped): nothing to tell.
-            let _ = append.reply.send(result);
+            let _ = job.reply.send(result);
         }
     }
 }
 
 /// Commits `group`, retrying the whole transaction while another process keeps the write lock.
-fn commit_group(conn: &mut Connection, group: &[Append]) -> Vec<Result<(), StoreError>> {
+fn commit_group(conn: &mut Connection, group: &[Job]) -> Vec<Result<Done, StoreError>> {
     let mut attempt = 0;
     loop {
         match try_group(conn, group) {
@@ -129,55 +153,96 @@ fn is_busy(error: &rusqlite::Error) -> bool {
 /// else each append's own result.
 fn try_group(
     conn: &mut Connection,
-    group: &[Append],
-) -> rusqlite::Result<Vec<Result<(), StoreError>>> {
+    group: &[Job],
+) -> rusqlite::Result<Vec<Result<Done, StoreError>>> {
     // IMMEDIATE takes the write lock first, so the checks below read what no other writer can
     // change before the commit (a deferred transaction could read, then lose the upgrade).
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let mut results = Vec::with_capacity(group.len());
-    for append in group {
-        results.push(apply(&tx, append)?);
+    for job in group {
+        let done = match &job.work {
+            Work::Append {
+                execution_id,
+                seq,
+                event,
+                json,
+                fence,
+            } => apply(&tx, execution_id, *seq, event, json, *fence)?.map(|()| Done::Written),
+            Work::Acquire {
+                execution_id,
+                holder,
+                ttl,
+            } => Ok(Done::Claimed(
+                super::lease::acquire(&tx, execution_id, holder, *ttl)?
+                    .into_iter()
+                    .collect(),
+            )),
+            Work::Claim { holder, ttl, limit } => Ok(Done::Claimed(super::lease::claim(
+                &tx, holder, *ttl, *limit,
+            )?)),
+            Work::Renew(lease) => super::lease::renew(&tx, lease)?.map(|()| Done::Written),
+            Work::Release(lease) => {
+                super::lease::release(&tx, lease)?;
+                Ok(Done::Written)
+            }
+        };
+        results.push(done);
     }
+    crate::base::failpoint("store-commit");
     tx.commit()?;
     Ok(results)
 }
 
 /// Checks and writes one append, as `MemoryStore` does: the same checks, in the same order,
 /// with the same messages. Every check comes before the first write.
-fn apply(conn: &Connection, append: &Append) -> rusqlite::Result<Result<(), StoreError>> {
-    let Append {
-        execution_id,
-        seq,
-        event,
-        ..
-    } = append;
+fn apply(
+    conn: &Connection,
+    execution_id: &str,
+    seq: u64,
+    event: &LoopEvent,
+    json: &str,
+    fence: Fence,
+) -> rusqlite::Result<Result<(), StoreError>> {
+    if let Fence::Epoch(epoch) = fence {
+        let current = super::lease::current(conn, execution_id)?;
+        if let Some(refused) = fence_refusal(STORE, execution_id, epoch, current) {
+            return Ok(Err(refused));
+        }
+    }
     let current = match execution_record(conn, execution_id)? {
         Ok(current) => current,
         Err(refused) => return Ok(Err(refused)),
     };
     let held = current.as_ref().map_or(0, |r| r.events);
-    if held != *seq {
-        return Ok(Err(conflict(execution_id, held, *seq)));
+    if held != seq {
+        let written: Option<(Option<i64>, String)> = conn
+            .prepare_cached("SELECT epoch, event FROM events WHERE execution_id = ?1 AND seq = ?2")?
+            .query_row(params![execution_id, sql_int(seq)], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .optional()?;
+        let written = written.map(|(epoch, text)| (epoch.map(|e| e as u64), text == json));
+        return Ok(taken_seq(STORE, execution_id, held, seq, fence, written));
     }
-    let Some(record) = next_record(current.as_ref(), execution_id, *seq, event) else {
+    let Some(mut record) = next_record(current.as_ref(), execution_id, seq, event) else {
         return Ok(Err(StoreError::new(
-            "sqlite",
+            STORE,
             StoreErrorKind::Invalid,
             format!("execution `{execution_id}`: a journal starts with `started`, once"),
         )));
     };
     // The pause as it will be written, and whether it is new.
     let mut pause_write = None;
-    if let Some(change) = pause_change(&record, *seq, event) {
+    if let Some(change) = pause_change(&record, seq, event) {
         let known = match pause_record(conn, change.pause_id())? {
             Ok(known) => known,
             Err(refused) => return Ok(Err(refused)),
         };
-        match change.checked(known) {
+        match change.checked(known, &mut record) {
             Ok((pause, opens)) => pause_write = Some((opens, pause)),
             Err(refused) => {
                 return Ok(Err(StoreError::new(
-                    "sqlite",
+                    STORE,
                     StoreErrorKind::Invalid,
                     refused,
                 )));
@@ -199,29 +264,35 @@ fn apply(conn: &Connection, append: &Append) -> rusqlite::Result<Result<(), Stor
     // The key (execution_id, seq) is the last word: were the check above ever wrong, the row
     // would still not be written twice.
     let inserted = conn
-        .prepare_cached("INSERT INTO events (execution_id, seq, event) VALUES (?1, ?2, ?3)")?
-        .execute(params![execution_id, sql_int(*seq), append.json]);
+        .prepare_cached(
+            "INSERT INTO events (execution_id, seq, event, epoch) VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![
+            execution_id,
+            sql_int(seq),
+            json,
+            fence.epoch().map(sql_int)
+        ]);
     match inserted {
         Err(e) if e.sqlite_error_code() == Some(ErrorCode::ConstraintViolation) => {
-            return Ok(Err(conflict(execution_id, held, *seq)));
+            return Ok(taken_seq(
+                STORE,
+                execution_id,
+                held,
+                seq,
+                Fence::Unfenced,
+                None,
+            ));
         }
         other => other?,
     };
-    write_execution(conn, &record, &record_json, *seq)?;
+    write_execution(conn, &record, &record_json, seq)?;
     match pause_write {
         Some((true, pause, json)) => insert_pause(conn, &pause, &json)?,
         Some((false, pause, json)) => update_pause(conn, &pause, &json)?,
         None => {}
     }
     Ok(Ok(()))
-}
-
-fn conflict(execution_id: &str, held: u64, seq: u64) -> StoreError {
-    StoreError::new(
-        "sqlite",
-        StoreErrorKind::Conflict,
-        format!("execution `{execution_id}` has {held} events: event {seq} would not follow them"),
-    )
 }
 
 fn execution_record(
@@ -260,12 +331,20 @@ fn write_execution(
 ) -> rusqlite::Result<()> {
     if seq == 0 {
         conn.prepare_cached(
-            "INSERT INTO executions (execution_id, thread_id, record) VALUES (?1, ?2, ?3)",
+            "INSERT INTO executions (execution_id, thread_id, record, runnable) \
+             VALUES (?1, ?2, ?3, ?4)",
         )?
-        .execute(params![record.execution_id, record.thread_id, json])?;
+        .execute(params![
+            record.execution_id,
+            record.thread_id,
+            json,
+            record.is_runnable()
+        ])?;
     } else {
-        conn.prepare_cached("UPDATE executions SET record = ?2 WHERE execution_id = ?1")?
-            .execute(params![record.execution_id, json])?;
+        conn.prepare_cached(
+            "UPDATE executions SET record = ?2, runnable = ?3 WHERE execution_id = ?1",
+        )?
+        .execute(params![record.execution_id, json, record.is_runnable()])?;
     }
     Ok(())
 }
@@ -303,7 +382,7 @@ fn update_pause(conn: &Connection, pause: &PauseRecord, json: &str) -> rusqlite:
 fn to_json<T: serde::Serialize>(record: &T) -> Result<String, StoreError> {
     serde_json::to_string(record).map_err(|e| {
         StoreError::new(
-            "sqlite",
+            STORE,
             StoreErrorKind::Invalid,
             format!("a record cannot be written as JSON: {e}"),
         )

@@ -1,0 +1,147 @@
+//! Execution leases: which instance drives an execution, and the fencing token its journal
+//! writes carry.
+//!
+//! An instance claims an execution before it drives it ([`Store::acquire`](super::Store::acquire),
+//! or [`Store::claim`](super::Store::claim) for a worker looking for work), renews the claim
+//! while it drives, and releases it when the run stops. Each claim gets an *epoch*, one more than
+//! the execution's last: it is the fencing token every append of the holder carries
+//! ([`Fence::Epoch`]), and a store refuses an append whose epoch is not the execution's current
+//! one, so an instance that lost its lease (paused by the OS, cut off from the store) cannot
+//! write after another took over. Whether a lease has run out is judged by the store's clock,
+//! never by the instance's.
+
+use std::time::Duration;
+
+use super::{LoopEvent, StoreError, StoreErrorKind};
+
+/// A claim on one execution, held by one instance until it runs out, is released, or is taken
+/// by another instance after it ran out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lease {
+    /// The execution.
+    pub execution_id: String,
+    /// Who holds it: the instance's id.
+    pub holder: String,
+    /// The claim's fencing token: one more than the execution's previous claim.
+    pub epoch: u64,
+    /// How long the lease lasts from its claim and from each renewal, on the store's clock.
+    pub ttl: Duration,
+}
+
+impl Lease {
+    /// The fence the holder's appends carry.
+    pub fn fence(&self) -> Fence {
+        Fence::Epoch(self.epoch)
+    }
+}
+
+/// Who an append is from, as the store checks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fence {
+    /// Anyone: answers to pauses and their audit records, which any process may write while
+    /// another drives the execution (the driver folds them in).
+    Unfenced,
+    /// The holder of the claim with this epoch: refused
+    /// ([`StoreErrorKind::Fenced`](super::StoreErrorKind::Fenced)) once the execution has a
+    /// newer claim, or none.
+    Epoch(u64),
+}
+
+impl Fence {
+    /// The epoch, for a fenced append.
+    pub fn epoch(self) -> Option<u64> {
+        match self {
+            Fence::Unfenced => None,
+            Fence::Epoch(epoch) => Some(epoch),
+        }
+    }
+}
+
+/// An execution's lease as the store holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaseState {
+    /// The last claim's epoch (0: never claimed).
+    pub epoch: u64,
+    /// Who holds it; `None` once released.
+    pub holder: Option<String>,
+    /// Whether it still runs, by the store's clock: a live lease is not given to anyone else.
+    pub live: bool,
+}
+
+/// One event of a journal, with the claim that wrote it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JournalEntry {
+    /// The event.
+    pub event: LoopEvent,
+    /// The epoch of the claim whose holder appended it; `None` for an unfenced append.
+    pub epoch: Option<u64>,
+}
+
+/// The refusal of a write (an append or a renewal) of claim `epoch` to execution
+/// `execution_id` in store `store`, whose current claim is `current` (its epoch, and whether it
+/// is still held), if it is refused. Every store refuses with these words.
+pub fn fence_refusal(
+    store: &str,
+    execution_id: &str,
+    epoch: u64,
+    current: Option<(u64, bool)>,
+) -> Option<StoreError> {
+    let why = match current {
+        Some((current, true)) if current == epoch => return None,
+        Some((current, false)) if current == epoch => "the claim was released".to_owned(),
+        Some((current, _)) => format!("claim {current} holds it now"),
+        None => "it was never claimed".to_owned(),
+    };
+    Some(StoreError::new(
+        store,
+        StoreErrorKind::Fenced,
+        format!("execution `{execution_id}`: claim {epoch} may not write: {why}"),
+    ))
+}
+
+/// The result of an append at `seq` to a journal of `held` events, `seq` not being the next one.
+/// `written` is, when `seq` is taken, the epoch of the claim that wrote it and whether it is the
+/// same event. The same event from the same claim is a retried commit whose acknowledgement was
+/// lost: taken. Another event from that claim has diverged. Anything else is a conflict. Every
+/// store decides with this.
+pub fn taken_seq(
+    store: &str,
+    execution_id: &str,
+    held: u64,
+    seq: u64,
+    fence: Fence,
+    written: Option<(Option<u64>, bool)>,
+) -> Result<(), StoreError> {
+    match (fence, written) {
+        (Fence::Epoch(epoch), Some((Some(by), true))) if by == epoch => Ok(()),
+        (Fence::Epoch(epoch), Some((Some(by), false))) if by == epoch => Err(StoreError::new(
+            store,
+            StoreErrorKind::Diverged,
+            format!(
+                "execution `{execution_id}`: claim {epoch} wrote another event at {seq} already"
+            ),
+        )),
+        _ => Err(StoreError::new(
+            store,
+            StoreErrorKind::Conflict,
+            format!(
+                "execution `{execution_id}` has {held} events: event {seq} would not follow them"
+            ),
+        )),
+    }
+}
+
+/// The refusal of a renewal of `lease`, the execution's current claim being `current` (its
+/// epoch, and whether it is held).
+pub fn renew_refusal(store: &str, lease: &Lease, current: Option<(u64, bool)>) -> StoreError {
+    fence_refusal(store, &lease.execution_id, lease.epoch, current).unwrap_or_else(|| {
+        StoreError::new(
+            store,
+            StoreErrorKind::Fenced,
+            format!(
+                "execution `{}`: claim {} is another instance's",
+                lease.execution_id, lease.epoch
+            ),
+        )
+    })
+}
