@@ -755,7 +755,11 @@ async fn a_run_resumes_from_its_journal_without_redoing_steps() {
         .unwrap_err();
     assert!(error.to_string().contains("no turn left"), "{error}");
     let events = f.store.events("resumable").await.unwrap();
-    assert_eq!(events.len(), 4, "started, answered, finished, failed");
+    assert_eq!(
+        events.len(),
+        5,
+        "started, answered, the call's intent, finished, failed"
+    );
 
     // Crashed after the model's answer was journaled: the pending call runs on resume, the
     // model is not asked that turn again.
@@ -777,9 +781,28 @@ async fn a_run_resumes_from_its_journal_without_redoing_steps() {
         "the same id"
     );
 
-    // Crashed after the call finished: nothing is run again.
+    // Crashed after the call's intent was journaled: it may have run, and its tool runs
+    // again (its default `on_crash = rerun`) with the same id and key.
     let resumed = fixture_over(
         journal_of(&events[..3]).await,
+        [Turn::text("resumed").expect_tool_result("about a")],
+    );
+    let outcome = resumed
+        .app
+        .resume_execution("resumable", None)
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), Some("resumed"));
+    assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 1);
+    assert_eq!(
+        resumed.seen.keys.lock().unwrap()[0],
+        "resumable:helper:1:call_0",
+        "the same key"
+    );
+
+    // Crashed after the call finished: nothing is run again.
+    let resumed = fixture_over(
+        journal_of(&events[..4]).await,
         [Turn::text("resumed").expect_tool_result("about a")],
     );
     resumed
@@ -804,6 +827,7 @@ async fn the_journal_is_the_state() {
         .map(|e| match e {
             LoopEvent::Started { .. } => "started",
             LoopEvent::ModelAnswered { .. } => "model_answered",
+            LoopEvent::ToolsStarted { .. } => "tools_started",
             LoopEvent::ToolFinished { .. } => "tool_finished",
             LoopEvent::Answered { .. } => "answered",
             LoopEvent::Failed { .. } => "failed",
@@ -815,6 +839,7 @@ async fn the_journal_is_the_state() {
         [
             "started",
             "model_answered",
+            "tools_started",
             "tool_finished",
             "model_answered",
             "answered"

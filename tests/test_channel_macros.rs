@@ -433,13 +433,12 @@ async fn the_channel_is_built_with_its_dependencies_and_asked_with_typed_argumen
     );
 
     // Over $50: the run pauses; a channel pause is never listed, its id is in the post.
-    let paused = app
+    let outcome = app
         .run("desk", "refund o-2")
         .execution_id("e-2")
         .await
-        .unwrap()
-        .into_completed()
-        .unwrap_err();
+        .unwrap();
+    let paused = outcome.paused().expect("the run waits");
     assert!(paused.pending.is_empty());
     let (text, pause_id) = posts.posts()[1].clone();
     assert_eq!(text, "Refund 12000c of o-2 (execution e-2)?");

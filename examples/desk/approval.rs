@@ -91,6 +91,7 @@ mod tests {
                 text: "dentist".into(),
             },
             arguments_digest: String::new(),
+            interrupted: None,
         };
         let context = InterpretContext::new(None, Signal::new());
         match YesOrNo.interpret(&question, reply, &context).await {

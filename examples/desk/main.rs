@@ -202,6 +202,12 @@ async fn main() -> ExitCode {
                 let ids: Vec<String> = paused.pending.iter().map(|p| p.pause_id.clone()).collect();
                 print!("{}", waiting(&app, &paused.execution_id, &ids, &env).await);
             }
+            Ok(RunOutcome::Elsewhere(elsewhere)) => {
+                println!(
+                    "{agent}: execution {} goes on in another desk process",
+                    elsewhere.execution_id
+                );
+            }
             Err(error) => {
                 eprintln!("{agent} failed: [{}] {error}", error.code());
                 return ExitCode::FAILURE;

@@ -222,6 +222,10 @@ async fn main() -> ExitCode {
                 );
                 status = ExitCode::FAILURE;
             }
+            Ok(RunOutcome::Elsewhere(_)) => {
+                eprintln!("notes goes on in another instance, which this example never starts");
+                status = ExitCode::FAILURE;
+            }
             Err(error) => {
                 eprintln!("notes failed: {error}");
                 status = ExitCode::FAILURE;

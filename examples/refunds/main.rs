@@ -178,7 +178,7 @@ async fn at_the_terminal(app: &Application) -> Result<(), String> {
             println!("cashier -> {}", done.text().unwrap_or_default());
             Ok(())
         }
-        RunOutcome::Paused(_) => {
+        RunOutcome::Paused(_) | RunOutcome::Elsewhere(_) => {
             Err("the terminal channel decides at once; it never pauses".into())
         }
     }

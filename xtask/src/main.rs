@@ -71,6 +71,7 @@ const FEATURES: &[&str] = &[
     "cli",
     "sqlite",
     "testing",
+    "failpoints",
 ];
 
 fn features() -> Result<(), String> {

@@ -264,6 +264,11 @@ async fn outcome_text(app: &Application, outcome: &RunOutcome) -> String {
             }
             text
         }
+        RunOutcome::Elsewhere(elsewhere) => format!(
+            "execution {} goes on in instance {}, which holds it now\n",
+            elsewhere.execution_id,
+            elsewhere.holder.as_deref().unwrap_or("(another)")
+        ),
     }
 }
 

@@ -73,8 +73,9 @@ pub mod __private {
     };
     pub use crate::model::Thinking;
     pub use crate::tool::{
-        Dependency, DependencyError, DependencySpec, Scope, SourceLocation, Tool, ToolDescriptor,
-        ToolError, ToolHandler, ToolRegistration, tool_input_schema, tool_output_schema,
+        Dependency, DependencyError, DependencySpec, OnCrash, Scope, SourceLocation, Tool,
+        ToolDescriptor, ToolError, ToolHandler, ToolRegistration, tool_input_schema,
+        tool_output_schema,
     };
     pub use crate::units::{ByteSize, TimeSpan, TimeUnit, bytes};
     pub use inventory;

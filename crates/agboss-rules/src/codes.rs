@@ -156,6 +156,15 @@ catalogue! {
     /// A tool's JSON Schema does not compile.
     TOOL_SCHEMA_INVALID = ("tool.schema-invalid", "a tool's input or output schema does not compile",
         "tool `{tool}`: the {which} schema {reason}");
+    /// A tool's `on_crash` is not a policy.
+    TOOL_ON_CRASH_INVALID = ("tool.on-crash-invalid", "a tool's `on_crash` is not `rerun`, `report` or `ask`",
+        "`on_crash = {value}` is not a policy: use `rerun` (run the call again with the same idempotency key; the default), `report` (the model reads that its outcome is unknown) or `ask` (the tool's approval role decides)");
+    /// `on_crash = ask` on a tool that names no channel.
+    TOOL_ON_CRASH_NEEDS_CHANNEL = ("tool.on-crash-needs-channel", "a tool says `on_crash = ask` but names no approval role to ask",
+        "`on_crash = ask` asks the tool's approval role whether to run an interrupted call again, and this tool names none: add `channel = YourRole`, or use `on_crash = report`");
+    /// A call that may not run twice was interrupted.
+    TOOL_OUTCOME_UNKNOWN = ("tool.outcome-unknown", "a call that may not run twice was interrupted after it started, before its result was journaled",
+        "outcome unknown: call `{call_id}` of `{tool}` started, and the process running it stopped before its result was saved, so it may or may not have taken effect; it is not run again ({why})");
     /// A bound on results is not a whole number of bytes from 1.
     TOOLS_MAX_RESULT_SIZE_INVALID = ("tools.max-result-size-invalid", "a bound on results is zero or not a whole number of bytes",
         "{owner}: {reason}");
@@ -326,6 +335,12 @@ catalogue! {
     /// The execution was cancelled.
     CANCELLED = ("cancelled", "the execution was cancelled",
         "cancelled: {reason}");
+    /// The instance lost the execution's lease.
+    LEASE_LOST = ("lease.lost", "the instance lost the execution's lease: another instance took it over, or the store stayed silent past it",
+        "ExecutionLeaseLostError: execution `{execution}`: {why}; this instance starts no further model or tool call for it");
+    /// Another instance holds the execution's lease.
+    LEASE_HELD = ("lease.held", "another instance holds the execution's lease, so this one cannot act on it now",
+        "execution `{execution}` is driven by instance `{holder}` now: cancel it there, or once it stops");
     /// The store failed.
     STORE = ("store", "the store failed; the run stopped where its journal ends",
         "{detail}");

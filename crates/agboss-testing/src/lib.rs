@@ -60,8 +60,11 @@
 //! ```
 
 pub mod conformance;
+mod faulty_store;
 mod test_tool;
 
+pub use agboss_core::base::failpoint;
 pub use agboss_core::model::{ScriptedModel, Turn, forbid_real_requests};
 pub use agboss_core::time::ManualClock;
+pub use faulty_store::FaultyStore;
 pub use test_tool::{TestRun, TestTool, test_tool};

@@ -65,6 +65,7 @@ fn model_answered() -> LoopEvent {
             call_id: "call-1".into(),
             call,
             position: 0,
+            attempts: 0,
             result: None,
         }],
         counted_calls: 1,
@@ -92,6 +93,7 @@ fn pause_opened(pause_id: &str, at_ms: u64) -> LoopEvent {
         arguments_digest: "5f1c0f3e0d7a4a0c9e3b2f8d6a1b4c7e9f0a2d3c4b5e6f708192a3b4c5d6e7f8".into(),
         opened_at_ms: at_ms,
         expires_at_ms: None,
+        attempt: 0,
     })
 }
 

@@ -133,8 +133,8 @@ pub mod dto {
 pub mod tool {
     pub use agboss_core::tool::{
         BoundedText, CallOutcome, Dependency, DependencyError, Issue, Issues, MissingDependency,
-        RemoteTool, SchemaError, SourceLocation, Tool, ToolDefinition, ToolDescriptor, ToolError,
-        ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
+        OnCrash, RemoteTool, SchemaError, SourceLocation, Tool, ToolDefinition, ToolDescriptor,
+        ToolError, ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
         input_schema_of, output_schema_of, registered_tools, tool_definition_of,
     };
 }
@@ -153,7 +153,7 @@ pub mod app {
     pub use agboss_core::app::{
         AgentDefaults, AppWorkflow, Application, ApplicationBuilder, DEFAULT_ANSWER_RETRIES,
         DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, Resume, ResumeError, RunBuilder, ToolDefaults,
-        ToolSlice, Workflow,
+        ToolSlice, WorkEnd, WorkReport, Worker, Workflow,
     };
     pub use agboss_core::base::{
         AssemblyError, Env, FromEnv, Problem, Setting, Source, UnknownAgentToolError,
@@ -165,8 +165,8 @@ pub mod app {
 pub mod run {
     pub use agboss_core::journal::Answer;
     pub use agboss_core::run::{
-        Completed, LimitExceededError, Paused, PendingPause, RunError, RunOutcome, ToolEnd,
-        TurnLimitError,
+        Completed, Elsewhere, ExecutionLeaseLostError, LeaseLoss, LimitExceededError, Paused,
+        PendingPause, RunError, RunOutcome, ToolEnd, TurnLimitError,
     };
     pub use agboss_core::spend::{BudgetExceededError, Budgets};
 }
@@ -190,10 +190,11 @@ pub mod model {
 /// The journal: the events a run is made of, its state, and the stores that keep it.
 pub mod journal {
     pub use agboss_core::journal::{
-        Answer, CallPause, CallResult, ExecutionRecord, ExecutionStatus, JournalError, LoopEvent,
-        LoopState, MemoryStore, Next, PauseChange, PauseOpened, PauseQuery, PauseRecord,
-        PauseResolution, PendingCall, STATE_VERSION, Spent, Store, StoreError, StoreErrorKind,
-        StoreFuture, next_record, pause_change,
+        Answer, CallPause, CallResult, ExecutionRecord, ExecutionStatus, Fence, INTENTS_SINCE,
+        JournalEntry, JournalError, Lease, LeaseState, LoopEvent, LoopState, MemoryStore, Next,
+        PauseChange, PauseOpened, PauseQuery, PauseRecord, PauseResolution, PendingCall,
+        STATE_VERSION, Spent, Store, StoreError, StoreErrorKind, StoreFuture, derive_records,
+        fence_refusal, next_record, pause_change, renew_refusal, taken_seq,
     };
 }
 
@@ -202,7 +203,9 @@ pub mod journal {
 /// docs/stores.md says what each guarantees. Hand one to
 /// [`ApplicationBuilder::store`](app::ApplicationBuilder::store).
 pub mod store {
-    pub use agboss_core::journal::{MemoryStore, Store, StoreError, StoreErrorKind};
+    pub use agboss_core::journal::{
+        Fence, JournalEntry, Lease, LeaseState, MemoryStore, Store, StoreError, StoreErrorKind,
+    };
     #[cfg(feature = "sqlite")]
     pub use agboss_core::store::{Durability, SqliteOptions, SqliteStore};
 }
@@ -268,7 +271,7 @@ pub mod store {
 pub mod channel {
     pub use agboss_core::channel::{
         Approves, AutoApproveChannel, AutoRejectChannel, Channel, ChannelAsk, ChannelDescriptor,
-        ChannelHandler, ChannelOutcome, ChannelRole, DecisionModel, InterpretContext,
+        ChannelHandler, ChannelOutcome, ChannelRole, DecisionModel, InterpretContext, Interrupted,
         PauseAnswerer, ReplyInterpretation, ReplyInterpreter, RoleDescriptor, RoleForm,
         TerminalUserChannel, ToolCallApprovalAsk, ToolCallApprovalDecision,
     };

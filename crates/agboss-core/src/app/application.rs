@@ -19,7 +19,7 @@ use crate::run::Approvals;
 use crate::spend::Budgets;
 use crate::time::Clock;
 use crate::tool::{ToolDescriptor, ToolEnv};
-use crate::units::ByteSize;
+use crate::units::{ByteSize, TimeSpan};
 
 /// Builds an [`Application`].
 ///
@@ -48,6 +48,8 @@ pub struct ApplicationBuilder {
     pub(crate) store: Option<Arc<dyn Store>>,
     pub(crate) budgets: Budgets,
     pub(crate) channels: Vec<ChannelRegistration>,
+    pub(crate) instance: Option<String>,
+    pub(crate) lease_ttl: TimeSpan,
 }
 
 impl ApplicationBuilder {
@@ -136,6 +138,21 @@ impl ApplicationBuilder {
         self
     }
 
+    /// Names this instance in the leases it holds (who drives which execution) and its logs;
+    /// by default `<host>-<pid>-<random>`, unique per `Application`.
+    pub fn instance(mut self, id: impl Into<String>) -> Self {
+        self.instance = Some(id.into());
+        self
+    }
+
+    /// How long a lease on an execution lasts without a renewal (30 s by default): the time
+    /// another instance waits before it takes over an execution whose driver stopped
+    /// answering. Renewals go every third of it.
+    pub fn lease_ttl(mut self, ttl: TimeSpan) -> Self {
+        self.lease_ttl = ttl;
+        self
+    }
+
     /// Checks everything (names, bounds, limits, providers, configuration) and reports every
     /// problem at once. Reads no environment variable and calls no model.
     pub fn build(self) -> Result<Application, AssemblyError> {
@@ -155,6 +172,8 @@ pub struct Application {
     pub(crate) approvals: Arc<Approvals>,
     pub(crate) locks: Arc<ExecutionLocks>,
     pub(crate) running: Arc<RunningExecutions>,
+    pub(crate) instance: String,
+    pub(crate) lease_ttl: std::time::Duration,
 }
 
 impl Application {
@@ -174,7 +193,22 @@ impl Application {
             store: None,
             budgets: Budgets::none(),
             channels: Vec::new(),
+            instance: None,
+            lease_ttl: Application::DEFAULT_LEASE_TTL,
         }
+    }
+
+    /// How long a lease lasts without renewal when the builder sets no other.
+    pub const DEFAULT_LEASE_TTL: TimeSpan = crate::units::seconds(30);
+
+    /// This instance's id, as its leases name it.
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// How long its leases last without a renewal.
+    pub fn lease_ttl(&self) -> std::time::Duration {
+        self.lease_ttl
     }
 
     /// Its name.

@@ -5,9 +5,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::Application;
+use crate::agent::AppAgent;
 use crate::context::{Execution, Signal, Tenant};
-use crate::journal::{LoopState, Next};
-use crate::run::{RunEnv, RunError, RunOptions, RunOutcome};
+use crate::journal::{Lease, LoopEvent, LoopState, Next};
+use crate::run::{Elsewhere, LeaseKeeper, RunEnv, RunError, RunOptions, RunOutcome};
+use crate::time::ClockTime;
 
 /// One lock per execution being driven in this process.
 #[derive(Default)]
@@ -100,28 +102,159 @@ impl Drop for Running {
     }
 }
 
+/// Where a driver begins: a new run's first event, or the execution's journal.
+pub(crate) enum Begin<'a> {
+    /// A new run of `agent` in `execution`, which `start` opens.
+    New {
+        agent: &'a AppAgent,
+        execution: Execution,
+        start: Box<LoopEvent>,
+        options: RunOptions,
+    },
+    /// Where the journal left it.
+    Journal(RunOptions),
+}
+
 impl Application {
     /// Goes on with execution `execution_id` from its journal in the store: what it already
     /// did (model answers, finished calls, answered pauses) is not done again, calls that were
-    /// pending run now, and it keeps the thread, owner, tenant and budgets it started with. An
-    /// execution that ended, or that waits for answers, is returned as it is.
+    /// pending run now (a call a crash interrupted as its tool's `on_crash` says), and it keeps
+    /// the thread, owner, tenant and budgets it started with. An execution that ended, or that
+    /// waits for answers, is returned as it is; one that another instance drives is
+    /// [`RunOutcome::Elsewhere`](crate::run::RunOutcome::Elsewhere).
     pub async fn resume_execution(
         &self,
         execution_id: &str,
         signal: Option<Signal>,
     ) -> Result<RunOutcome, RunError> {
-        self.drive_journal(execution_id, signal, &RunOptions::default())
+        self.drive_journal(execution_id, signal, RunOptions::default())
             .await
     }
 
-    /// Drives `execution_id` from a fresh fold of its journal, under its lock.
+    /// Claims `execution_id` and drives it from a fresh fold of its journal.
     pub(crate) async fn drive_journal(
         &self,
         execution_id: &str,
         signal: Option<Signal>,
-        options: &RunOptions,
+        options: RunOptions,
     ) -> Result<RunOutcome, RunError> {
         let _driver = self.locks.lock(execution_id).await;
+        let claimed_at = self.clock.now();
+        let Some(lease) = self.claim(execution_id).await? else {
+            return self.elsewhere(execution_id).await;
+        };
+        let signal = signal.unwrap_or_default();
+        self.drive_claimed(lease, claimed_at, signal, Begin::Journal(options))
+            .await
+    }
+
+    /// Claims `execution_id` for this instance, unless another holds it.
+    pub(crate) async fn claim(&self, execution_id: &str) -> Result<Option<Lease>, RunError> {
+        self.store
+            .acquire(execution_id, &self.instance, self.lease_ttl)
+            .await
+            .map_err(RunError::Store)
+    }
+
+    /// How an execution another instance holds stands.
+    pub(crate) async fn elsewhere(&self, execution_id: &str) -> Result<RunOutcome, RunError> {
+        let holder = self
+            .store
+            .lease(execution_id)
+            .await
+            .map_err(RunError::Store)?
+            .and_then(|state| state.holder);
+        Ok(RunOutcome::Elsewhere(Elsewhere {
+            execution_id: execution_id.to_owned(),
+            holder,
+        }))
+    }
+
+    /// Drives the execution `lease` claims (at `claimed_at`) until it ends, waits, or the lease
+    /// is lost; then gives the lease up. An answer may have come in while it drove: when the
+    /// execution can go on after the release, it is claimed again and driven on.
+    pub(crate) async fn drive_claimed(
+        &self,
+        mut lease: Lease,
+        mut claimed_at: ClockTime,
+        signal: Signal,
+        begin: Begin<'_>,
+    ) -> Result<RunOutcome, RunError> {
+        let execution_id = lease.execution_id.clone();
+        let (mut begin, options) = match begin {
+            Begin::Journal(options) => (None, options),
+            Begin::New {
+                agent,
+                execution,
+                start,
+                options,
+            } => (Some((agent, execution, start)), options),
+        };
+        loop {
+            let keeper = LeaseKeeper::start(
+                lease.clone(),
+                claimed_at,
+                self.store.clone(),
+                self.clock.clone(),
+                signal.clone(),
+            );
+            let outcome = match begin.take() {
+                Some((agent, execution, start)) => {
+                    let env = self.run_env()?;
+                    let _running = self.running.enter(&execution_id, execution.signal());
+                    crate::run::drive(
+                        &env,
+                        agent,
+                        execution,
+                        &options,
+                        &keeper,
+                        LoopState::default(),
+                        Some(*start),
+                    )
+                    .await
+                }
+                None => self.drive_from_journal(&keeper, &signal, &options).await,
+            };
+            drop(keeper);
+            if matches!(outcome, Err(RunError::LeaseLost(_))) {
+                return outcome;
+            }
+            if let Err(error) = self.store.release(&lease).await {
+                // It runs out by itself; another instance waits a ttl longer to take it over.
+                tracing::warn!(execution_id = %execution_id, %error, "the lease could not be released");
+            }
+            let paused = matches!(outcome, Ok(RunOutcome::Paused(_)));
+            if paused && self.can_go_on(&execution_id).await {
+                claimed_at = self.clock.now();
+                match self.claim(&execution_id).await? {
+                    Some(again) => {
+                        lease = again;
+                        continue;
+                    }
+                    None => return self.elsewhere(&execution_id).await,
+                }
+            }
+            return outcome;
+        }
+    }
+
+    async fn can_go_on(&self, execution_id: &str) -> bool {
+        self.store
+            .execution(execution_id)
+            .await
+            .ok()
+            .flatten()
+            .is_some_and(|record| record.is_runnable())
+    }
+
+    /// Drives the execution `keeper` holds from a fresh fold of its journal.
+    async fn drive_from_journal(
+        &self,
+        keeper: &LeaseKeeper,
+        signal: &Signal,
+        options: &RunOptions,
+    ) -> Result<RunOutcome, RunError> {
+        let execution_id = keeper.lease().execution_id.as_str();
         let events = self
             .store
             .events(execution_id)
@@ -142,7 +275,7 @@ impl Application {
                     state.agent, state.workflow
                 ))
             })?;
-        let execution = execution_of(execution_id, &state, signal);
+        let execution = execution_of(execution_id, &state, signal.clone());
         crate::run::restore_spend(&execution, &events, agent);
         let waiting_only = state.next == Next::RunTools
             && state.pending.iter().filter(|c| c.result.is_none()).count()
@@ -152,7 +285,7 @@ impl Application {
         }
         let env = self.run_env()?;
         let _running = self.running.enter(execution_id, execution.signal());
-        crate::run::drive(&env, agent, execution, options, state, None).await
+        crate::run::drive(&env, agent, execution, options, keeper, state, None).await
     }
 
     /// What the loop needs of the application.
@@ -168,7 +301,7 @@ impl Application {
 }
 
 /// The execution `state` describes, as it started: its thread, owner and tenant.
-fn execution_of(execution_id: &str, state: &LoopState, signal: Option<Signal>) -> Execution {
+fn execution_of(execution_id: &str, state: &LoopState, signal: Signal) -> Execution {
     let mut builder = Execution::builder(execution_id).workflow(&state.workflow);
     if let Some(thread) = &state.thread {
         builder = builder.thread(thread);
@@ -179,8 +312,5 @@ fn execution_of(execution_id: &str, state: &LoopState, signal: Option<Signal>) -
     if let Some(tenant) = &state.tenant {
         builder = builder.tenant(Tenant::new(tenant));
     }
-    if let Some(signal) = signal {
-        builder = builder.signal(signal);
-    }
-    builder.build()
+    builder.signal(signal).build()
 }

@@ -24,12 +24,14 @@ mod configure;
 mod defaults;
 mod drive;
 mod history;
+mod ids;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod provided;
 mod resume;
 mod run;
 mod tool_slice;
+mod worker;
 mod workflow;
 
 pub use application::{AppWorkflow, Application, ApplicationBuilder};
@@ -39,6 +41,7 @@ pub use defaults::{
 pub use resume::{Resume, ResumeError};
 pub use run::RunBuilder;
 pub use tool_slice::ToolSlice;
+pub use worker::{WorkEnd, WorkReport, Worker};
 pub use workflow::Workflow;
 
 #[cfg(test)]

@@ -195,7 +195,7 @@ async fn paused(f: &Fixture, input: &str) -> crate::run::Paused {
         .unwrap();
     match outcome {
         RunOutcome::Paused(paused) => paused,
-        RunOutcome::Completed(done) => panic!("the run did not pause: {done:?}"),
+        other => panic!("the run did not pause: {other:?}"),
     }
 }
 
@@ -266,6 +266,8 @@ async fn a_call_waits_and_runs_once_approved_with_its_journaled_arguments() {
             LoopEvent::PauseAwaiting { .. } => "pause_awaiting",
             LoopEvent::PauseResolved { .. } => "pause_resolved",
             LoopEvent::PauseAnswerRejected { .. } => "pause_answer_rejected",
+            LoopEvent::ToolsStarted { .. } => "tools_started",
+            LoopEvent::ToolSpent { .. } => "tool_spent",
             LoopEvent::ToolFinished { .. } => "tool_finished",
             LoopEvent::Answered { .. } => "answered",
             LoopEvent::Failed { .. } => "failed",
@@ -280,6 +282,7 @@ async fn a_call_waits_and_runs_once_approved_with_its_journaled_arguments() {
             "pause_opened",
             "pause_awaiting",
             "pause_resolved",
+            "tools_started",
             "tool_finished",
             "model_answered",
             "answered"

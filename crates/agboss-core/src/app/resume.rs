@@ -196,10 +196,13 @@ impl Application {
             reply,
         };
         self.record_answer(&record, resolution).await?;
-        let options = RunOptions::default();
-        self.drive_journal(&record.execution_id, resume.signal.clone(), &options)
-            .await
-            .map_err(ResumeError::run)
+        self.drive_journal(
+            &record.execution_id,
+            resume.signal.clone(),
+            RunOptions::default(),
+        )
+        .await
+        .map_err(ResumeError::run)
     }
 
     /// The checks that need no answer: who, which execution, which arguments, until when.
@@ -405,12 +408,36 @@ impl Application {
     /// Cancels execution `execution_id`: a run of it under way in this process stops (its
     /// signal fires), and an execution that waits for answers has its pauses closed and ends
     /// `cancelled`; a late answer is told so (`pause.execution-cancelled`). An execution that
-    /// ended stays as it ended.
+    /// ended stays as it ended. One that another instance drives is not cancelled from here
+    /// (`lease.held`: cancel it in that instance).
     pub async fn cancel(&self, execution_id: &str, reason: &str) -> Result<(), RunError> {
         if let Some(signal) = self.running.signal(execution_id) {
             signal.cancel(crate::context::AbortReason::cancelled(reason));
         }
         let _driver = self.locks.lock(execution_id).await;
+        let Some(lease) = self.claim(execution_id).await? else {
+            let holder = match self.elsewhere(execution_id).await? {
+                RunOutcome::Elsewhere(elsewhere) => elsewhere.holder,
+                _ => None,
+            };
+            return Err(RunError::HeldElsewhere {
+                execution_id: execution_id.to_owned(),
+                holder: holder.unwrap_or_else(|| "another instance".to_owned()),
+            });
+        };
+        let cancelled = self.cancel_claimed(execution_id, reason, &lease).await;
+        if let Err(error) = self.store.release(&lease).await {
+            tracing::warn!(execution_id, %error, "the lease could not be released");
+        }
+        cancelled
+    }
+
+    async fn cancel_claimed(
+        &self,
+        execution_id: &str,
+        reason: &str,
+        lease: &crate::journal::Lease,
+    ) -> Result<(), RunError> {
         let events = self
             .store
             .events(execution_id)
@@ -443,7 +470,11 @@ impl Application {
                     message: format!("cancelled: {reason}"),
                 },
             };
-            match self.store.append(execution_id, state.events, &event).await {
+            let appended = self
+                .store
+                .append_as(execution_id, state.events, &event, lease.fence())
+                .await;
+            match appended {
                 Ok(()) => state.apply(event),
                 Err(error) if error.is_conflict() => {
                     let events = self

@@ -4,12 +4,12 @@
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::drive::Begin;
 use super::{AppWorkflow, Application};
 use crate::agent::{Agent, AgentDescriptor, AppAgent};
 use crate::context::{Execution, Signal, Tenant};
-use crate::journal::{LoopEvent, LoopState, STATE_VERSION};
+use crate::journal::{LoopEvent, STATE_VERSION};
 use crate::model::ToolChoice;
 use crate::run::{RunError, RunOptions, RunOutcome, ToolEnd, ToolEndHook};
 use crate::spend::Budgets;
@@ -161,11 +161,12 @@ impl<'a> RunBuilder<'a> {
         Ok((workflow, agent))
     }
 
-    async fn run(self) -> Result<RunOutcome, RunError> {
+    /// The run's execution and its first event.
+    async fn prepare(self) -> Result<Prepared<'a>, RunError> {
         let (workflow, agent) = self.target()?;
         let execution_id = self
             .execution_id
-            .unwrap_or_else(|| new_execution_id(self.app.clock()));
+            .unwrap_or_else(|| super::ids::new_execution_id(self.app.clock()));
         let mut builder = Execution::builder(&execution_id).workflow(workflow.name());
         if let Some(thread) = &self.thread {
             builder = builder.thread(thread);
@@ -176,10 +177,8 @@ impl<'a> RunBuilder<'a> {
         if let Some(tenant) = self.tenant {
             builder = builder.tenant(tenant);
         }
-        if let Some(signal) = self.signal {
-            builder = builder.signal(signal);
-        }
-        let execution = builder.build();
+        let signal = self.signal.unwrap_or_default();
+        let execution = builder.signal(signal.clone()).build();
         // A run in a thread remembers it: its last turns, and summaries of older ones.
         let history = match &self.thread {
             Some(thread) => self.app.history(agent, thread, execution.signal()).await?,
@@ -195,7 +194,7 @@ impl<'a> RunBuilder<'a> {
         }
         let start = LoopEvent::Started {
             version: STATE_VERSION,
-            execution_id: execution_id.clone(),
+            execution_id,
             workflow: workflow.name().into(),
             agent: agent.name().into(),
             visit: 1,
@@ -208,19 +207,60 @@ impl<'a> RunBuilder<'a> {
             history_usage: history.usage,
             history_cost: history.cost,
         };
-        let env = self.app.run_env()?;
-        let _driver = self.app.locks.lock(&execution_id).await;
-        let _running = self.app.running.enter(&execution_id, execution.signal());
-        crate::run::drive(
-            &env,
+        Ok(Prepared {
+            app: self.app,
             agent,
             execution,
-            &self.options,
-            LoopState::default(),
-            Some(start),
-        )
-        .await
+            signal,
+            start,
+            options: self.options,
+        })
     }
+
+    async fn run(self) -> Result<RunOutcome, RunError> {
+        let prepared = self.prepare().await?;
+        let app = prepared.app;
+        let execution_id = prepared.execution.execution_id().to_owned();
+        let _driver = app.locks.lock(&execution_id).await;
+        let claimed_at = app.clock.now();
+        let Some(lease) = app.claim(&execution_id).await? else {
+            return app.elsewhere(&execution_id).await;
+        };
+        let begin = Begin::New {
+            agent: prepared.agent,
+            execution: prepared.execution,
+            start: Box::new(prepared.start),
+            options: prepared.options,
+        };
+        app.drive_claimed(lease, claimed_at, prepared.signal, begin)
+            .await
+    }
+
+    /// Journals the run's start and leaves it to the application's workers (`agboss worker`,
+    /// [`Application::work`]), which claim it from the store: for work handed from one process
+    /// to the instances that share its store. Returns the execution's id. Hooks and a tool
+    /// choice function set on this builder stay here: they are code, not journaled.
+    pub async fn submit(self) -> Result<String, RunError> {
+        let prepared = self.prepare().await?;
+        let execution_id = prepared.execution.execution_id().to_owned();
+        prepared
+            .app
+            .store
+            .append(&execution_id, 0, &prepared.start)
+            .await
+            .map_err(RunError::Store)?;
+        Ok(execution_id)
+    }
+}
+
+/// A run ready to start: its execution and its first event.
+struct Prepared<'a> {
+    app: &'a Application,
+    agent: &'a AppAgent,
+    execution: Execution,
+    signal: Signal,
+    start: LoopEvent,
+    options: RunOptions,
 }
 
 impl<'a> IntoFuture for RunBuilder<'a> {
@@ -245,15 +285,4 @@ impl Application {
     pub fn run_agent<A: Agent>(&self, input: impl Into<String>) -> RunBuilder<'_> {
         RunBuilder::new(self, None, Some(A::DESCRIPTOR), input.into())
     }
-}
-
-/// `exec-<time>-<n>`: unique in the process and sortable by start, the time from `clock`.
-fn new_execution_id(clock: &crate::time::Clock) -> String {
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let millis = clock
-        .wall_time()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
-    format!("exec-{millis:x}-{n}")
 }

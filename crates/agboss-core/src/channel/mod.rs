@@ -24,6 +24,6 @@ pub use interpret::{
     ReplyInterpreter,
 };
 pub use role::{
-    Approves, ChannelRole, InterpreterSpec, RoleDescriptor, RoleForm, ToolCallApprovalAsk,
-    ToolCallApprovalDecision,
+    Approves, ChannelRole, InterpreterSpec, Interrupted, RoleDescriptor, RoleForm,
+    ToolCallApprovalAsk, ToolCallApprovalDecision,
 };

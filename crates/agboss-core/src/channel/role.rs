@@ -244,6 +244,18 @@ pub struct ToolCallApprovalAsk<A> {
     /// The SHA-256 of the argument bytes, hex: a decision may carry it back
     /// (`Resume::for_arguments`) to prove it saw these arguments.
     pub arguments_digest: String,
+    /// Set when the call started before and a crash interrupted it before its result was saved
+    /// (its tool says `on_crash = ask`): it may have taken effect. Approving runs it again with
+    /// the same idempotency key; refusing gives the model the reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted: Option<Interrupted>,
+}
+
+/// A call that started and was interrupted before its result was saved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Interrupted {
+    /// How many times it started.
+    pub starts: u32,
 }
 
 /// An approval role's answer: approve (with other arguments, if need be), or refuse with a

@@ -236,6 +236,12 @@ impl ExecutionContext {
         self.step.call_id()
     }
 
+    /// Which start of the call this is, from 1: more than 1 when a crash interrupted it and
+    /// recovery runs it again (with the same call id and idempotency key).
+    pub fn attempt(&self) -> u32 {
+        self.step.attempt()
+    }
+
     /// The key a tool with side effects passes to the service it changes (see [`Step`]).
     pub fn idempotency_key(&self) -> &str {
         self.idempotency_key

@@ -29,6 +29,7 @@ pub struct Step {
     visit: u32,
     item_index: Option<u32>,
     call_id: Arc<str>,
+    attempt: u32,
 }
 
 impl Step {
@@ -39,7 +40,21 @@ impl Step {
             visit,
             item_index: None,
             call_id: call_id.into(),
+            attempt: 1,
         }
+    }
+
+    /// The same step on its `attempt`-th start (from 1): more than 1 when a crash interrupted
+    /// the call and recovery runs it again, with the same id and key.
+    pub fn with_attempt(mut self, attempt: u32) -> Step {
+        self.attempt = attempt.max(1);
+        self
+    }
+
+    /// Which start of the call this is, from 1. A call a crash interrupted runs again with the
+    /// same call id and idempotency key, and a higher attempt.
+    pub fn attempt(&self) -> u32 {
+        self.attempt
     }
 
     /// The same step for item `index` of a fan-out.
@@ -105,6 +120,7 @@ impl fmt::Debug for Step {
             .field("visit", &self.visit())
             .field("item_index", &self.item_index())
             .field("call_id", &self.call_id())
+            .field("attempt", &self.attempt)
             .finish()
     }
 }

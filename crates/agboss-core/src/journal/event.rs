@@ -15,7 +15,14 @@ use crate::units::Usd;
 /// - 1: the first layout.
 /// - 2: `Started` carries the thread, owner, tenant and budgets; pauses (`PauseOpened`,
 ///   `PauseAwaiting`, `PauseResolved`, `PauseAnswerRejected`).
-pub const STATE_VERSION: u32 = 2;
+/// - 3: calls journal their intent before they start (`ToolsStarted`) and what they spend as
+///   they spend it (`ToolSpent`); a pause says which attempt of its call it was opened after.
+///   In a journal of an earlier layout a call without a result has no intent to tell whether it
+///   started, so it is taken to have started.
+pub const STATE_VERSION: u32 = 3;
+
+/// The first layout that journals calls' intents.
+pub const INTENTS_SINCE: u32 = 3;
 
 /// One step of a run, as the store journals it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -75,6 +82,21 @@ pub enum LoopEvent {
         usage: Usage,
         /// What it cost.
         cost: Usd,
+    },
+    /// Calls of the last answer are about to start: journaled before any of them starts, so
+    /// that after a crash a call with an intent and no result may have taken effect (and one
+    /// without an intent has not).
+    ToolsStarted {
+        /// The calls, by id.
+        call_ids: Vec<String>,
+    },
+    /// A running call recorded a cost (with its `SpendRecorder` or `ModelClient`): journaled as
+    /// it is recorded, so a call that a crash interrupts still counts what it spent.
+    ToolSpent {
+        /// The call.
+        call_id: String,
+        /// What it recorded.
+        spend: Vec<Spent>,
     },
     /// One tool call finished (results arrive in any order; they are fed back in call order).
     ToolFinished {
@@ -156,9 +178,16 @@ pub struct PendingCall {
     pub call: ToolCall,
     /// Its position in the model's answer, from 0.
     pub position: u32,
+    /// How many times it started (its intents journaled); more than one after recoveries.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub attempts: u32,
     /// Its result, once it finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<CallResult>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// What one call gave the model.

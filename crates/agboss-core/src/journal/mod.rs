@@ -17,7 +17,7 @@ mod pause;
 mod state;
 mod store;
 
-pub use event::{Answer, CallResult, LoopEvent, PendingCall, STATE_VERSION, Spent};
+pub use event::{Answer, CallResult, INTENTS_SINCE, LoopEvent, PendingCall, STATE_VERSION, Spent};
 pub use index::{
     ExecutionRecord, ExecutionStatus, PauseChange, derive_records, next_record, pause_change,
 };

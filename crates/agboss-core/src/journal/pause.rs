@@ -33,6 +33,15 @@ pub struct PauseOpened {
     /// When it stops taking answers, if its role sets a limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at_ms: Option<u64>,
+    /// How many times its call had started when it opened: 0 for the approval before the first
+    /// run; more for the question whether to run again a call a crash interrupted
+    /// (`on_crash = ask`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub attempt: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// How a pause closed.

@@ -39,6 +39,26 @@ pub struct CallPause {
     pub awaiting: bool,
     /// How it closed, once it closed.
     pub resolution: Option<PauseResolution>,
+    /// For a question whether to run an interrupted call again: the argument bytes its earlier
+    /// approval ran it with, when they were not the model's (an override).
+    pub ran_with: Option<String>,
+}
+
+impl CallPause {
+    /// The argument bytes this pause's decision runs its call with, when they are not the
+    /// model's: an approval's `override_arguments` (or what an earlier approval ran it with).
+    pub fn ran_with(&self) -> Option<String> {
+        let answer = match &self.resolution {
+            Some(
+                PauseResolution::Answered { answer, .. } | PauseResolution::Decided { answer },
+            ) => answer,
+            _ => return None,
+        };
+        match answer.get("override_arguments") {
+            Some(arguments) if !arguments.is_null() => Some(arguments.to_string()),
+            _ => self.ran_with.clone(),
+        }
+    }
 }
 
 /// What the loop does next.
@@ -68,6 +88,8 @@ pub struct LoopState {
     pub agent: String,
     /// The node's visit.
     pub visit: u32,
+    /// The event layout its journal was written with (`version` of its `started`).
+    pub layout: u32,
     /// The thread, as the run started with it (`None`: the execution's own id).
     pub thread: Option<String>,
     /// The thread's owner.
@@ -139,6 +161,7 @@ impl LoopState {
         self.events += 1;
         match event {
             LoopEvent::Started {
+                version,
                 execution_id,
                 workflow,
                 agent,
@@ -151,8 +174,8 @@ impl LoopState {
                 history,
                 history_usage,
                 history_cost,
-                ..
             } => {
+                self.layout = version;
                 self.execution_id = execution_id;
                 self.workflow = workflow;
                 self.agent = agent;
@@ -191,6 +214,16 @@ impl LoopState {
                 self.pending = calls;
                 self.pauses.clear();
             }
+            LoopEvent::ToolsStarted { call_ids } => {
+                for call in &mut self.pending {
+                    if call_ids.contains(&call.call_id) {
+                        call.attempts += 1;
+                    }
+                }
+            }
+            LoopEvent::ToolSpent { spend, .. } => {
+                self.tool_spend += spend.iter().map(|s| s.cost).sum();
+            }
             LoopEvent::ToolFinished {
                 call_id,
                 content,
@@ -221,12 +254,20 @@ impl LoopState {
                 }
             }
             LoopEvent::PauseOpened(opened) => {
+                // A question after a crash replaces the call's approval, keeping what the
+                // approval ran it with.
+                let ran_with = self
+                    .pauses
+                    .get(&opened.call_id)
+                    .filter(|_| opened.attempt > 0)
+                    .and_then(CallPause::ran_with);
                 self.pauses.insert(
                     opened.call_id.clone(),
                     CallPause {
                         opened,
                         awaiting: false,
                         resolution: None,
+                        ran_with,
                     },
                 );
             }
@@ -250,6 +291,23 @@ impl LoopState {
             LoopEvent::PauseAnswerRejected { .. } | LoopEvent::Summarized { .. } => {}
             LoopEvent::Answered { answer } => self.next = Next::Answered(answer),
             LoopEvent::Failed { code, message } => self.next = Next::Failed(code, message),
+        }
+    }
+
+    /// Whether `call`, which would run now (no result; no decision holds it back), may have
+    /// taken effect already: it started (its intent is journaled) and has no result. A journal
+    /// of a layout before intents has none, so there every such call may have started.
+    pub fn interrupted(&self, call: &PendingCall) -> bool {
+        self.starts(call) > 0
+    }
+
+    /// How many times `call` started without a result: its journaled intents, or (in a journal
+    /// of a layout before intents) one for a call without a result.
+    pub fn starts(&self, call: &PendingCall) -> u32 {
+        match (&call.result, self.layout < super::INTENTS_SINCE) {
+            (Some(_), _) => 0,
+            (None, true) => call.attempts.max(1),
+            (None, false) => call.attempts,
         }
     }
 

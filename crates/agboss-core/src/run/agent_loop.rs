@@ -6,10 +6,10 @@ use std::sync::Arc;
 use agboss_rules::codes;
 use tracing::Instrument;
 
-use super::{LimitExceededError, RunEnv, RunError, RunOptions, assign_call_ids};
+use super::{LeaseKeeper, LimitExceededError, RunEnv, RunError, RunOptions, assign_call_ids};
 use crate::agent::AppAgent;
 use crate::context::{AbortReason, Execution};
-use crate::journal::{Answer, LoopEvent, LoopState, Next};
+use crate::journal::{Answer, LoopEvent, LoopState, Next, StoreErrorKind};
 use crate::model::{ChatModel, ChatRequest, Message, ModelError, ToolChoice};
 use crate::spend::{BudgetExceededError, SpendEntry};
 use crate::tool::{SchemaCheck, ToolDefinition};
@@ -20,6 +20,8 @@ pub(crate) struct AgentLoop<'a> {
     pub(super) execution: Execution,
     pub(super) env: RunEnv,
     pub(super) options: &'a RunOptions,
+    /// The execution's lease: its fence goes with every append, and no call starts without it.
+    pub(super) lease: &'a LeaseKeeper,
     /// The agent's model, resolved once; a model id without a route fails the first model call.
     model: Result<Arc<dyn ChatModel>, ModelError>,
     /// The request of every turn. Its model, system prompt, tools (the answer tool last) and
@@ -41,6 +43,7 @@ impl<'a> AgentLoop<'a> {
         agent: &'a AppAgent,
         execution: Execution,
         options: &'a RunOptions,
+        lease: &'a LeaseKeeper,
     ) -> AgentLoop<'a> {
         let router = &env.router;
         let mut tools: Vec<ToolDefinition> = agent
@@ -83,29 +86,51 @@ impl<'a> AgentLoop<'a> {
             execution,
             env: env.clone(),
             options,
+            lease,
             model,
             request,
             answer,
         }
     }
 
-    /// Journals `event` and folds it into `state`.
+    /// Journals `event` and folds it into `state`, as the holder of the execution's lease.
     ///
     /// While a run is under way, others may append to its journal only the answers to its
     /// pauses (`Application::resume` records them at once). When such an event came first,
     /// it is folded in and the append retried after it; anything else means another writer
-    /// runs this execution, and the run stops.
+    /// runs this execution, and the run stops. A store out of reach is waited for (the append
+    /// tried again) as long as the lease lasts; a refusal of the lease's fence, or the lease
+    /// running out, stops the run without writing anything more.
     pub(super) async fn record(
         &self,
         state: &mut LoopState,
         event: LoopEvent,
     ) -> Result<(), RunError> {
         let id = self.execution.execution_id();
+        let fence = self.lease.lease().fence();
+        let mut backoff = std::time::Duration::from_millis(20);
         loop {
-            let error = match self.env.store.append(id, state.events, &event).await {
+            if let Some(lost) = self.lease.lost() {
+                return Err(RunError::LeaseLost(lost));
+            }
+            let error = match self
+                .env
+                .store
+                .append_as(id, state.events, &event, fence)
+                .await
+            {
                 Ok(()) => {
                     state.apply(event);
                     return Ok(());
+                }
+                Err(error) if error.is_fenced() => {
+                    return Err(RunError::LeaseLost(self.lease.refused(&error)));
+                }
+                Err(error) if error.kind == StoreErrorKind::Unavailable => {
+                    tracing::warn!(execution_id = %id, %error, "the store is out of reach; the append waits");
+                    self.lease.wait_to_retry(backoff).await;
+                    backoff = (backoff * 2).min(std::time::Duration::from_secs(1));
+                    continue;
                 }
                 Err(error) if error.is_conflict() => error,
                 Err(error) => return Err(RunError::Store(error)),
@@ -127,9 +152,18 @@ impl<'a> AgentLoop<'a> {
         }
     }
 
+    /// Waits until a call may start under the lease (see [`LeaseKeeper::may_start`]).
+    pub(super) async fn may_start(&self) -> Result<(), RunError> {
+        self.lease.may_start().await.map_err(RunError::LeaseLost)
+    }
+
     /// Journals the run's end with `error`, and returns it. A cancelled run closes its open
     /// pauses first, so a late answer is told the execution was cancelled.
     pub(super) async fn fail(&self, state: &mut LoopState, error: RunError) -> RunError {
+        // A lost lease is not this instance's to journal: the new holder goes on.
+        if let Some(lost) = self.lease.lost() {
+            return RunError::LeaseLost(lost);
+        }
         if let RunError::Aborted(reason) = &error {
             let open: Vec<String> = state
                 .pauses
@@ -183,6 +217,7 @@ impl<'a> AgentLoop<'a> {
         if let Some(capped) = self.turn_cap_reached(state) {
             return Err(self.fail(state, capped).await);
         }
+        self.may_start().await?;
         let model = match &self.model {
             Ok(model) => model,
             Err(e) => return Err(self.fail(state, RunError::Model(e.clone())).await),
@@ -256,6 +291,7 @@ impl<'a> AgentLoop<'a> {
         // Recorded before the limit is checked: the answer's usage and cost reach the counters
         // even when the run stops here.
         self.record(state, answered).await?;
+        crate::base::failpoint("model-answered");
         let made = state.tool_calls;
         if made > limit {
             let error = LimitExceededError {
@@ -284,8 +320,7 @@ impl<'a> AgentLoop<'a> {
             return Err(self.fail(state, error).await);
         }
         for result in self.answer_results(answers) {
-            self.finish(state, result, self.execution.spend().len())
-                .await?;
+            self.finish(state, result).await?;
         }
         Ok(())
     }

@@ -10,6 +10,8 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::task::JoinSet;
 
+use agboss_rules::codes;
+
 use super::RunError;
 use super::agent_loop::AgentLoop;
 use super::approvals::ApprovalRole;
@@ -17,7 +19,7 @@ use super::tools_step::Finished;
 use crate::channel::{PauseAnswerer, SentOutcome, ToolCallApprovalDecision};
 use crate::context::Step;
 use crate::journal::{CallPause, LoopEvent, LoopState, PauseOpened, PauseResolution, PendingCall};
-use crate::tool::{Scope, ToolError};
+use crate::tool::{OnCrash, Scope, ToolError};
 
 /// What becomes of one call of the turn.
 pub(super) enum Gate {
@@ -46,6 +48,7 @@ impl AgentLoop<'_> {
     ) -> Result<HashMap<usize, Gate>, RunError> {
         let mut gates = HashMap::new();
         let mut to_open = Vec::new();
+        let mut to_reconcile = Vec::new();
         let mut to_send = Vec::new();
         for (index, pending) in state.pending.iter().enumerate() {
             if pending.result.is_some() {
@@ -57,6 +60,15 @@ impl AgentLoop<'_> {
             let Some(approval) = tool.descriptor().approval() else {
                 continue;
             };
+            // A call a crash interrupted, whose tool asks before it runs again: its role is
+            // asked anew, unless it was asked since the call last started.
+            let starts = state.starts(pending);
+            let reconcile = tool.descriptor().on_crash() == OnCrash::Ask
+                && starts > 0
+                && state
+                    .pauses
+                    .get(&pending.call_id)
+                    .is_none_or(|p| p.opened.attempt < starts);
             let Some(role) = self.env.approvals.get(approval.role()).cloned() else {
                 let text = format!(
                     "Tool error: no channel of this application answers role `{}`, so the call cannot be approved",
@@ -65,6 +77,10 @@ impl AgentLoop<'_> {
                 gates.insert(index, Gate::Refused(self.bounded(index, text)));
                 continue;
             };
+            if reconcile {
+                to_reconcile.push((index, starts, role));
+                continue;
+            }
             match state.pauses.get(&pending.call_id) {
                 None => match tool.tool().check_input(&pending.call.arguments) {
                     // Nobody is asked to approve arguments the tool would refuse.
@@ -91,29 +107,49 @@ impl AgentLoop<'_> {
             }
         }
         for (index, arguments, role) in to_open {
-            let ask = self.open_pause(state, index, arguments, role).await?;
+            let ask = self.open_pause(state, index, arguments, role, 0).await?;
+            to_send.push(ask);
+        }
+        for (index, starts, role) in to_reconcile {
+            // Asked about the arguments the call ran with.
+            let pending = &state.pending[index];
+            let ran_with = state
+                .pauses
+                .get(&pending.call_id)
+                .and_then(CallPause::ran_with)
+                .unwrap_or_else(|| pending.call.arguments.clone());
+            let arguments = serde_json::from_str(&ran_with).unwrap_or(Value::Null);
+            let ask = self
+                .open_pause(state, index, arguments, role, starts)
+                .await?;
             to_send.push(ask);
         }
         self.send_all(state, to_send, &mut gates).await?;
         Ok(gates)
     }
 
-    /// Journals a new pause for call `index`, before its channel is asked.
+    /// Journals a new pause for call `index`, before its channel is asked: its approval
+    /// (`starts` 0), or the question whether to run it again after it started `starts` times
+    /// and a crash interrupted it.
     async fn open_pause(
         &self,
         state: &mut LoopState,
         index: usize,
         arguments: Value,
         role: Arc<ApprovalRole>,
+        starts: u32,
     ) -> Result<Ask, RunError> {
         let pending = &state.pending[index];
         let digest = digest(&pending.call.arguments);
-        let question = json!({
+        let mut question = json!({
             "tool": pending.call.name,
             "call_id": pending.call_id,
             "arguments": arguments,
             "arguments_digest": digest,
         });
+        if starts > 0 {
+            question["interrupted"] = json!({ "starts": starts });
+        }
         let now = self.env.clock.wall_time();
         let opened_at_ms = millis_since_epoch(now);
         let opened = PauseOpened {
@@ -133,6 +169,7 @@ impl AgentLoop<'_> {
                 .role
                 .expires_after()
                 .map(|after| opened_at_ms.saturating_add(after.as_duration().as_millis() as u64)),
+            attempt: starts,
         };
         let pause_id = opened.pause_id.clone();
         self.record(state, LoopEvent::PauseOpened(opened)).await?;
@@ -267,13 +304,30 @@ impl AgentLoop<'_> {
                     .into(),
             );
         }
+        let again = pause.opened.attempt > 0;
         match serde_json::from_value::<ToolCallApprovalDecision<Value>>(answer.clone()) {
             Ok(ToolCallApprovalDecision::Approve {
                 override_arguments: None,
-            }) => Gate::Run(pending.call.arguments.clone()),
+            }) => Gate::Run(
+                pause
+                    .ran_with
+                    .clone()
+                    .unwrap_or_else(|| pending.call.arguments.clone()),
+            ),
             Ok(ToolCallApprovalDecision::Approve {
                 override_arguments: Some(arguments),
             }) => Gate::Run(arguments.to_string()),
+            Ok(ToolCallApprovalDecision::Refuse { reason }) if again => {
+                let message = codes::TOOL_OUTCOME_UNKNOWN.fill(&[
+                    ("call_id", &pending.call_id),
+                    ("tool", &pending.call.name),
+                    (
+                        "why",
+                        &format!("role `{}` said not to: {reason}", pause.opened.role),
+                    ),
+                ]);
+                refused(format!("Tool error: {message}"))
+            }
             Ok(ToolCallApprovalDecision::Refuse { reason }) => {
                 refused(format!("Tool error: the call was refused: {reason}"))
             }

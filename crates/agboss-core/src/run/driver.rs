@@ -5,7 +5,9 @@ use std::sync::Arc;
 use tracing::Instrument;
 
 use super::agent_loop::AgentLoop;
-use super::{Approvals, Completed, Paused, PendingPause, RunError, RunOptions, RunOutcome};
+use super::{
+    Approvals, Completed, LeaseKeeper, Paused, PendingPause, RunError, RunOptions, RunOutcome,
+};
 use crate::agent::AppAgent;
 use crate::channel::PauseAnswerer;
 use crate::context::Execution;
@@ -31,13 +33,14 @@ pub struct RunEnv {
     pub clock: Clock,
 }
 
-/// Runs `agent` in `execution` from `state` until it answers or fails, journaling `start`
-/// first when the run is new.
+/// Runs `agent` in `execution` from `state` until it answers, fails or waits for answers,
+/// journaling `start` first when the run is new, under the lease `lease` keeps.
 pub(crate) async fn drive(
     env: &RunEnv,
     agent: &AppAgent,
     execution: Execution,
     options: &RunOptions,
+    lease: &LeaseKeeper,
     mut state: LoopState,
     start: Option<LoopEvent>,
 ) -> Result<RunOutcome, RunError> {
@@ -47,25 +50,31 @@ pub(crate) async fn drive(
         workflow = %execution.workflow(),
         agent = agent.name(),
     );
-    let mut agent_loop = AgentLoop::new(env, agent, execution.clone(), options);
+    let mut agent_loop = AgentLoop::new(env, agent, execution.clone(), options, lease);
     async move {
         if let Some(start) = start {
             agent_loop.record(&mut state, start).await?;
         }
         while !state.is_over() {
+            if let Some(lost) = lease.lost() {
+                return Err(RunError::LeaseLost(lost));
+            }
             if let Some(reason) = agent_loop.aborted() {
                 return Err(agent_loop.fail(&mut state, RunError::Aborted(reason)).await);
             }
             let ran_tools = state.next == Next::RunTools;
+            let before = state.events;
             agent_loop.step(&mut state).await?;
-            // After the tool step, a call without a result is one that waits for a decision.
+            // After the tool step, a call without a result waits for a decision, or had its
+            // decision arrive during the step (another process answered): the next step runs
+            // it. The run stops when every call left waits, or when a step changed nothing.
             if ran_tools && state.next == Next::RunTools {
                 let unfinished = state.pending.iter().filter(|c| c.result.is_none()).count();
                 let waiting = state.awaiting().count();
                 if unfinished > 0 && unfinished == waiting {
                     return Ok(RunOutcome::Paused(paused(&state)));
                 }
-                if unfinished > 0 {
+                if state.events == before {
                     return Err(RunError::Contract(format!(
                         "{unfinished} calls are left without a result and only {waiting} wait for a decision"
                     )));
@@ -152,7 +161,8 @@ pub(crate) fn restore_spend(execution: &Execution, events: &[LoopEvent], agent: 
                     tools_of_calls.insert(call.call_id.clone(), tool);
                 }
             }
-            LoopEvent::ToolFinished { call_id, spend, .. } => {
+            LoopEvent::ToolSpent { call_id, spend }
+            | LoopEvent::ToolFinished { call_id, spend, .. } => {
                 for spent in spend {
                     execution.spend().push(crate::spend::SpendEntry {
                         service: spent.service.clone(),

@@ -43,6 +43,7 @@ pub fn assign_call_ids(
             call_id,
             call,
             position: position as u32,
+            attempts: 0,
             result: None,
         })
         .collect()

@@ -99,6 +99,18 @@ pub enum RunError {
     /// The journal cannot be folded by this build (a newer layout); nothing was run.
     #[error("{0}")]
     Journal(JournalError),
+    /// This instance lost the execution's lease mid-run: it stopped, started nothing more and
+    /// wrote nothing more; the instance holding the lease now goes on with the execution.
+    #[error("{0}")]
+    LeaseLost(super::ExecutionLeaseLostError),
+    /// Another instance holds the execution's lease, so this one cannot act on it now.
+    #[error("{}", agboss_rules::codes::LEASE_HELD.fill(&[("execution", execution_id), ("holder", holder)]))]
+    HeldElsewhere {
+        /// The execution.
+        execution_id: String,
+        /// Who holds it.
+        holder: String,
+    },
 }
 
 impl RunError {
@@ -117,6 +129,8 @@ impl RunError {
             RunError::NotFound(_) => "not-found".into(),
             RunError::Store(_) => "store".into(),
             RunError::Journal(_) => "journal".into(),
+            RunError::LeaseLost(e) => e.code().into(),
+            RunError::HeldElsewhere { .. } => agboss_rules::codes::LEASE_HELD.id().into(),
         }
     }
 }

@@ -16,6 +16,7 @@ mod approvals;
 mod approve;
 mod driver;
 mod ids;
+mod lease;
 mod limits;
 mod outcome;
 mod tools_step;
@@ -25,8 +26,10 @@ pub(crate) use approve::millis_since_epoch;
 pub use driver::RunEnv;
 pub(crate) use driver::{drive, outcome, restore_spend};
 pub use ids::assign_call_ids;
+pub(crate) use lease::LeaseKeeper;
+pub use lease::{ExecutionLeaseLostError, LeaseLoss};
 pub use limits::{LimitExceededError, RunError, TurnLimitError};
-pub use outcome::{Completed, Paused, PendingPause, RunOutcome};
+pub use outcome::{Completed, Elsewhere, Paused, PendingPause, RunOutcome};
 
 use std::sync::Arc;
 

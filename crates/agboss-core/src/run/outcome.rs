@@ -1,4 +1,5 @@
-//! [`RunOutcome`]: how a run stopped well: with an answer, or waiting for one.
+//! [`RunOutcome`]: how a run stopped well: with an answer, waiting for one, or going on in
+//! another instance.
 
 use serde_json::Value;
 
@@ -15,6 +16,18 @@ pub enum RunOutcome {
     /// A call waits for a decision; nothing of the run stays in memory: answer with
     /// `Application::resume`, in this process or another reading the same store.
     Paused(Paused),
+    /// Another instance holds the execution's lease and drives it: this one did nothing more
+    /// (an answer given to `resume` is journaled; the holder goes on with it).
+    Elsewhere(Elsewhere),
+}
+
+/// An execution that another instance drives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Elsewhere {
+    /// The execution.
+    pub execution_id: String,
+    /// The instance that holds its lease, as the store says.
+    pub holder: Option<String>,
 }
 
 /// A run that answered.
@@ -71,6 +84,7 @@ impl RunOutcome {
         match self {
             RunOutcome::Completed(done) => &done.execution_id,
             RunOutcome::Paused(paused) => &paused.execution_id,
+            RunOutcome::Elsewhere(elsewhere) => &elsewhere.execution_id,
         }
     }
 
@@ -83,23 +97,23 @@ impl RunOutcome {
     pub fn completed(&self) -> Option<&Completed> {
         match self {
             RunOutcome::Completed(done) => Some(done),
-            RunOutcome::Paused(_) => None,
+            RunOutcome::Paused(_) | RunOutcome::Elsewhere(_) => None,
         }
     }
 
-    /// The run's end if it answered, else what it waits for.
-    pub fn into_completed(self) -> Result<Completed, Paused> {
+    /// The run's end if it answered, else how it stands.
+    pub fn into_completed(self) -> Result<Completed, Box<RunOutcome>> {
         match self {
             RunOutcome::Completed(done) => Ok(done),
-            RunOutcome::Paused(paused) => Err(paused),
+            other => Err(Box::new(other)),
         }
     }
 
     /// What it waits for, if it is paused.
     pub fn paused(&self) -> Option<&Paused> {
         match self {
-            RunOutcome::Completed(_) => None,
             RunOutcome::Paused(paused) => Some(paused),
+            RunOutcome::Completed(_) | RunOutcome::Elsewhere(_) => None,
         }
     }
 }

@@ -6,12 +6,14 @@ use std::sync::Arc;
 use tokio::task::JoinSet;
 use tracing::Instrument;
 
+use agboss_rules::codes;
+
 use super::agent_loop::AgentLoop;
 use super::approve::Gate;
 use super::{RunError, ToolEnd};
 use crate::context::Step;
-use crate::journal::{LoopEvent, LoopState, Spent};
-use crate::tool::{CallFrame, CallOutcome, Issues, ToolFailure, bound_text};
+use crate::journal::{LoopEvent, LoopState, PendingCall, Spent};
+use crate::tool::{CallFrame, CallOutcome, Issues, OnCrash, ToolFailure, bound_text};
 
 /// What one finished call journals: the call (its position in `state.pending`) and what the
 /// model reads.
@@ -46,15 +48,19 @@ impl AgentLoop<'_> {
     /// waiting. Each call that does not wait gets exactly one result: an unknown tool,
     /// malformed arguments, a refusal, a panic or a crashed task is a tool error the model
     /// reads. Results are journaled as they come and fed back in the model's order.
+    ///
+    /// Before any call starts, their intent is journaled (`ToolsStarted`); what they spend is
+    /// journaled as they record it (`ToolSpent`). A call that started before and has no result
+    /// was interrupted (its process stopped): it runs again with the same id and key, unless
+    /// its tool says `on_crash = report` (the model reads that its outcome is unknown) or `ask`
+    /// (its role was asked first; see `approve.rs`).
     pub(super) async fn run_tools(&mut self, state: &mut LoopState) -> Result<(), RunError> {
         let node: Arc<str> = Arc::from(self.agent.name());
-        // Costs calls (and their channels) record land after this mark; finishing a call
-        // reads only those.
-        let spend_mark = self.execution.spend().len();
+        // Costs calls (and their channels) record land after this mark.
+        let mut journaled = self.execution.spend().len();
         let mut gates = self.gate_calls(state).await?;
-        let mut tasks: JoinSet<Finished> = JoinSet::new();
-        let mut running: HashMap<tokio::task::Id, usize> = HashMap::new();
         let mut immediate = Vec::new();
+        let mut to_run: Vec<(usize, String)> = Vec::new();
         for (index, pending) in state.pending.iter().enumerate() {
             if pending.result.is_some() {
                 continue;
@@ -77,16 +83,56 @@ impl AgentLoop<'_> {
                 immediate.push(self.unknown_tool(index, &call.name));
                 continue;
             };
+            if state.interrupted(pending) && tool.descriptor().on_crash() == OnCrash::Report {
+                immediate.push(self.outcome_unknown(index, pending, tool.descriptor().name()));
+                continue;
+            }
+            to_run.push((index, arguments));
+        }
+        for finished in immediate {
+            self.finish(state, finished).await?;
+        }
+        if !to_run.is_empty() {
+            self.start_calls(state, node, to_run, &mut journaled)
+                .await?;
+        }
+        self.journal_spend(state, &mut journaled).await
+    }
+
+    /// Journals the intent of the calls `to_run` (their positions and argument bytes), starts
+    /// them, and journals each result as it comes, and what they spend as they spend it.
+    async fn start_calls(
+        &self,
+        state: &mut LoopState,
+        node: Arc<str>,
+        to_run: Vec<(usize, String)>,
+        journaled: &mut usize,
+    ) -> Result<(), RunError> {
+        self.may_start().await?;
+        let call_ids = to_run
+            .iter()
+            .map(|(index, _)| state.pending[*index].call_id.clone())
+            .collect();
+        self.record(state, LoopEvent::ToolsStarted { call_ids })
+            .await?;
+        crate::base::failpoint("tool-intent");
+        let mut tasks: JoinSet<Finished> = JoinSet::new();
+        let mut running: HashMap<tokio::task::Id, usize> = HashMap::new();
+        for (index, arguments) in to_run {
+            let pending = &state.pending[index];
+            let Some(tool) = self.agent.tool(&pending.call.name) else {
+                continue;
+            };
             let tool = tool.tool().clone();
-            let frame = CallFrame::new(
-                self.execution.clone(),
-                Step::new(node.clone(), state.visit, pending.call_id.as_str()),
-            );
+            let step = Step::new(node.clone(), state.visit, pending.call_id.as_str())
+                .with_attempt(pending.attempts);
+            let frame = CallFrame::new(self.execution.clone(), step);
             let span = tracing::info_span!(
                 "agboss.tool_call",
-                tool = %call.name,
+                tool = %pending.call.name,
                 source = tool.descriptor().source(),
                 call_id = %pending.call_id,
+                attempt = pending.attempts,
                 outcome = tracing::field::Empty,
                 is_result_truncated = tracing::field::Empty,
             );
@@ -109,10 +155,21 @@ impl AgentLoop<'_> {
             );
             running.insert(handle.id(), index);
         }
-        for finished in immediate {
-            self.finish(state, finished, spend_mark).await?;
-        }
-        while let Some(joined) = tasks.join_next_with_id().await {
+        let ledger = self.execution.spend().clone();
+        loop {
+            let recorded = ledger.recorded();
+            tokio::pin!(recorded);
+            recorded.as_mut().enable();
+            self.journal_spend(state, journaled).await?;
+            let joined = tokio::select! {
+                biased;
+                joined = tasks.join_next_with_id() => joined,
+                () = &mut recorded => continue,
+            };
+            let Some(joined) = joined else {
+                return Ok(());
+            };
+            crate::base::failpoint("tool-returned");
             let finished = match joined {
                 Ok((_, finished)) => finished,
                 // `invoke` catches panics in `run`, but a task can still die (a panic while
@@ -124,8 +181,43 @@ impl AgentLoop<'_> {
                     truncated: false,
                 },
             };
-            self.finish(state, finished, spend_mark).await?;
+            // What the call spent up to its end is journaled before its result.
+            self.journal_spend(state, journaled).await?;
+            self.finish(state, finished).await?;
+            crate::base::failpoint("result-committed");
         }
+    }
+
+    /// Journals the costs calls recorded since position `journaled` of the ledger, one
+    /// `ToolSpent` per call, and moves the mark past them.
+    async fn journal_spend(
+        &self,
+        state: &mut LoopState,
+        journaled: &mut usize,
+    ) -> Result<(), RunError> {
+        let (entries, end) = self.execution.spend().since(*journaled);
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let mut by_call: Vec<(String, Vec<Spent>)> = Vec::new();
+        for entry in entries {
+            let Some(call_id) = entry.call_id else {
+                continue;
+            };
+            let spent = Spent {
+                service: entry.service,
+                cost: entry.cost,
+            };
+            match by_call.iter_mut().find(|(id, _)| *id == call_id) {
+                Some((_, spend)) => spend.push(spent),
+                None => by_call.push((call_id, vec![spent])),
+            }
+        }
+        for (call_id, spend) in by_call {
+            self.record(state, LoopEvent::ToolSpent { call_id, spend })
+                .await?;
+        }
+        *journaled = end;
         Ok(())
     }
 
@@ -133,7 +225,6 @@ impl AgentLoop<'_> {
         &self,
         state: &mut LoopState,
         finished: Finished,
-        spend_mark: usize,
     ) -> Result<(), RunError> {
         let pending = &state.pending[finished.index];
         if let Some(hook) = &self.options.on_tool_end {
@@ -151,24 +242,32 @@ impl AgentLoop<'_> {
                 content: &finished.content,
             });
         }
-        let spend = self
-            .execution
-            .spend()
-            .of_call_since(spend_mark, &pending.call_id)
-            .into_iter()
-            .map(|entry| Spent {
-                service: entry.service,
-                cost: entry.cost,
-            })
-            .collect();
         let event = LoopEvent::ToolFinished {
             call_id: pending.call_id.clone(),
             content: finished.content,
             is_error: finished.is_error,
             truncated: finished.truncated,
-            spend,
+            spend: Vec::new(),
         };
         self.record(state, event).await
+    }
+
+    /// The result of a call a crash interrupted whose tool may not run twice: the model reads
+    /// that its outcome is unknown.
+    fn outcome_unknown(&self, index: usize, pending: &PendingCall, tool: &str) -> Finished {
+        let message = codes::TOOL_OUTCOME_UNKNOWN.fill(&[
+            ("call_id", &pending.call_id),
+            ("tool", &tool),
+            ("why", &"its tool says on_crash = report"),
+        ]);
+        tracing::warn!(
+            execution_id = %self.execution.execution_id(),
+            call_id = %pending.call_id,
+            tool,
+            code = codes::TOOL_OUTCOME_UNKNOWN.id(),
+            "an interrupted call is not run again"
+        );
+        self.bounded(index, format!("Tool error: {message}"))
     }
 
     fn unknown_tool(&self, index: usize, name: &str) -> Finished {

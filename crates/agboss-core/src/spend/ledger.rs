@@ -22,6 +22,7 @@ pub struct SpendEntry {
 #[derive(Clone, Default)]
 pub struct SpendLedger {
     entries: Arc<Mutex<Vec<SpendEntry>>>,
+    recorded: Arc<tokio::sync::Notify>,
 }
 
 impl SpendLedger {
@@ -33,6 +34,22 @@ impl SpendLedger {
     /// Adds `entry`.
     pub fn push(&self, entry: SpendEntry) {
         self.lock().push(entry);
+        self.recorded.notify_waiters();
+    }
+
+    /// Completes once an entry is pushed after it is created (or, once `enable`d, after that):
+    /// the loop journals what running calls spend as they spend it.
+    pub fn recorded(&self) -> tokio::sync::futures::Notified<'_> {
+        self.recorded.notified()
+    }
+
+    /// The entries at or after position `mark`, and the length they end at.
+    pub fn since(&self, mark: usize) -> (Vec<SpendEntry>, usize) {
+        let entries = self.lock();
+        (
+            entries.get(mark..).unwrap_or_default().to_vec(),
+            entries.len(),
+        )
     }
 
     /// Everything recorded so far.

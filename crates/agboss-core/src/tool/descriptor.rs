@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::schema::{CompiledSchemas, SchemaError};
 use super::{
-    DependencyError, DependencySpec, MissingDependency, RemoteTool, Requirement, ToolApproval,
-    ToolOrigin,
+    DependencyError, DependencySpec, MissingDependency, OnCrash, RemoteTool, Requirement,
+    ToolApproval, ToolOrigin,
 };
 use super::{DynTool, ToolEnv};
 use crate::deps::Unresolved;
@@ -81,6 +81,7 @@ pub struct ToolDescriptor {
     read_only: bool,
     origin: ToolOrigin,
     approval: Option<ToolApproval>,
+    on_crash: OnCrash,
     dependencies: &'static [DependencySpec],
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
@@ -110,6 +111,7 @@ impl ToolDescriptor {
             read_only: false,
             origin: ToolOrigin::Local,
             approval: None,
+            on_crash: OnCrash::Rerun,
             dependencies: &[],
             input_schema,
             output_schema,
@@ -144,6 +146,12 @@ impl ToolDescriptor {
     /// Makes its calls wait for a decision of `approval`'s role before they run.
     pub const fn with_approval(mut self, approval: ToolApproval) -> ToolDescriptor {
         self.approval = Some(approval);
+        self
+    }
+
+    /// What recovery does with a call a crash interrupted (`rerun` unless set).
+    pub const fn with_on_crash(mut self, on_crash: OnCrash) -> ToolDescriptor {
+        self.on_crash = on_crash;
         self
     }
 
@@ -199,6 +207,11 @@ impl ToolDescriptor {
     /// The role its calls wait for, if they wait for one.
     pub fn approval(&self) -> Option<&ToolApproval> {
         self.approval.as_ref()
+    }
+
+    /// What recovery does with a call of it that a crash interrupted.
+    pub fn on_crash(&self) -> OnCrash {
+        self.on_crash
     }
 
     /// Where it comes from: `local`, or the server's name.

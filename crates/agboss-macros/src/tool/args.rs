@@ -42,6 +42,7 @@ pub const MCP_KEYS: &[&str] = &[
     "max_result_size",
     "read_only",
     "channel",
+    "on_crash",
     "crate",
 ];
 
@@ -53,6 +54,7 @@ pub const KEYS: &[&str] = &[
     "max_result_size",
     "read_only",
     "channel",
+    "on_crash",
     "crate",
 ];
 
@@ -67,6 +69,8 @@ pub struct ToolArgs {
     pub read_only: bool,
     /// The role its calls wait for: a `#[channel_role]`, or a built-in channel.
     pub channel: Option<syn::TypePath>,
+    /// What recovery does with a call a crash interrupted: `rerun`, `report` or `ask`.
+    pub on_crash: Option<syn::Path>,
     pub server: Option<syn::Path>,
     pub calls: Option<SpannedValue<String>>,
     /// For `#[mcp_tool]`: with `output`, the macro writes the pass-through handler.

@@ -192,6 +192,10 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
         };
         descriptor = quote!(#descriptor.with_approval(#approval));
     }
+    if let Some(variant) = tool.on_crash {
+        let variant = syn::Ident::new(variant, proc_macro2::Span::call_site());
+        descriptor = quote!(#descriptor.with_on_crash(#private::OnCrash::#variant));
+    }
     if let Some(McpCall { server, calls, .. }) = &tool.mcp {
         let server = quote_spanned!(server.span()=> <#server as #private::McpServer>);
         descriptor =

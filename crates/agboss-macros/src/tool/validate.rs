@@ -1,7 +1,7 @@
 //! Checks `#[tool(..)]` and the struct under it, collecting every problem, into a
 //! [`ResolvedTool`] that code generation can trust.
 
-use agboss_rules::names;
+use agboss_rules::{codes, names};
 use proc_macro2::Span;
 use quote::ToTokens;
 use syn::spanned::Spanned;
@@ -25,6 +25,8 @@ pub struct ResolvedTool {
     pub read_only: bool,
     /// `channel = Role`: the role its calls wait for.
     pub channel: Option<TypePath>,
+    /// `on_crash = ..`: `Rerun`, `Report` or `Ask` (the variant's name); `None` for the default.
+    pub on_crash: Option<&'static str>,
     /// For `#[mcp_tool]`: the server and the server's tool it calls.
     pub mcp: Option<McpCall>,
     pub krate: Option<Path>,
@@ -98,6 +100,7 @@ pub fn resolve(
             .map_err(|e| problems.push(e.into()))
             .ok()
     });
+    let on_crash = resolve_on_crash(&args, &mut problems);
     if !item.generics.params.is_empty() {
         problems.push(
             darling::Error::custom(
@@ -127,10 +130,33 @@ pub fn resolve(
         max_result_size,
         read_only: args.read_only,
         channel: args.channel,
+        on_crash,
         mcp,
         krate: args.krate,
         fields,
     })
+}
+
+/// `on_crash = rerun | report | ask`; `ask` needs the role a `channel` names, which it asks.
+fn resolve_on_crash(args: &ToolArgs, problems: &mut Vec<darling::Error>) -> Option<&'static str> {
+    let path = args.on_crash.as_ref()?;
+    let written = path.to_token_stream().to_string().replace(' ', "");
+    let variant = match written.as_str() {
+        "rerun" => "Rerun",
+        "report" => "Report",
+        "ask" => "Ask",
+        _ => {
+            let finding = codes::TOOL_ON_CRASH_INVALID.finding(&[("value", &written)]);
+            problems.push(finding_at(&finding, path.span()));
+            return None;
+        }
+    };
+    if variant == "Ask" && args.channel.is_none() {
+        let finding = codes::TOOL_ON_CRASH_NEEDS_CHANNEL.finding(&[]);
+        problems.push(finding_at(&finding, path.span()));
+        return None;
+    }
+    Some(variant)
 }
 
 /// `server`, `calls`, and `input` with `output`: both or neither.

@@ -66,6 +66,7 @@ pub fn model_answered(turn: u32, calls: &[&str]) -> LoopEvent {
                 call_id: (*id).to_owned(),
                 call,
                 position: position as u32,
+                attempts: 0,
                 result: (position == 1).then(|| CallResult {
                     content: "already done".into(),
                     is_error: false,
@@ -114,7 +115,32 @@ pub fn pause_opened(pause: &str, call: &str, owner: Option<&str>, at_ms: u64) ->
         arguments_digest: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
         opened_at_ms: at_ms,
         expires_at_ms: Some(at_ms + 72 * 3_600_000),
+        attempt: 0,
     })
+}
+
+/// The intent of calls `calls`: about to start.
+pub fn tools_started(calls: &[&str]) -> LoopEvent {
+    LoopEvent::ToolsStarted {
+        call_ids: calls.iter().map(|c| (*c).to_owned()).collect(),
+    }
+}
+
+/// Call `call` recorded two costs while it ran.
+pub fn tool_spent(call: &str) -> LoopEvent {
+    LoopEvent::ToolSpent {
+        call_id: call.to_owned(),
+        spend: vec![
+            Spent {
+                service: "geocoding".into(),
+                cost: Usd::from_micros(5),
+            },
+            Spent {
+                service: "openai/gpt-4o-mini".into(),
+                cost: Usd::from_nanos(70),
+            },
+        ],
+    }
 }
 
 /// The channel of pause `pause` said the answer comes later.
@@ -182,11 +208,20 @@ pub fn every_variant(execution: &str) -> Vec<LoopEvent> {
     let mut events = vec![
         started(execution, Some("t-1"), Some("u-1")),
         model_answered(1, &["c-1", "c-2"]),
+        tools_started(&["c-1"]),
+        tool_spent("c-1"),
         tool_finished("c-1"),
     ];
-    for (i, resolution) in resolutions().into_iter().enumerate() {
+    let resolutions = resolutions();
+    let last = resolutions.len() - 1;
+    for (i, resolution) in resolutions.into_iter().enumerate() {
         let pause = format!("{execution}-p{i}");
-        events.push(pause_opened(&pause, "c-2", Some("u-1"), 1_000 + i as u64));
+        let mut opened = pause_opened(&pause, "c-2", Some("u-1"), 1_000 + i as u64);
+        // The last asks whether to run the call again after a crash interrupted it.
+        if let (LoopEvent::PauseOpened(opened), true) = (&mut opened, i == last) {
+            opened.attempt = 1;
+        }
+        events.push(opened);
         events.push(pause_awaiting(&pause));
         events.push(answer_rejected(&pause, "pause.wrong-answerer"));
         events.push(pause_resolved(&pause, resolution));

@@ -100,11 +100,16 @@ pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, A
         store: builder
             .store
             .clone()
-            .unwrap_or_else(|| Arc::new(MemoryStore::new())),
+            .unwrap_or_else(|| Arc::new(MemoryStore::with_clock(builder.clock.clone()))),
         budgets: builder.budgets,
         approvals: Arc::new(approvals),
         locks: Arc::default(),
         running: Arc::default(),
+        instance: builder
+            .instance
+            .clone()
+            .unwrap_or_else(super::ids::new_instance_id),
+        lease_ttl: builder.lease_ttl.as_duration(),
     })
 }
 

@@ -1,0 +1,178 @@
+//! Workers: an instance that takes up the executions of a shared store that can go on. Several
+//! processes on one store share its executions this way: each claims (with a lease) what nobody
+//! drives, so every execution is driven by one of them at a time, and an execution whose
+//! instance stopped is taken up by another once its lease runs out.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use futures_util::stream::{FuturesUnordered, StreamExt};
+
+use super::Application;
+use super::drive::Begin;
+use crate::context::Signal;
+use crate::journal::Lease;
+use crate::run::{RunError, RunOptions, RunOutcome};
+use crate::units::TimeSpan;
+
+/// What one driven execution ended as, for a worker's `on_end` hook.
+pub type WorkEnd<'a> = (&'a str, &'a Result<RunOutcome, RunError>);
+
+type Hook<'a> = Box<dyn FnMut(WorkEnd<'_>) + Send + 'a>;
+
+type Driving<'a> =
+    Pin<Box<dyn Future<Output = (String, Result<RunOutcome, RunError>)> + Send + 'a>>;
+
+/// A worker being set up: [`Application::worker`], then [`run`](Worker::run).
+#[must_use = "a worker does nothing until it runs"]
+pub struct Worker<'a> {
+    app: &'a Application,
+    concurrency: usize,
+    poll: Duration,
+    until_idle: bool,
+    on_end: Option<Hook<'a>>,
+}
+
+/// What a worker did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorkReport {
+    /// Executions it claimed.
+    pub claimed: usize,
+    /// Of those, how many it drove to an answer.
+    pub completed: usize,
+    /// How many it left waiting for answers.
+    pub paused: usize,
+    /// How many ended with an error (the execution failed, or the store did), by id with the
+    /// error's code.
+    pub failed: Vec<(String, String)>,
+    /// How many it lost the lease of mid-run (another instance went on with them).
+    pub lost: usize,
+    /// How many another instance held when this one got to them.
+    pub elsewhere: usize,
+}
+
+impl WorkReport {
+    fn count(&mut self, execution_id: &str, outcome: &Result<RunOutcome, RunError>) {
+        match outcome {
+            Ok(RunOutcome::Completed(_)) => self.completed += 1,
+            Ok(RunOutcome::Paused(_)) => self.paused += 1,
+            Ok(RunOutcome::Elsewhere(_)) => self.elsewhere += 1,
+            Err(RunError::LeaseLost(_)) => self.lost += 1,
+            Err(error) => self.failed.push((execution_id.to_owned(), error.code())),
+        }
+    }
+}
+
+impl Application {
+    /// A worker of this application: it claims the executions of the store that can go on
+    /// (new ones handed over with [`RunBuilder::submit`](super::RunBuilder::submit), answered
+    /// pauses, and those whose instance stopped, once their lease runs out) and drives them, a
+    /// few at a time.
+    pub fn worker(&self) -> Worker<'_> {
+        Worker {
+            app: self,
+            concurrency: 4,
+            poll: Duration::from_secs(1),
+            until_idle: false,
+            on_end: None,
+        }
+    }
+
+    /// Recovers what this process, or another that stopped, left unfinished: drives every
+    /// execution of the store that can go on and that no live instance holds (not ended, not
+    /// only waiting for answers) to its end or its next pause, and returns when none is left.
+    /// Call it when the application starts; [`Application::worker`] does it on a timer.
+    pub async fn recover(&self) -> WorkReport {
+        self.worker().until_idle().run(Signal::new()).await
+    }
+}
+
+impl<'a> Worker<'a> {
+    /// Drives at most `n` executions at once (4 by default; at least 1).
+    pub fn concurrency(mut self, n: usize) -> Self {
+        self.concurrency = n.max(1);
+        self
+    }
+
+    /// Asks the store for work every `poll` while it has room (1 s by default), on the
+    /// application's clock.
+    pub fn poll(mut self, poll: TimeSpan) -> Self {
+        self.poll = poll.as_duration().max(Duration::from_millis(1));
+        self
+    }
+
+    /// Returns once a claim finds nothing and nothing it claimed still runs, instead of
+    /// waiting for more work.
+    pub fn until_idle(mut self) -> Self {
+        self.until_idle = true;
+        self
+    }
+
+    /// Calls `hook` with each execution it drove, as its driver stops.
+    pub fn on_end(mut self, hook: impl FnMut(WorkEnd<'_>) + Send + 'a) -> Self {
+        self.on_end = Some(Box::new(hook));
+        self
+    }
+
+    /// Works until `stop` fires (or, [`until_idle`](Self::until_idle), until there is no work):
+    /// then it claims nothing more and returns once what it drives has stopped. Dropping the
+    /// future instead abandons those executions to their leases: another worker takes them up
+    /// when they run out.
+    pub async fn run(mut self, stop: Signal) -> WorkReport {
+        let app = self.app;
+        let mut report = WorkReport::default();
+        let mut driving: FuturesUnordered<Driving<'a>> = FuturesUnordered::new();
+        loop {
+            let mut found = 0;
+            if !stop.is_cancelled() && driving.len() < self.concurrency {
+                let room = self.concurrency - driving.len();
+                let claimed_at = app.clock.now();
+                match app.store.claim(&app.instance, app.lease_ttl, room).await {
+                    Ok(leases) => {
+                        found = leases.len();
+                        report.claimed += found;
+                        for lease in leases {
+                            driving.push(Box::pin(drive(app, lease, claimed_at)));
+                        }
+                    }
+                    Err(error) => {
+                        tracing::warn!(instance = %app.instance, %error, "a worker could not claim work; it asks again");
+                    }
+                }
+            }
+            let idle = driving.is_empty() && found == 0;
+            if driving.is_empty() && (stop.is_cancelled() || (self.until_idle && idle)) {
+                return report;
+            }
+            let room = driving.len() < self.concurrency && !stop.is_cancelled();
+            tokio::select! {
+                Some((execution_id, outcome)) = driving.next(), if !driving.is_empty() => {
+                    report.count(&execution_id, &outcome);
+                    if let Some(hook) = &mut self.on_end {
+                        hook((&execution_id, &outcome));
+                    }
+                }
+                // Room for more, found some just now: ask again at once.
+                () = std::future::ready(()), if room && found > 0 => {}
+                () = app.clock.sleep(self.poll), if room => {}
+                () = stop.cancelled(), if !stop.is_cancelled() => {}
+            }
+        }
+    }
+}
+
+/// Drives the execution `lease` claims, under its local lock.
+async fn drive(
+    app: &Application,
+    lease: Lease,
+    claimed_at: crate::time::ClockTime,
+) -> (String, Result<RunOutcome, RunError>) {
+    let execution_id = lease.execution_id.clone();
+    let _driver = app.locks.lock(&execution_id).await;
+    let begin = Begin::Journal(RunOptions::default());
+    let outcome = app
+        .drive_claimed(lease, claimed_at, Signal::new(), begin)
+        .await;
+    (execution_id, outcome)
+}
