@@ -16,7 +16,7 @@ mod journals;
 
 use std::path::PathBuf;
 
-use agboss::journal::{JournalError, LoopEvent, LoopState, STATE_VERSION};
+use agboss::journal::{INTENTS_SINCE, JournalError, LoopEvent, LoopState, STATE_VERSION};
 use agboss::run::{RunError, RunOutcome};
 use agboss::{Resume, prelude::ToolCallApprovalDecision};
 
@@ -131,8 +131,9 @@ async fn t24_journals_of_earlier_layouts_replay_to_the_same_decisions() {
     let mut per_layout = Vec::new();
     for (layout, dir) in layouts() {
         let fixtures = journals::read_all(&dir);
+        // Layout 2 has no intents, so no `after-intent` journal.
         assert!(
-            fixtures.len() >= Scenario::ALL.len(),
+            fixtures.len() >= Scenario::ALL.len() - usize::from(layout < INTENTS_SINCE),
             "{}: a fixture per scenario",
             dir.display()
         );

@@ -226,6 +226,8 @@ pub enum Scenario {
     BeforeTools,
     /// The first lookup finished; the second has no result.
     MidTool,
+    /// The calls' intent journaled (layout 3 on); neither has a result.
+    AfterIntent,
     /// Started; the first model call was lost.
     ModelLost,
     /// The payment waits for its owner's approval.
@@ -259,10 +261,11 @@ impl Expected {
 }
 
 impl Scenario {
-    pub const ALL: [Scenario; 7] = [
+    pub const ALL: [Scenario; 8] = [
         Scenario::Completed,
         Scenario::BeforeTools,
         Scenario::MidTool,
+        Scenario::AfterIntent,
         Scenario::ModelLost,
         Scenario::Paused,
         Scenario::ApprovedNotRun,
@@ -274,6 +277,7 @@ impl Scenario {
             Scenario::Completed => "completed",
             Scenario::BeforeTools => "before-tools",
             Scenario::MidTool => "mid-tool",
+            Scenario::AfterIntent => "after-intent",
             Scenario::ModelLost => "model-lost",
             Scenario::Paused => "paused",
             Scenario::ApprovedNotRun => "approved-not-run",
@@ -304,7 +308,7 @@ impl Scenario {
         };
         match self {
             Scenario::Completed => looker(&[], 0),
-            Scenario::BeforeTools => looker(&["call_0:0", "call_0:1"], 1),
+            Scenario::BeforeTools | Scenario::AfterIntent => looker(&["call_0:0", "call_0:1"], 1),
             Scenario::MidTool => looker(&["call_0:1"], 1),
             Scenario::ModelLost => looker(&["call_0:0", "call_0:1"], 2),
             Scenario::Paused | Scenario::ApprovedNotRun => payer(&["call_1"], 1),
@@ -423,6 +427,7 @@ pub async fn record(scenario: Scenario) -> Recorded {
         Scenario::ModelLost => 1,
         Scenario::BeforeTools => position(|e| matches!(e, LoopEvent::ModelAnswered { .. })) + 1,
         Scenario::MidTool => position(|e| matches!(e, LoopEvent::ToolFinished { .. })) + 1,
+        Scenario::AfterIntent => position(|e| matches!(e, LoopEvent::ToolsStarted { .. })) + 1,
         Scenario::ApprovedNotRun => position(|e| matches!(e, LoopEvent::PauseResolved { .. })) + 1,
     };
     Recorded {
