@@ -534,3 +534,29 @@ async fn t18_an_answer_wakes_exactly_one_instance() {
     );
     assert_eq!(runs, RACES);
 }
+
+/// describe says what recovery does with the tools that are not simply run again.
+#[test]
+fn describe_says_what_recovery_does_with_each_tool() {
+    let world = World::new();
+    let app = world.app("a", Arc::new(MemoryStore::new()));
+    let text = agboss::describe::text(&app);
+    assert!(
+        text.contains("· charge-card-tool (write, local, on crash: report)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "· refund-tool (write, local, waits for approval: refund-approval-channel, on crash: ask)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("· send-email-tool (write, local) —"),
+        "{text}"
+    );
+    let json = agboss::describe::json(&app);
+    let tools = &json["schemas"]["tools"];
+    assert_eq!(tools["charge-card-tool"]["onCrash"], "report");
+    assert_eq!(tools["send-email-tool"]["onCrash"], "rerun");
+}

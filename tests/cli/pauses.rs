@@ -179,3 +179,50 @@ async fn cancel_closes_the_pauses_and_a_late_answer_is_refused() {
         "{late}"
     );
 }
+
+/// `worker --until-idle` drives the runs handed to the store with `submit` until each waits,
+/// a line per execution, and then stops with its summary.
+#[tokio::test]
+async fn worker_drives_submitted_runs_until_none_can_go_on() {
+    let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+    let turns = vec![
+        Turn::call("transfer-tool", json!({"cents": 500})),
+        Turn::call("transfer-tool", json!({"cents": 700})),
+    ];
+    let app = app(store.clone(), turns);
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        ids.push(
+            app.run_agent::<Teller>("Move money")
+                .owner("alice")
+                .submit()
+                .await
+                .unwrap(),
+        );
+    }
+    let env = Env::from_pairs([("USER", "alice")]);
+    let out = cli(&app, "bank worker --until-idle --concurrency 1", &env).await;
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("worker "), "{out}");
+    assert!(
+        lines[0].ends_with("drives the executions of bank (1 at a time) until none is left"),
+        "{out}"
+    );
+    for (line, id) in lines[1..3].iter().zip(&ids) {
+        assert_eq!(
+            *line,
+            format!("execution {id} waits for answers (1 for its thread's owner)")
+        );
+    }
+    assert_eq!(
+        lines[3],
+        "worker stopped: 2 claimed, 0 completed, 2 waiting, 0 failed, 0 lost to another instance"
+    );
+    let pending = cli(&app, "bank pending", &env).await;
+    assert_eq!(
+        pending.matches("transfer-tool waits for").count(),
+        2,
+        "{pending}"
+    );
+}

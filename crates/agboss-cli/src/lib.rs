@@ -1,7 +1,8 @@
 //! The command line of agboss: the subcommands a program mounts in its own command line
-//! (`describe`; `g mcp`, which generates the `#[mcp_tool]`s of an MCP server; and `pending`,
-//! `approve`, `refuse`, `reply`, `answer`, `cancel`, which list and answer pauses), and the
-//! `agboss` program (`g mcp`, `new`) for what needs no application.
+//! (`describe`; `g mcp`, which generates the `#[mcp_tool]`s of an MCP server; `pending`,
+//! `approve`, `refuse`, `reply`, `answer`, `cancel`, which list and answer pauses; and `worker`,
+//! which drives the store's executions that can go on), and the `agboss` program (`g mcp`,
+//! `new`) for what needs no application.
 //!
 //! A program with a command line of its own mounts [`Command`] (a clap `Subcommand`) or
 //! [`AgbossArgs`] (clap `Args`) under a name of its choosing, so that `myapp agboss describe`
@@ -85,9 +86,11 @@ pub mod mcp;
 pub use generate::{Generate, GenerateMcp};
 pub use new::{AgbossSource, New, NewError};
 pub use pauses::{Answerer, PauseCommand, USER_VARIABLES, current_user, render as render_pause};
+pub use worker::WorkerArgs;
 
 mod new;
 mod pauses;
+mod worker;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -115,6 +118,9 @@ pub enum Command {
     /// application's store, listed and answered from any process that opens it.
     #[command(flatten)]
     Pauses(PauseCommand),
+    /// Work on the store's executions: claim what can go on (new runs, answered pauses, what a
+    /// stopped instance left) and drive it, until Ctrl-C. Several workers share one store.
+    Worker(WorkerArgs),
 }
 
 /// agboss's subcommands as clap `Args`, for a program that mounts them as a variant holding
@@ -156,7 +162,7 @@ impl Command {
     /// `g mcp` does not.
     pub fn needs_application(&self) -> bool {
         match self {
-            Command::Describe { .. } | Command::Pauses(_) => true,
+            Command::Describe { .. } | Command::Pauses(_) | Command::Worker(_) => true,
             #[cfg(feature = "mcp")]
             Command::G(_) => false,
         }
@@ -166,7 +172,7 @@ impl Command {
     /// one that does (`describe`, the pause subcommands), which [`run`](Self::run) runs.
     pub fn run_without_application(&self) -> Option<ExitCode> {
         match self {
-            Command::Describe { .. } | Command::Pauses(_) => None,
+            Command::Describe { .. } | Command::Pauses(_) | Command::Worker(_) => None,
             #[cfg(feature = "mcp")]
             Command::G(Generate::Mcp(mcp)) => Some(mcp.run()),
         }
@@ -179,6 +185,15 @@ impl Command {
     pub async fn run(&self, app: &Application) -> ExitCode {
         if let Some(code) = self.run_without_application() {
             return code;
+        }
+        // A worker prints as it goes, for as long as it runs.
+        if let Command::Worker(worker) = self {
+            let report = worker.run(app).await;
+            return if report.failed.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            };
         }
         let (text, failed) = self.printed(app, &Env::process()).await;
         if failed {
@@ -214,6 +229,14 @@ impl Command {
             Command::Pauses(command) => {
                 let printed = command.run(app, env).await;
                 (printed.text, printed.failed)
+            }
+            Command::Worker(worker) => {
+                let mut out = Vec::new();
+                let report = worker.work(app, Default::default(), &mut out).await;
+                let mut text = String::from_utf8_lossy(&out).into_owned();
+                text.push_str(&worker::summary(&report));
+                text.push('\n');
+                (text, !report.failed.is_empty())
             }
         }
     }

@@ -325,8 +325,8 @@ pub mod config {
 #[cfg(feature = "cli")]
 pub mod cli {
     pub use agboss_cli::{
-        AgbossArgs, Answerer, Command, PauseCommand, USER_VARIABLES, command, command_from,
-        current_user, render_pause,
+        AgbossArgs, Answerer, Command, PauseCommand, USER_VARIABLES, WorkerArgs, command,
+        command_from, current_user, render_pause,
     };
     #[cfg(feature = "mcp")]
     pub use agboss_cli::{Generate, GenerateMcp};

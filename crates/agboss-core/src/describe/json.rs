@@ -104,6 +104,7 @@ fn tool_schema(tool: &ToolDescriptor) -> Value {
             "role": role,
             "answeredBy": answered_by,
         })),
+        "onCrash": tool.on_crash().as_str(),
         "timeoutMs": tool.timeout().as_duration().as_millis() as u64,
         "timeout": tool.timeout().to_string(),
         "maxResultSize": tool.max_result_size().map(ByteSize::get),

@@ -74,9 +74,13 @@ fn tool_line(out: &mut String, tool: &AppTool) {
     } else {
         format!(" ← {}", tool.env_vars().join(", "))
     };
-    let waits = approval(descriptor)
+    let mut waits = approval(descriptor)
         .map(|(role, _)| format!(", waits for approval: {role}"))
         .unwrap_or_default();
+    // Only a tool that may not simply run again after a crash says so.
+    if descriptor.on_crash() != crate::tool::OnCrash::Rerun {
+        waits.push_str(&format!(", on crash: {}", descriptor.on_crash()));
+    }
     let _ = writeln!(
         out,
         "    · {} ({}, {}{waits}){env} — {} · maxResultSize {}",
