@@ -293,7 +293,7 @@ pub mod spend {
 
 /// The application's clock.
 pub mod time {
-    pub use agboss_core::time::{Clock, ManualClock};
+    pub use agboss_core::time::{Clock, ManualClock, WallOffset};
 }
 
 /// `describe`: who can use which tool, with what limits, as text or versioned JSON.

@@ -2,6 +2,8 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -45,8 +47,34 @@ pub struct Clock(Kind);
 
 #[derive(Clone, Debug)]
 enum Kind {
-    System { origin: Instant },
+    System {
+        origin: Instant,
+        wall_offset: Option<WallOffset>,
+    },
     Manual(ManualClock),
+}
+
+/// How far a clock's wall time is off the system's, changeable while the clock runs: what a
+/// machine whose clock is set wrong, or stepped by NTP, reads. Only [`Clock::wall_time`] moves
+/// with it; timers, timeouts and leases run on the monotonic time, which it leaves alone.
+#[derive(Clone, Debug, Default)]
+pub struct WallOffset(Arc<AtomicI64>);
+
+impl WallOffset {
+    /// No offset yet.
+    pub fn new() -> WallOffset {
+        WallOffset::default()
+    }
+
+    /// The wall time reads `millis` milliseconds ahead of the system's (behind, when negative).
+    pub fn set_millis(&self, millis: i64) {
+        self.0.store(millis, Ordering::SeqCst);
+    }
+
+    /// The offset, in milliseconds.
+    pub fn millis(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
 }
 
 impl Clock {
@@ -54,13 +82,22 @@ impl Clock {
     pub fn system() -> Clock {
         Clock(Kind::System {
             origin: Instant::now(),
+            wall_offset: None,
+        })
+    }
+
+    /// The system's clock with its wall time off by `offset` (a test of clock jumps).
+    pub fn system_with_wall_offset(offset: WallOffset) -> Clock {
+        Clock(Kind::System {
+            origin: Instant::now(),
+            wall_offset: Some(offset),
         })
     }
 
     /// The current time on this clock.
     pub fn now(&self) -> ClockTime {
         match &self.0 {
-            Kind::System { origin } => ClockTime(origin.elapsed()),
+            Kind::System { origin, .. } => ClockTime(origin.elapsed()),
             Kind::Manual(manual) => ClockTime(manual.elapsed()),
         }
     }
@@ -68,7 +105,21 @@ impl Clock {
     /// The wall-clock time, for timestamps that leave the process.
     pub fn wall_time(&self) -> SystemTime {
         match &self.0 {
-            Kind::System { .. } => SystemTime::now(),
+            Kind::System {
+                wall_offset: None, ..
+            } => SystemTime::now(),
+            Kind::System {
+                wall_offset: Some(offset),
+                ..
+            } => {
+                let millis = offset.millis();
+                let by = Duration::from_millis(millis.unsigned_abs());
+                if millis >= 0 {
+                    SystemTime::now() + by
+                } else {
+                    SystemTime::now() - by
+                }
+            }
             Kind::Manual(manual) => manual.wall_time(),
         }
     }

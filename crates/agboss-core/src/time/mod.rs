@@ -7,5 +7,5 @@
 mod clock;
 mod manual;
 
-pub use clock::{Clock, ClockTime, Sleep};
+pub use clock::{Clock, ClockTime, Sleep, WallOffset};
 pub use manual::ManualClock;
