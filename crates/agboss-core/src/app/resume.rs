@@ -160,6 +160,27 @@ impl Application {
     /// already (of two concurrent answers exactly one is taken), `pause.execution-cancelled`
     /// for an execution cancelled meanwhile.
     pub async fn resume(&self, resume: Resume) -> Result<RunOutcome, ResumeError> {
+        let record = self.take_answer(&resume).await?;
+        self.drive_journal(
+            &record.execution_id,
+            resume.signal.clone(),
+            RunOptions::default(),
+        )
+        .await
+        .map_err(ResumeError::run)
+    }
+
+    /// Takes an answer to a pause without driving its execution on: the answer is checked and
+    /// journaled as [`resume`](Self::resume) does it (the same refusals), and the execution is
+    /// left to whichever instance claims it next: a worker ([`Application::worker`]), or a
+    /// [`recover`](Self::recover). For a process that receives answers (a webhook, a chat
+    /// bot) while others run the agents. Returns the execution's id.
+    pub async fn answer(&self, resume: Resume) -> Result<String, ResumeError> {
+        Ok(self.take_answer(&resume).await?.execution_id)
+    }
+
+    /// Checks `resume` against its pause and journals it; the pause's record.
+    async fn take_answer(&self, resume: &Resume) -> Result<PauseRecord, ResumeError> {
         let pause_id = resume.pause_id.clone();
         let Some(record) = self
             .store
@@ -173,12 +194,12 @@ impl Application {
                 &[("pause_id", &pause_id)],
             ));
         };
-        if let Err(refused) = self.check(&resume, &record) {
+        if let Err(refused) = self.check(resume, &record) {
             self.audit(&record, resume.by.as_deref(), refused.code)
                 .await;
             return Err(refused);
         }
-        let answer = match self.answer_of(&resume, &record).await {
+        let answer = match self.answer_of(resume, &record).await {
             Ok(answer) => answer,
             Err(refused) => {
                 self.audit(&record, resume.by.as_deref(), refused.code)
@@ -196,13 +217,7 @@ impl Application {
             reply,
         };
         self.record_answer(&record, resolution).await?;
-        self.drive_journal(
-            &record.execution_id,
-            resume.signal.clone(),
-            RunOptions::default(),
-        )
-        .await
-        .map_err(ResumeError::run)
+        Ok(record)
     }
 
     /// The checks that need no answer: who, which execution, which arguments, until when.

@@ -1,0 +1,227 @@
+//! Paused executions resumed through real applications: `Application::resume` in the process
+//! that answers, and answers journaled by one process (`Application::answer`) and taken up by
+//! four worker instances sharing the store. Every execution runs an agent whose one tool waits
+//! for its owner's approval: the model's answer, the pause, the answer, the call, the model's
+//! last answer, as the loop journals them.
+//!
+//! `cargo bench -p agboss --bench resumes` runs 2,000 executions (`AGBOSS_BENCH_EXECUTIONS` for
+//! another count) on an SQLite file at `Durability::Full`; `cargo test` runs it with 60, so it
+//! never rots.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use agboss::channel::ChannelAsk;
+use agboss::context::Signal;
+use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
+use agboss::prelude::*;
+use agboss::run::RunOutcome;
+use agboss::store::{SqliteStore, Store};
+use agboss::{Application, Resume, Workflow};
+
+/// A note to save.
+#[dto]
+pub struct Note {
+    /// Its text.
+    pub text: String,
+}
+
+/// The thread's owner approves each note.
+#[channel_role(name = "note-approval-channel", approves = Note, answered_by = ThreadOwner)]
+pub struct NoteApproval;
+
+/// Asks the owner; the answer comes later.
+#[channel(name = "owner-inbox-channel")]
+pub struct OwnerInbox;
+
+impl ChannelHandler for OwnerInbox {
+    type Role = NoteApproval;
+
+    async fn send(
+        &self,
+        _: ChannelAsk<NoteApproval>,
+    ) -> Result<ChannelOutcome<NoteApproval>, ToolError> {
+        Ok(ChannelOutcome::await_reply())
+    }
+}
+
+/// Saves a note, once approved.
+#[tool(name = "note-save-tool", channel = NoteApproval)]
+pub struct SaveNote;
+
+impl ToolHandler for SaveNote {
+    type Input = Note;
+    type Output = PlainText;
+
+    async fn run(&self, input: Note) -> Result<PlainText, ToolError> {
+        Ok(PlainText::new(format!("saved: {}", input.text)))
+    }
+}
+
+/// Saves notes.
+#[agent(name = "notes", prompt = "../../../tests/prompts/helper.prompt.md", model = "bench/notes", tools = [SaveNote])]
+pub struct Notes;
+
+/// Asks to save a note until a result is in the conversation, then answers.
+struct NotesModel;
+
+impl ChatModel for NotesModel {
+    fn chat<'a>(&'a self, request: &'a ChatRequest, _: &'a Signal) -> ChatFuture<'a> {
+        let saved = request
+            .messages
+            .iter()
+            .any(|m| matches!(m, Message::Tool { .. }));
+        let response = if saved {
+            ChatResponse {
+                text: Some("Saved.".into()),
+                ..ChatResponse::default()
+            }
+        } else {
+            ChatResponse {
+                tool_calls: vec![ToolCall {
+                    provider_id: Some("call_1".into()),
+                    name: "note-save-tool".into(),
+                    arguments: r#"{"text": "the meeting moved to Thursday"}"#.into(),
+                }],
+                ..ChatResponse::default()
+            }
+        };
+        Box::pin(std::future::ready(Ok(response)))
+    }
+}
+
+fn app(store: &Arc<dyn Store>, instance: &str) -> Arc<Application> {
+    Arc::new(
+        Application::builder("notes")
+            .workflow(Workflow::new("desk").agent::<Notes>())
+            .channel::<OwnerInbox>()
+            .chat_model(Arc::new(NotesModel))
+            .store(store.clone())
+            .instance(instance)
+            .build()
+            .unwrap(),
+    )
+}
+
+/// Runs `n` executions until they pause, 64 at a time; their pause ids.
+async fn pause_all(app: &Arc<Application>, prefix: &str, n: usize) -> Vec<String> {
+    let mut pauses = Vec::with_capacity(n);
+    for chunk in (0..n).collect::<Vec<_>>().chunks(64) {
+        let tasks: Vec<_> = chunk
+            .iter()
+            .map(|i| {
+                let (app, id) = (app.clone(), format!("{prefix}-{i}"));
+                tokio::spawn(async move {
+                    let outcome = app
+                        .run("desk", "Save: the meeting moved to Thursday")
+                        .execution_id(&id)
+                        .owner("user-42")
+                        .await
+                        .unwrap();
+                    let RunOutcome::Paused(paused) = outcome else {
+                        panic!("{outcome:?}")
+                    };
+                    paused.pending[0].pause_id.clone()
+                })
+            })
+            .collect();
+        for task in tasks {
+            pauses.push(task.await.unwrap());
+        }
+    }
+    pauses
+}
+
+fn approve(pause_id: &str) -> Resume {
+    Resume::decision(pause_id, ToolCallApprovalDecision::<Note>::approve()).answered_by("user-42")
+}
+
+fn per_second(n: usize, took: Duration) -> f64 {
+    n as f64 / took.as_secs_f64()
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let testing = !std::env::args().any(|a| a == "--bench");
+    let n: usize = std::env::var("AGBOSS_BENCH_EXECUTIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if testing { 60 } else { 2_000 });
+    let folder = std::env::temp_dir().join(format!("agboss-bench-resumes-{}", std::process::id()));
+    let store: Arc<dyn Store> =
+        Arc::new(SqliteStore::open(folder.join("resumes.db")).await.unwrap());
+    let answering = app(&store, "answering");
+
+    // Paused, then resumed by the process that answers, 32 answers at a time.
+    let started = Instant::now();
+    let pauses = pause_all(&answering, "here", n).await;
+    let paused_took = started.elapsed();
+    let started = Instant::now();
+    for chunk in pauses.chunks(32) {
+        let tasks: Vec<_> = chunk
+            .iter()
+            .map(|p| {
+                let (app, p) = (answering.clone(), p.clone());
+                tokio::spawn(async move { app.resume(approve(&p)).await.unwrap() })
+            })
+            .collect();
+        for task in tasks {
+            assert!(task.await.unwrap().completed().is_some());
+        }
+    }
+    let resumed_took = started.elapsed();
+
+    // Paused; answered by one process that only takes answers; driven on by four workers.
+    let pauses = pause_all(&answering, "workers", n).await;
+    for chunk in pauses.chunks(64) {
+        let tasks: Vec<_> = chunk
+            .iter()
+            .map(|p| {
+                let (app, p) = (answering.clone(), p.clone());
+                tokio::spawn(async move { app.answer(approve(&p)).await.unwrap() })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap();
+        }
+    }
+    let started = Instant::now();
+    let workers: Vec<_> = (0..4)
+        .map(|w| {
+            let app = app(&store, &format!("worker-{w}"));
+            tokio::spawn(async move {
+                app.worker()
+                    .concurrency(16)
+                    .until_idle()
+                    .run(Signal::new())
+                    .await
+            })
+        })
+        .collect();
+    let mut completed = 0;
+    let mut shares = Vec::new();
+    for worker in workers {
+        let report = worker.await.unwrap();
+        completed += report.completed;
+        shares.push(report.completed);
+    }
+    let workers_took = started.elapsed();
+    assert_eq!(completed, n, "every answered execution completed once");
+
+    println!("{n} executions on SQLite (Durability::Full), each: a call that waits for approval");
+    println!(
+        "  paused through Application::run: {:.0}/s",
+        per_second(n, paused_took)
+    );
+    println!(
+        "  resumed through Application::resume (32 at once): {:.0}/s",
+        per_second(n, resumed_took)
+    );
+    println!(
+        "  answered with Application::answer, driven on by 4 workers (16 each): {:.0}/s (shares {shares:?})",
+        per_second(n, workers_took)
+    );
+    drop(store);
+    drop(answering);
+    let _ = std::fs::remove_dir_all(&folder);
+}
