@@ -290,3 +290,134 @@ async fn t7_a_locked_sqlite_file_is_waited_for_then_recovered() {
     }
     report("T7-sqlite", &figures.join("; "));
 }
+
+/// A small deterministic random source for the storm (xorshift).
+struct Dice(u64);
+
+impl Dice {
+    fn roll(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// T5 on one store: four worker processes share `executions` executions (two calls each, a few
+/// seconds long) while, for `storm`, one of them at random is killed and restarted, or stopped
+/// for up to four seconds, every one to three seconds. Then they are left alone until every
+/// execution completed.
+async fn lease_storm(
+    label: &str,
+    spec: String,
+    store: Arc<dyn Store>,
+    executions: usize,
+    storm: Duration,
+) {
+    let effects = Effects::start();
+    let workers = Workers {
+        store: spec,
+        effects: effects.clone(),
+        ttl_ms: 2_000,
+        tool_ms: 4_000,
+    };
+    let ids = workers.submit(executions, "storm");
+    let start = |n: usize| {
+        workers.start(
+            &format!("w{n}"),
+            &["--concurrency", "8", "--poll-ms", "100"],
+            None,
+        )
+    };
+    let mut running: Vec<_> = (0..4).map(start).collect();
+    let mut started_count = 4;
+    let mut dice = Dice(0x9E37_79B9_7F4A_7C15);
+    let mut stopped: Vec<(usize, Instant)> = Vec::new();
+    let (mut kills, mut stops) = (0, 0);
+    let began = Instant::now();
+    while began.elapsed() < storm {
+        std::thread::sleep(Duration::from_millis(1_000 + dice.roll(2_000)));
+        // Wake those whose stop is over.
+        stopped.retain(|(slot, until)| {
+            if Instant::now() >= *until {
+                running[*slot].signal("CONT");
+                false
+            } else {
+                true
+            }
+        });
+        let slot = dice.roll(4) as usize;
+        if stopped.iter().any(|(s, _)| *s == slot) {
+            continue;
+        }
+        if dice.roll(10) < 6 {
+            running[slot].kill();
+            running[slot] = start(started_count);
+            started_count += 1;
+            kills += 1;
+        } else {
+            running[slot].signal("STOP");
+            stopped.push((
+                slot,
+                Instant::now() + Duration::from_millis(1_000 + dice.roll(3_000)),
+            ));
+            stops += 1;
+        }
+    }
+    for (slot, _) in stopped.drain(..) {
+        running[slot].signal("CONT");
+    }
+    let calm = Instant::now();
+    let until = calm + Duration::from_secs(240);
+    loop {
+        let checked = check(&*store, &ids, &effects).await;
+        if checked.completed == executions {
+            break;
+        }
+        assert!(Instant::now() < until, "not all finished: {checked:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let settled = calm.elapsed();
+    let total = began.elapsed();
+    let checked = check(&*store, &ids, &effects).await;
+    let mut epochs_per_execution = Vec::new();
+    for id in &ids {
+        let lease = store.lease(id).await.unwrap().unwrap();
+        epochs_per_execution.push(lease.epoch);
+    }
+    let max_epoch = epochs_per_execution.iter().max().copied().unwrap_or(0);
+    report(
+        &format!("T5-{label}"),
+        &format!(
+            "executions finished {}/{executions} ({} s of storm: {kills} kills and restarts, {stops} stops); double commits {}; max concurrent holders {} (epochs never go back in any journal); distinct keys per logical call (max) {}; duplicate effects {}; throughput {:.1} executions/s; last completion {} ms after the storm; claims per execution (max) {max_epoch}",
+            checked.completed,
+            storm.as_secs(),
+            checked.results_twice + checked.turns_twice,
+            if checked.epochs_back == 0 { 1 } else { 2 },
+            if checked.calls_with_many_keys == 0 {
+                1
+            } else {
+                2
+            },
+            checked.duplicate_effects,
+            executions as f64 / total.as_secs_f64(),
+            settled.as_millis(),
+        ),
+    );
+    assert_eq!(checked.completed, executions);
+    assert_eq!(checked.results_twice + checked.turns_twice, 0);
+    assert_eq!(checked.epochs_back, 0);
+    assert_eq!(checked.calls_with_many_keys, 0);
+    assert_eq!(checked.duplicate_effects, 0);
+    assert_eq!(checked.mismatched, 0);
+    for mut worker in running {
+        worker.kill();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn t5_four_workers_through_a_storm_of_kills_and_stops_on_sqlite() {
+    let (_folder, spec, store) = sqlite().await;
+    let storm = Duration::from_secs(if long() { 600 } else { 20 });
+    lease_storm("sqlite", spec, store, 200, storm).await;
+}
