@@ -9,6 +9,10 @@
 //!   (`.ci/run` runs it after `ci`'s cheap gates).
 //! - `bless`: rewrites the trybuild `.stderr` and insta snapshots; review the diff after.
 //! - `bench`: runs the criterion benches whose figures docs/performance.md records.
+//! - `faults [--long]`: the fault plan's tests (docs/durability.md): the short lane the test
+//!   command runs too, or with `--long` the long lane (T1 with 100 kills per boundary, T5's
+//!   storm for ten minutes, the differential tests with ten times the sequences). Their figures
+//!   land in `target/faults/`.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -22,8 +26,9 @@ fn main() -> ExitCode {
         "bless" => bless(),
         "bench" => bench(),
         "features" => features(),
+        "faults" => faults(env::args().any(|a| a == "--long")),
         _ => {
-            eprintln!("usage: cargo xtask <test | ci | features | bless | bench>");
+            eprintln!("usage: cargo xtask <test | ci | features | bless | bench | faults [--long]>");
             return ExitCode::from(2);
         }
     };
@@ -110,6 +115,27 @@ fn bless() -> Result<(), String> {
         ],
         &[("TRYBUILD", "overwrite"), ("INSTA_UPDATE", "always")],
     )
+}
+
+fn faults(long: bool) -> Result<(), String> {
+    let tests = [
+        "durability",
+        "faults",
+        "recovery",
+        "journal-replay",
+        "store-conformance",
+    ];
+    let mut args = vec!["test", "-p", "agboss-tests", "--all-features"];
+    for test in tests {
+        args.extend(["--test", test]);
+    }
+    args.extend(["--", "--nocapture"]);
+    let envs: &[(&str, &str)] = if long {
+        &[("AGBOSS_FAULTS_LONG", "1")]
+    } else {
+        &[]
+    };
+    cargo(&args, envs)
 }
 
 fn bench() -> Result<(), String> {

@@ -16,8 +16,17 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use super::Backend;
 use super::events::*;
 
-/// How many random sequences [`differential`] tries (shrinking a failure adds more).
+/// How many random sequences [`differential`] tries (shrinking a failure adds more); ten times
+/// as many with `AGBOSS_FAULTS_LONG` set (the long lane of the fault tests).
 pub const DIFFERENTIAL_CASES: u32 = 64;
+
+fn cases() -> u32 {
+    if std::env::var_os("AGBOSS_FAULTS_LONG").is_some() {
+        DIFFERENTIAL_CASES * 10
+    } else {
+        DIFFERENTIAL_CASES
+    }
+}
 
 const EXECUTIONS: u8 = 3;
 const PAUSES: u8 = 4;
@@ -298,7 +307,7 @@ pub fn differential<B: Backend>(make_backend: impl Fn() -> B) {
         .build()
         .expect("a tokio runtime");
     let mut runner = TestRunner::new(Config {
-        cases: DIFFERENTIAL_CASES,
+        cases: cases(),
         failure_persistence: None,
         ..Config::default()
     });
