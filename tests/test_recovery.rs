@@ -18,9 +18,9 @@ use agboss::{Application, Resume};
 
 use recovery::{ChargeInput, World};
 
-fn report(test: &str, figures: &str) {
-    println!("{test}: {figures}");
-}
+#[path = "faults/report.rs"]
+mod reporting;
+use reporting::report;
 
 /// A store on the world's clock, and a faulty wrapper of it.
 fn stores(world: &World) -> (Arc<dyn Store>, Arc<FaultyStore>) {

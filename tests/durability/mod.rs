@@ -371,14 +371,6 @@ pub fn percentile(values: &mut [Duration], p: f64) -> Duration {
     values[at]
 }
 
-/// Prints a test's figures and keeps them in `target/faults/<test>.txt` (the docs quote them).
-pub fn report(test: &str, figures: &str) {
-    println!("{test}: {figures}");
-    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .join("target/faults");
-    if std::fs::create_dir_all(&folder).is_ok() {
-        let _ = std::fs::write(folder.join(format!("{test}.txt")), format!("{figures}\n"));
-    }
-}
+#[path = "../faults/report.rs"]
+mod reporting;
+pub use reporting::report;
