@@ -190,7 +190,10 @@ pub async fn a_retried_append_is_taken_once_and_a_different_one_diverges(
     let first = started("e-1", None, Some("u"));
     store.append_as("e-1", 0, &first, a.fence()).await.unwrap();
     store.append_as("e-1", 0, &first, a.fence()).await.unwrap();
-    assert_eq!(store.events("e-1").await.unwrap(), std::slice::from_ref(&first));
+    assert_eq!(
+        store.events("e-1").await.unwrap(),
+        std::slice::from_ref(&first)
+    );
     assert_eq!(store.execution("e-1").await.unwrap().unwrap().events, 1);
     let other = started("e-1", None, Some("v"));
     assert_eq!(
