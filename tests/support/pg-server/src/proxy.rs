@@ -20,7 +20,8 @@ use tokio::sync::{oneshot, watch};
 /// - [`block`](Proxy::block) holds new connections without forwarding them (a server that does
 ///   not answer) until [`unblock`](Proxy::unblock);
 /// - [`cut_after`](Proxy::cut_after) forwards the next request that contains some bytes, then
-///   closes its connection before any reply comes back (a commit whose acknowledgement is lost).
+///   closes the client's side before any reply comes back, while the server's side is drained
+///   (a commit whose acknowledgement is lost).
 ///
 /// Dropping it closes everything.
 #[derive(Debug)]
@@ -133,8 +134,8 @@ impl Proxy {
     }
 
     /// Forwards the next chunk a client sends that contains `bytes` (`b"COMMIT"`), then closes
-    /// that connection at once: the server gets the request, the client never gets the reply.
-    /// Once.
+    /// that connection to the client at once: the server gets the request and answers it (its
+    /// answers are read and thrown away), the client never gets the reply. Once.
     pub fn cut_after(&self, bytes: &[u8]) {
         self.rules().cut_after = Some(bytes.to_vec());
     }
@@ -238,16 +239,14 @@ async fn forward(mut client: TcpStream, shared: Arc<Shared>) {
     let _ = server.set_nodelay(true);
     shared.open.fetch_add(1, Ordering::SeqCst);
     let (mut from_client, mut from_server) = ([0u8; 16 * 1024], [0u8; 16 * 1024]);
+    let mut cut = false;
     loop {
         tokio::select! {
             read = client.read(&mut from_client) => {
                 let Ok(n @ 1..) = read else { break };
                 let chunk = &from_client[..n];
-                let cut = shared.cuts(chunk);
+                cut = shared.cuts(chunk);
                 if server.write_all(chunk).await.is_err() || cut {
-                    if cut {
-                        let _ = server.flush().await;
-                    }
                     break;
                 }
             }
@@ -263,6 +262,13 @@ async fn forward(mut client: TcpStream, shared: Arc<Shared>) {
                 }
             }
         }
+    }
+    if cut {
+        // The client's side closes now; the server's stays open and its answers are read
+        // and thrown away, so it finishes what it was sent (a commit) as if all were well.
+        drop(client);
+        let draining = async { while let Ok(1..) = server.read(&mut from_server).await {} };
+        let _ = tokio::time::timeout(Duration::from_secs(30), draining).await;
     }
     shared.open.fetch_sub(1, Ordering::SeqCst);
     // Both sockets close as they drop here.
