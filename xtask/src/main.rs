@@ -70,6 +70,7 @@ const FEATURES: &[&str] = &[
     "config",
     "cli",
     "sqlite",
+    "postgres",
     "testing",
 ];
 
