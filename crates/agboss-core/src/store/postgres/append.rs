@@ -13,7 +13,8 @@
 //! Locks are always taken in that order (execution, lease, pause), so appends and claims never
 //! deadlock each other.
 //!
-//! The statements of each step are pipelined: `BEGIN` with the reads, the writes with `COMMIT`.
+//! The statements of each step are pipelined, so an append costs two round trips: `BEGIN` with
+//! the locking reads, then one statement of every write with `COMMIT`.
 
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
@@ -27,19 +28,41 @@ use crate::journal::{
     next_record, pause_change, taken_seq,
 };
 
+/// Read committed whatever the database's default: every statement sees what committed before
+/// it, and the row locks, not snapshots, keep the checks true.
+const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
 const LOCK_EXECUTION: &str = "SELECT record FROM executions WHERE execution_id = $1 FOR UPDATE";
 const LOCK_PAUSE: &str = "SELECT record FROM pauses WHERE pause_id = $1 FOR UPDATE";
 const WRITTEN: &str = "SELECT epoch, event FROM events WHERE execution_id = $1 AND seq = $2";
-const INSERT_EVENT: &str =
-    "INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)";
-const INSERT_EXECUTION: &str = "INSERT INTO executions (execution_id, thread_id, runnable, record) \
-                                VALUES ($1, $2, $3, $4)";
-const UPDATE_EXECUTION: &str =
-    "UPDATE executions SET runnable = $2, record = $3 WHERE execution_id = $1";
-const INSERT_PAUSE: &str = "INSERT INTO pauses (pause_id, execution_id, thread_id, owner_id, \
-                            opened_at_ms, opened_at_seq, open, record) \
-                            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-const UPDATE_PAUSE: &str = "UPDATE pauses SET open = $2, record = $3 WHERE pause_id = $1";
+
+/// The writes of an append, one statement: the event ($1 to $4), then the execution's row, then
+/// the pause's. An execution's first event (`started`) changes no pause.
+const WRITE_FIRST: &str = "
+WITH event AS (
+    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
+)
+INSERT INTO executions (execution_id, thread_id, runnable, record) VALUES ($1, $5, $6, $7)";
+const WRITE_NEXT: &str = "
+WITH event AS (
+    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
+)
+UPDATE executions SET runnable = $5, record = $6 WHERE execution_id = $1";
+const WRITE_NEXT_OPENING: &str = "
+WITH event AS (
+    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
+), pause AS (
+    INSERT INTO pauses (pause_id, execution_id, thread_id, owner_id, opened_at_ms,
+                        opened_at_seq, open, record)
+    VALUES ($7, $8, $9, $10, $11, $12, $13, $14)
+)
+UPDATE executions SET runnable = $5, record = $6 WHERE execution_id = $1";
+const WRITE_NEXT_CHANGING: &str = "
+WITH event AS (
+    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
+), pause AS (
+    UPDATE pauses SET open = $8, record = $9 WHERE pause_id = $7
+)
+UPDATE executions SET runnable = $5, record = $6 WHERE execution_id = $1";
 
 /// One append to make: the event, its JSON as stored, and who appends it.
 pub(super) struct Append<'a> {
@@ -81,27 +104,40 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
         fence,
     } = *append;
     let lock_execution = conn.statement(LOCK_EXECUTION).await?;
+    let lock_lease = match fence {
+        Fence::Unfenced => None,
+        Fence::Epoch(_) => Some(conn.statement(lease::FENCE).await?),
+    };
+    // The pause the event names, locked with the rest (it is checked below that it is the one
+    // the event changes).
+    let named = pause_named(event);
+    let lock_pause = match named {
+        Some(_) => Some(conn.statement(LOCK_PAUSE).await?),
+        None => None,
+    };
     let key: [&(dyn ToSql + Sync); 1] = [&execution_id];
-    let (execution_row, lease_row) = match fence {
-        Fence::Unfenced => {
-            let (_, row) = tokio::try_join!(
-                conn.client.batch_execute("BEGIN"),
-                conn.client.query_opt(&lock_execution, &key),
-            )
-            .map_err(Failure::Pg)?;
-            (row, None)
-        }
-        Fence::Epoch(_) => {
-            let fence = conn.statement(lease::FENCE).await?;
-            let (_, row, lease) = tokio::try_join!(
-                conn.client.batch_execute("BEGIN"),
-                conn.client.query_opt(&lock_execution, &key),
-                conn.client.query_opt(&fence, &key),
-            )
-            .map_err(Failure::Pg)?;
-            (row, lease)
+    let pause_key: [&(dyn ToSql + Sync); 1] = [&named];
+    let client = &conn.client;
+    let lease_read = async {
+        match &lock_lease {
+            Some(statement) => client.query_opt(statement, &key).await,
+            None => Ok(None),
         }
     };
+    let pause_read = async {
+        match &lock_pause {
+            Some(statement) => client.query_opt(statement, &pause_key).await,
+            None => Ok(None),
+        }
+    };
+    conn.in_transaction = true;
+    let (_, execution_row, lease_row, named_row) = tokio::try_join!(
+        client.batch_execute(BEGIN),
+        client.query_opt(&lock_execution, &key),
+        lease_read,
+        pause_read,
+    )
+    .map_err(Failure::Pg)?;
     if let Fence::Epoch(epoch) = fence {
         let current = lease_row.as_ref().map(lease::fence_of).transpose()?;
         if let Some(refused) = fence_refusal(STORE, execution_id, epoch, current) {
@@ -128,6 +164,7 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
             .batch_execute("ROLLBACK")
             .await
             .map_err(Failure::Pg)?;
+        conn.in_transaction = false;
         return Ok(());
     }
     let Some(mut record) = next_record(current.as_ref(), execution_id, seq, event) else {
@@ -141,15 +178,17 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
     // The pause as it will be written, and whether it is new.
     let mut pause_write = None;
     if let Some(change) = pause_change(&record, seq, event) {
-        let lock_pause = conn.statement(LOCK_PAUSE).await?;
         let what = format!("the record of pause `{}`", change.pause_id());
-        let known: Option<PauseRecord> = conn
-            .client
-            .query_opt(&lock_pause, &[&change.pause_id()])
-            .await
-            .map_err(Failure::Pg)?
-            .map(|row| read::json(&row, &what))
-            .transpose()?;
+        let row = if named == Some(change.pause_id()) {
+            named_row
+        } else {
+            let lock_pause = conn.statement(LOCK_PAUSE).await?;
+            conn.client
+                .query_opt(&lock_pause, &[&change.pause_id()])
+                .await
+                .map_err(Failure::Pg)?
+        };
+        let known: Option<PauseRecord> = row.map(|row| read::json(&row, &what)).transpose()?;
         let (pause, opens) = change
             .checked(known, &mut record)
             .map_err(|refused| StoreError::new(STORE, StoreErrorKind::Invalid, refused))?;
@@ -158,6 +197,18 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
     }
     let record_json = to_json(&record)?;
     write(conn, append, &record, &record_json, pause_write).await
+}
+
+/// The pause an event names, if it names one (what [`pause_change`] changes, known before the
+/// execution's record is read).
+fn pause_named(event: &LoopEvent) -> Option<&str> {
+    match event {
+        LoopEvent::PauseOpened(opened) => Some(&opened.pause_id),
+        LoopEvent::PauseAwaiting { pause_id } | LoopEvent::PauseResolved { pause_id, .. } => {
+            Some(pause_id)
+        }
+        _ => None,
+    }
 }
 
 /// The writes of a checked append and its commit, pipelined: the server runs them in order,
@@ -169,74 +220,72 @@ async fn write(
     record_json: &str,
     pause_write: Option<(bool, PauseRecord, String)>,
 ) -> Result<(), Failure> {
-    let insert_event = conn.statement(INSERT_EVENT).await?;
+    if append.seq == 0 && pause_write.is_some() {
+        // `next_record` takes only `started` first, and it changes no pause.
+        return Err(StoreError::new(
+            STORE,
+            StoreErrorKind::Invalid,
+            "an execution's first event may not change a pause",
+        )
+        .into());
+    }
     let seq = sql_int(append.seq);
     let epoch = append.fence.epoch().map(sql_int);
-    let event_values: [&(dyn ToSql + Sync); 4] = [&append.execution_id, &seq, &append.json, &epoch];
     let runnable = record.is_runnable();
-    let (execution_sql, execution_values): (&str, Vec<&(dyn ToSql + Sync)>) = if append.seq == 0 {
-        (
-            INSERT_EXECUTION,
-            vec![
-                &record.execution_id,
-                &record.thread_id,
-                &runnable,
-                &record_json,
-            ],
-        )
+    let mut values: Vec<&(dyn ToSql + Sync)> =
+        vec![&append.execution_id, &seq, &append.json, &epoch];
+    let sql = if append.seq == 0 {
+        values.extend([
+            &record.thread_id as &(dyn ToSql + Sync),
+            &runnable,
+            &record_json,
+        ]);
+        WRITE_FIRST
     } else {
-        (
-            UPDATE_EXECUTION,
-            vec![&record.execution_id, &runnable, &record_json],
-        )
-    };
-    let write_execution = conn.statement(execution_sql).await?;
-    let pause = match &pause_write {
-        Some((opens, pause, json)) => {
-            let sql = if *opens { INSERT_PAUSE } else { UPDATE_PAUSE };
-            Some((conn.statement(sql).await?, *opens, pause, json))
-        }
-        None => None,
+        values.extend([&runnable as &(dyn ToSql + Sync), &record_json]);
+        WRITE_NEXT
     };
     // The owner filter of `open_pauses` lists thread-owner pauses only: others get no owner.
-    let owner = pause.as_ref().and_then(|(_, _, pause, _)| {
+    let owner = pause_write.as_ref().and_then(|(_, pause, _)| {
         (pause.opened.answered_by == PauseAnswerer::ThreadOwner)
             .then_some(pause.opened.owner.as_deref())
             .flatten()
     });
-    let opened_at = pause
+    let opened_at = pause_write
         .as_ref()
-        .map(|(_, _, p, _)| (sql_int(p.opened.opened_at_ms), sql_int(p.opened_at_seq)));
-    let open = pause.as_ref().is_some_and(|(_, _, p, _)| p.is_open());
-    let pause_values: Vec<&(dyn ToSql + Sync)> = match (&pause, &opened_at) {
-        (Some((_, true, pause, json)), Some((at_ms, at_seq))) => vec![
-            &pause.opened.pause_id,
-            &pause.execution_id,
-            &pause.thread_id,
-            &owner,
-            at_ms,
-            at_seq,
-            &open,
-            *json,
-        ],
-        (Some((_, false, pause, json)), _) => vec![&pause.opened.pause_id, &open, *json],
-        _ => Vec::new(),
-    };
-    let client = &conn.client;
-    let write_pause = async {
-        match &pause {
-            Some((statement, ..)) => client.execute(statement, &pause_values).await.map(|_| ()),
-            None => Ok(()),
+        .map(|(_, p, _)| (sql_int(p.opened.opened_at_ms), sql_int(p.opened_at_seq)));
+    let open = pause_write.as_ref().is_some_and(|(_, p, _)| p.is_open());
+    let sql = match (&pause_write, &opened_at) {
+        (Some((true, pause, json)), Some((at_ms, at_seq))) => {
+            values.extend([
+                &pause.opened.pause_id as &(dyn ToSql + Sync),
+                &pause.execution_id,
+                &pause.thread_id,
+                &owner,
+                at_ms,
+                at_seq,
+                &open,
+                json,
+            ]);
+            WRITE_NEXT_OPENING
         }
+        (Some((_, pause, json)), _) => {
+            values.extend([&pause.opened.pause_id as &(dyn ToSql + Sync), &open, json]);
+            WRITE_NEXT_CHANGING
+        }
+        (None, _) => sql,
     };
+    let statement = conn.statement(sql).await?;
+    let client = &conn.client;
     let written = tokio::try_join!(
-        client.execute(&insert_event, &event_values),
-        client.execute(&write_execution, &execution_values),
-        write_pause,
+        client.execute(&statement, &values),
         client.batch_execute("COMMIT"),
     );
     match written {
-        Ok(_) => Ok(()),
+        Ok(_) => {
+            conn.in_transaction = false;
+            Ok(())
+        }
         // The server answered: the transaction failed before its commit, which rolled it back.
         Err(e) if e.as_db_error().is_some() && !is_connection_lost(&e) => Err(Failure::Pg(e)),
         // The commit was sent with the writes; whether it was done is not known.

@@ -55,8 +55,7 @@ pub(super) fn is_connection_lost(error: &tokio_postgres::Error) -> bool {
     match error.code() {
         None => true,
         Some(code) => {
-            let class = &code.code()[..2];
-            class == "08"
+            code.code().starts_with("08")
                 || *code == SqlState::ADMIN_SHUTDOWN
                 || *code == SqlState::CRASH_SHUTDOWN
                 || *code == SqlState::CANNOT_CONNECT_NOW
@@ -78,7 +77,7 @@ pub(super) fn pg_error(endpoint: &str, error: &tokio_postgres::Error) -> StoreEr
         );
     };
     let code = db.code().code();
-    let kind = match &code[..2] {
+    let kind = match code.get(..2).unwrap_or_default() {
         // Data that cannot be stored or read as it is, a table not as this build made it,
         // the server's own corruption checks.
         "22" | "42" | "XX" => StoreErrorKind::Invalid,

@@ -92,10 +92,10 @@ pub struct PostgresStore {
 impl PostgresStore {
     /// Connects to the database of `url` (`postgres://user:password@host:port/database`, or
     /// libpq's `key=value` form) with the default options, and brings its schema up to date.
-    /// Refused: a URL that cannot be read or names no host (`Invalid`), a server that cannot be
-    /// reached or refuses the login (`Unavailable`, naming `host:port`), a database not in
-    /// UTF-8, an `agboss` schema holding other tables, or a store schema of a newer build
-    /// (`Invalid`).
+    /// Refused: a URL that cannot be read, names no host or asks for TLS (`Invalid`), a server
+    /// that cannot be reached or refuses the login (`Unavailable`, naming `host:port`), a server
+    /// older than PostgreSQL 12, a database not in UTF-8, an `agboss` schema holding other
+    /// tables, or a store schema of a newer build (`Invalid`).
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         PostgresStore::connect_with(url, PostgresOptions::default()).await
     }
@@ -117,6 +117,17 @@ impl PostgresStore {
                 "the URL names no host (postgres://user@host:port/database)".to_owned(),
             ));
         }
+        if !matches!(
+            config.get_ssl_mode(),
+            tokio_postgres::config::SslMode::Disable | tokio_postgres::config::SslMode::Prefer
+        ) {
+            return Err(invalid(
+                "the URL asks for TLS (sslmode), which the store does not support yet: connect \
+                 in plain TCP on a network you trust (sslmode=disable or prefer), or through a \
+                 tunnel"
+                    .to_owned(),
+            ));
+        }
         if !schema::is_plain_name(&options.schema) {
             return Err(invalid(format!(
                 "`{}` is not a schema name the store takes: lower-case ASCII letters, digits \
@@ -125,7 +136,14 @@ impl PostgresStore {
             )));
         }
         // The store's tables are found by the search path, set for every connection at login.
-        let search_path = format!("-c search_path={}", options.schema);
+        // A transaction of the store is never idle for long (its statements are pipelined):
+        // one left open by a connection cut on the way is ended by the server, so its locks
+        // do not outlive the operation's timeout.
+        let search_path = format!(
+            "-c search_path={} -c idle_in_transaction_session_timeout={}",
+            options.schema,
+            options.operation_timeout.as_millis().max(1)
+        );
         let session = match config.get_options() {
             Some(given) if !given.is_empty() => format!("{given} {search_path}"),
             _ => search_path,

@@ -31,6 +31,10 @@ const TRANSIENT_RETRIES: u32 = 5;
 pub(super) struct Conn {
     pub(super) client: Client,
     statements: HashMap<String, Statement>,
+    /// Whether a transaction may be open on it: set before `BEGIN` is sent, cleared once it
+    /// committed or rolled back. A failed try's transaction is rolled back before the
+    /// connection is used again.
+    pub(super) in_transaction: bool,
 }
 
 impl Conn {
@@ -106,6 +110,7 @@ impl Pool {
     /// A new connection, its session set up by the URL and the options (the schema first on
     /// the search path).
     pub(super) async fn connect(&self) -> Result<Conn, StoreError> {
+        on_tokio()?;
         let waited = self.options.connect_timeout;
         let (client, connection) = tokio::time::timeout(waited, self.config.connect(NoTls))
             .await
@@ -119,6 +124,7 @@ impl Pool {
         Ok(Conn {
             client,
             statements: HashMap::new(),
+            in_transaction: false,
         })
     }
 
@@ -130,6 +136,7 @@ impl Pool {
         F: FnMut(Conn, bool) -> Fut,
         Fut: Future<Output = Tried<T>>,
     {
+        on_tokio()?;
         let _permit = self.permits.acquire().await.map_err(|_| {
             StoreError::new(
                 super::STORE,
@@ -203,15 +210,33 @@ impl Pool {
     }
 
     /// Ends whatever transaction a failed try left open, and keeps the connection if that
-    /// works. (Outside a transaction the server only warns.)
-    async fn rolled_back(&self, conn: Conn) {
-        if conn.client.batch_execute("ROLLBACK").await.is_ok() {
-            self.give(conn);
+    /// works.
+    async fn rolled_back(&self, mut conn: Conn) {
+        if conn.in_transaction {
+            if conn.client.batch_execute("ROLLBACK").await.is_err() {
+                return;
+            }
+            conn.in_transaction = false;
         }
+        self.give(conn);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Conn>> {
         // A connection is pushed or popped whole: a poisoned lock holds a consistent list.
         self.idle.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// The connections' tasks and the timeouts need a tokio runtime (with its I/O and time drivers,
+/// as `enable_all` makes it): outside one, say so rather than panic.
+fn on_tokio() -> Result<(), StoreError> {
+    tokio::runtime::Handle::try_current()
+        .map(|_| ())
+        .map_err(|_| {
+            StoreError::new(
+                super::STORE,
+                crate::journal::StoreErrorKind::Unavailable,
+                "the PostgreSQL store runs on a tokio runtime: call it from inside one",
+            )
+        })
 }

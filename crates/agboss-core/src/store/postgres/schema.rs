@@ -118,6 +118,7 @@ async fn migrate_in_transaction(
     let row = client
         .query_one(
             "SELECT current_database(), current_setting('server_encoding'), \
+             current_setting('server_version_num')::int, current_setting('server_version'), \
              EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1), \
              to_regclass(quote_ident($1) || '.migrations') IS NOT NULL, \
              (SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
@@ -126,9 +127,13 @@ async fn migrate_in_transaction(
         )
         .await
         .map_err(pg)?;
-    let database: String = row.get(0);
-    let encoding: String = row.get(1);
-    let (exists, ours, relations): (bool, bool, i64) = (row.get(2), row.get(3), row.get(4));
+    let database: String = row.try_get(0).map_err(pg)?;
+    let encoding: String = row.try_get(1).map_err(pg)?;
+    let version_num: i32 = row.try_get(2).map_err(pg)?;
+    let server_version: String = row.try_get(3).map_err(pg)?;
+    let exists: bool = row.try_get(4).map_err(pg)?;
+    let ours: bool = row.try_get(5).map_err(pg)?;
+    let relations: i64 = row.try_get(6).map_err(pg)?;
     let refuse = |why: String| {
         StoreError::new(
             STORE,
@@ -136,6 +141,11 @@ async fn migrate_in_transaction(
             format!("cannot open the store in database `{database}` at {endpoint}: {why}"),
         )
     };
+    if version_num < 120_000 {
+        return Err(refuse(format!(
+            "it is PostgreSQL {server_version}; the store needs 12 or newer"
+        )));
+    }
     if encoding != "UTF8" {
         return Err(refuse(format!(
             "its encoding is {encoding}; the store needs a UTF8 database \
@@ -153,7 +163,8 @@ async fn migrate_in_transaction(
             .query_one("SELECT coalesce(max(version), 0) FROM migrations", &[])
             .await
             .map_err(pg)?
-            .get(0)
+            .try_get(0)
+            .map_err(pg)?
     } else {
         0
     };
