@@ -169,6 +169,11 @@ async fn a_url_or_schema_the_store_cannot_take_is_invalid() {
         ),
         ("postgres:///db", "agboss", "the URL names no host"),
         (
+            "postgres://a@127.0.0.1/db?sslmode=require",
+            "agboss",
+            "the URL asks for TLS (sslmode), which the store does not support yet",
+        ),
+        (
             "postgres://a@127.0.0.1/db",
             "Desk",
             "`Desk` is not a schema name",
@@ -439,8 +444,9 @@ async fn a_commit_whose_acknowledgement_was_lost_is_taken_once_when_retried() {
         .await
         .unwrap();
 
-    // The commit reaches the server; its answer never comes back.
-    proxy.cut_after(b"COMMIT");
+    // The commit reaches the server; its answer never comes back. (The query message's text
+    // ends with its NUL: `BEGIN ISOLATION LEVEL READ COMMITTED` does not match.)
+    proxy.cut_after(b"COMMIT\0");
     let lost = store
         .append_as("e-1", 1, &answered("ok"), lease.fence())
         .await
