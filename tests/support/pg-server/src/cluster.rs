@@ -100,6 +100,24 @@ impl Account {
         })
     }
 
+    /// Whether the account can reach `path`: every folder above it lets it through. (This
+    /// process's own user made the path, so it can.)
+    pub(crate) fn reaches(self, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let Account::Postgres { uid, gid } = self else {
+            return true;
+        };
+        path.ancestors().skip(1).all(|dir| {
+            let Ok(meta) = std::fs::metadata(dir) else {
+                return false;
+            };
+            let mode = meta.mode();
+            mode & 0o001 != 0
+                || (meta.uid() == uid && mode & 0o100 != 0)
+                || (meta.gid() == gid && mode & 0o010 != 0)
+        })
+    }
+
     /// Hands `path` to the account (nothing to do for this process's own user).
     pub(crate) fn give(self, path: &Path) -> Result<(), String> {
         match self {
@@ -152,9 +170,27 @@ impl Cluster {
         })
     }
 
-    /// Whether `initdb` made the data folder.
+    /// Whether `initdb` made the data folder, for the major version of these programs (a
+    /// folder of another version, left by an older installation, cannot be started).
     pub(crate) fn initialized(&self) -> bool {
-        self.data.join("PG_VERSION").is_file()
+        let Ok(made_by) = std::fs::read_to_string(self.data.join("PG_VERSION")) else {
+            return false;
+        };
+        let Ok(output) = Command::new(self.bin.program("pg_ctl"))
+            .arg("--version")
+            .output()
+        else {
+            return true;
+        };
+        // "pg_ctl (PostgreSQL) 15.18 (Debian ...)"
+        let version = String::from_utf8_lossy(&output.stdout);
+        let major = version
+            .split_whitespace()
+            .nth(2)
+            .and_then(|v| v.split('.').next())
+            .unwrap_or_default()
+            .to_owned();
+        major.is_empty() || made_by.trim() == major
     }
 
     /// Makes the data folder: superuser `agboss`, trusted on loopback, UTF-8 with the C locale,
@@ -268,4 +304,34 @@ pub(crate) fn free_port() -> Result<u16, String> {
         .and_then(|listener| listener.local_addr())
         .map(|addr| addr.port())
         .map_err(|e| format!("cannot find a free port on 127.0.0.1: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::Account;
+
+    #[test]
+    fn an_account_reaches_a_folder_only_through_folders_it_may_cross() {
+        let top = tempfile::tempdir().unwrap();
+        let inner = top.path().join("a").join("b");
+        std::fs::create_dir_all(&inner).unwrap();
+        for dir in [top.path().join("a"), inner.clone()] {
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        std::fs::set_permissions(top.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        // Nobody's ids: only the bits for others let it through.
+        let stranger = Account::Postgres {
+            uid: 65_000,
+            gid: 65_000,
+        };
+        assert!(
+            !stranger.reaches(&inner.join("data")),
+            "a folder of 0700 stops it"
+        );
+        std::fs::set_permissions(top.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+        assert!(stranger.reaches(&inner.join("data")));
+        assert!(Account::Me.reaches(&inner.join("data")));
+    }
 }

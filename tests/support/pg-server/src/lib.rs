@@ -2,7 +2,8 @@
 //!
 //! - [`url`]: the server the tests share. With `AGBOSS_PG_URL` set, that server (used as it is).
 //!   Otherwise one of the workspace's own, started on first use: its data folder is
-//!   `target/agboss-pg/data` (made with `initdb`), it listens on `127.0.0.1` only (no Unix
+//!   `target/agboss-pg/data` (made with `initdb`; in the temporary folder instead when the
+//!   `postgres` account cannot reach the workspace), it listens on `127.0.0.1` only (no Unix
 //!   socket), on a free port written to `target/agboss-pg/url`, with `fsync` on. Processes that
 //!   ask at once (test binaries, nextest's one process per test) take turns on a lock file; the
 //!   first starts the server, the others find it answering and use it. It is left running for
@@ -179,6 +180,7 @@ impl PrivateServer {
             .prefix("agboss-pg-")
             .tempdir()
             .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+        cluster::Account::for_this_process()?.give(folder.path())?;
         let cluster = Cluster::new(&folder.path().join("server"))?;
         cluster.init()?;
         let mut server = PrivateServer {
@@ -416,20 +418,41 @@ fn redacted(url: &str) -> String {
     }
 }
 
-/// The workspace's `target/agboss-pg`.
-fn shared_home() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+/// The folder of the shared server (its data folder, log, lock and `url` file) when this
+/// crate starts it: the workspace's `target/agboss-pg` (see [`url`]).
+///
+/// # Panics
+///
+/// When who this process runs as cannot be told.
+pub fn shared_folder() -> PathBuf {
+    shared_home().unwrap_or_else(|why| panic!("PostgreSQL for the tests: {why}; {WHAT_TO_DO}"))
+}
+
+/// The workspace's `target/agboss-pg`, or, when the `postgres` account the server runs as
+/// (this process being root) cannot reach it, a folder of the temporary folder named after the
+/// workspace.
+fn shared_home() -> Result<PathBuf, String> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .find(|dir| dir.join("Cargo.lock").is_file())
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")))
-        .join("target")
-        .join("agboss-pg")
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")));
+    let home = workspace.join("target").join("agboss-pg");
+    if cluster::Account::for_this_process()?.reaches(&home) {
+        return Ok(home);
+    }
+    let name: String = workspace
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    Ok(std::env::temp_dir().join(format!("agboss-pg{name}")))
 }
 
 /// Finds the shared server answering, or starts it, under the lock file; then sweeps the
 /// databases test processes that are gone left behind.
 fn shared_server() -> Result<String, String> {
-    let home = shared_home();
+    let home = shared_home()?;
     std::fs::create_dir_all(&home).map_err(|e| format!("cannot make {}: {e}", home.display()))?;
     let lock_path = home.join(".lock");
     let _turn = File::create(&lock_path)

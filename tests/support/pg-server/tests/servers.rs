@@ -20,10 +20,7 @@ fn the_shared_server_answers_on_loopback_with_fsync_on() {
     if std::env::var(pg_server::URL_VAR).is_err() {
         assert!(url.starts_with("postgres://agboss@127.0.0.1:"), "{url}");
         assert_eq!(one(&url, "SHOW listen_addresses"), "127.0.0.1");
-        let written = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../target/agboss-pg/url"),
-        )
-        .unwrap();
+        let written = std::fs::read_to_string(pg_server::shared_folder().join("url")).unwrap();
         assert_eq!(
             written.trim(),
             url,
