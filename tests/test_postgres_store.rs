@@ -192,6 +192,21 @@ async fn a_url_or_schema_the_store_cannot_take_is_invalid() {
     }
 }
 
+#[tokio::test]
+async fn an_id_postgresql_text_cannot_hold_is_invalid_and_changes_nothing() {
+    let database = fresh_database();
+    let store = connect(database.url()).await;
+    let id = "e-\0-1";
+    let error = store.append(id, 0, &started(id)).await.unwrap_err();
+    assert_eq!(error.kind, StoreErrorKind::Invalid, "{error}");
+    assert!(error.detail.contains("(22021)"), "{error}");
+    assert_eq!(
+        texts(database.url(), "SELECT count(*) FROM agboss.events"),
+        ["0"]
+    );
+    store.append("e-1", 0, &started("e-1")).await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_goes_away_is_unavailable_and_the_store_works_again_when_it_is_back() {
     let mut server = PrivateServer::new();
