@@ -52,8 +52,14 @@ pub(super) fn is_unique_violation(error: &tokio_postgres::Error) -> bool {
 /// Whether the connection is gone: closed, an I/O error, or the server ending the session
 /// (a shutdown, a restart, an operator terminating it).
 pub(super) fn is_connection_lost(error: &tokio_postgres::Error) -> bool {
+    use std::error::Error as _;
     match error.code() {
-        None => true,
+        None => {
+            error.is_closed()
+                || error
+                    .source()
+                    .is_some_and(|cause| cause.downcast_ref::<std::io::Error>().is_some())
+        }
         Some(code) => {
             code.code().starts_with("08")
                 || *code == SqlState::ADMIN_SHUTDOWN
@@ -66,15 +72,18 @@ pub(super) fn is_connection_lost(error: &tokio_postgres::Error) -> bool {
 /// The store error of a failure of an operation against the server at `endpoint`.
 pub(super) fn pg_error(endpoint: &str, error: &tokio_postgres::Error) -> StoreError {
     let Some(db) = error.as_db_error() else {
-        return StoreError::new(
-            STORE,
-            StoreErrorKind::Unavailable,
+        let detail = if is_connection_lost(error) {
             format!(
                 "the connection to PostgreSQL at {endpoint} was lost: {} (the next operation \
                  connects again)",
                 cause_of(error)
-            ),
-        );
+            )
+        } else {
+            // The driver's own failure (a message it did not expect): the connection is not
+            // used again.
+            format!("PostgreSQL at {endpoint}: {}", cause_of(error))
+        };
+        return StoreError::new(STORE, StoreErrorKind::Unavailable, detail);
     };
     let code = db.code().code();
     let kind = match code.get(..2).unwrap_or_default() {

@@ -181,6 +181,10 @@ impl Pool {
                 }
                 return Err(pg_error(&self.endpoint, &error));
             }
+            if error.as_db_error().is_none() {
+                // The driver's own failure: the connection's state is not known, so it goes.
+                return Err(pg_error(&self.endpoint, &error));
+            }
             self.rolled_back(conn).await;
             if is_transient(&error) && transient < TRANSIENT_RETRIES {
                 transient += 1;
