@@ -33,17 +33,18 @@
 //! ```
 
 mod cluster;
+mod private;
 mod proxy;
+mod shared;
 
-use std::fs::File;
 use std::net::{SocketAddr, ToSocketAddrs};
-use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use cluster::Cluster;
+pub use private::PrivateServer;
 pub use proxy::Proxy;
+pub use shared::shared_folder;
 
 /// The environment variable that points the tests at a running server instead of starting one:
 /// `postgres://user@host:port/database`, the user allowed to create databases.
@@ -72,7 +73,7 @@ pub fn url() -> String {
     static URL: OnceLock<Result<String, String>> = OnceLock::new();
     let url = URL.get_or_init(|| match std::env::var(URL_VAR) {
         Ok(url) if !url.is_empty() => Ok(url),
-        _ => shared_server(),
+        _ => shared::shared_server(),
     });
     match url {
         Ok(url) => url.clone(),
@@ -152,130 +153,6 @@ impl Drop for TestDatabase {
     }
 }
 
-/// A PostgreSQL server of one test's own: its folder in a temporary folder, its own port on
-/// `127.0.0.1`, the same settings as the shared server. Stopped (as by a crash) and removed when
-/// dropped. It needs PostgreSQL's programs on this machine even when `AGBOSS_PG_URL` is set.
-#[derive(Debug)]
-pub struct PrivateServer {
-    cluster: Cluster,
-    port: u16,
-    running: bool,
-    // Last, so the server is stopped before its folder goes.
-    _folder: tempfile::TempDir,
-}
-
-impl PrivateServer {
-    /// Makes the server and starts it.
-    ///
-    /// # Panics
-    ///
-    /// When it cannot be made or started, with why and what to do.
-    pub fn new() -> PrivateServer {
-        PrivateServer::try_new()
-            .unwrap_or_else(|why| panic!("a private PostgreSQL server: {why}; {WHAT_TO_DO}"))
-    }
-
-    fn try_new() -> Result<PrivateServer, String> {
-        let folder = tempfile::Builder::new()
-            .prefix("agboss-pg-")
-            .tempdir()
-            .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
-        cluster::Account::for_this_process()?.give(folder.path())?;
-        let cluster = Cluster::new(&folder.path().join("server"))?;
-        cluster.init()?;
-        let mut server = PrivateServer {
-            cluster,
-            port: cluster::free_port()?,
-            running: false,
-            _folder: folder,
-        };
-        server.try_start()?;
-        Ok(server)
-    }
-
-    /// The URL of its `postgres` database, as user `agboss` (trusted: no password).
-    pub fn url(&self) -> String {
-        format!("postgres://agboss@127.0.0.1:{}/postgres", self.port)
-    }
-
-    /// Where it listens.
-    pub fn addr(&self) -> SocketAddr {
-        SocketAddr::from(([127, 0, 0, 1], self.port))
-    }
-
-    /// A new empty database on it (dropped with the handle, or with the server).
-    pub fn fresh_database(&self) -> TestDatabase {
-        TestDatabase::create(&self.url())
-    }
-
-    /// Starts it again after [`stop`](Self::stop), on the same port (nothing when it runs).
-    ///
-    /// # Panics
-    ///
-    /// When it does not start.
-    pub fn start(&mut self) {
-        if let Err(why) = self.try_start() {
-            panic!("the private PostgreSQL server did not start again: {why}");
-        }
-    }
-
-    fn try_start(&mut self) -> Result<(), String> {
-        if self.running {
-            return Ok(());
-        }
-        self.cluster.start(self.port)?;
-        self.running = true;
-        wait_until_it_answers(&self.url())
-    }
-
-    /// Stops it (`pg_ctl stop -m fast`: open transactions rolled back, connections closed).
-    ///
-    /// # Panics
-    ///
-    /// When it does not stop.
-    pub fn stop(&mut self) {
-        if self.running {
-            if let Err(why) = self.cluster.stop("fast") {
-                panic!("the private PostgreSQL server did not stop: {why}");
-            }
-            self.running = false;
-        }
-    }
-
-    /// Stops and starts it (`pg_ctl restart -m fast`): every connection is closed, the port
-    /// stays.
-    ///
-    /// # Panics
-    ///
-    /// When it does not come back.
-    pub fn restart(&mut self) {
-        if !self.running {
-            return self.start();
-        }
-        let restarted = self
-            .cluster
-            .restart()
-            .and_then(|()| wait_until_it_answers(&self.url()));
-        if let Err(why) = restarted {
-            panic!("the private PostgreSQL server did not restart: {why}");
-        }
-    }
-}
-
-impl Default for PrivateServer {
-    fn default() -> PrivateServer {
-        PrivateServer::new()
-    }
-}
-
-impl Drop for PrivateServer {
-    fn drop(&mut self) {
-        if self.running {
-            let _ = self.cluster.stop("immediate");
-        }
-    }
-}
-
 /// Runs `future` to completion on a runtime of its own, on a thread of its own, so that the
 /// blocking helpers of this crate work from synchronous and asynchronous tests alike.
 pub fn block_on<F>(future: F) -> F::Output
@@ -350,7 +227,7 @@ fn describe(error: &tokio_postgres::Error) -> String {
     }
 }
 
-fn wait_until_it_answers(url: &str) -> Result<(), String> {
+pub(crate) fn wait_until_it_answers(url: &str) -> Result<(), String> {
     let deadline = std::time::Instant::now() + PATIENCE * 3;
     loop {
         match execute(url, "SELECT 1") {
@@ -415,107 +292,5 @@ fn redacted(url: &str) -> String {
             format!("{scheme}://{user}:***@{host}{tail}")
         }
         _ => url.to_owned(),
-    }
-}
-
-/// The folder of the shared server (its data folder, log, lock and `url` file) when this
-/// crate starts it: the workspace's `target/agboss-pg` (see [`url`]).
-///
-/// # Panics
-///
-/// When who this process runs as cannot be told.
-pub fn shared_folder() -> PathBuf {
-    shared_home().unwrap_or_else(|why| panic!("PostgreSQL for the tests: {why}; {WHAT_TO_DO}"))
-}
-
-/// The workspace's `target/agboss-pg`, or, when the `postgres` account the server runs as
-/// (this process being root) cannot reach it, a folder of the temporary folder named after the
-/// workspace.
-fn shared_home() -> Result<PathBuf, String> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .find(|dir| dir.join("Cargo.lock").is_file())
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")));
-    let home = workspace.join("target").join("agboss-pg");
-    if cluster::Account::for_this_process()?.reaches(&home) {
-        return Ok(home);
-    }
-    let name: String = workspace
-        .display()
-        .to_string()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    Ok(std::env::temp_dir().join(format!("agboss-pg{name}")))
-}
-
-/// Finds the shared server answering, or starts it, under the lock file; then sweeps the
-/// databases test processes that are gone left behind.
-fn shared_server() -> Result<String, String> {
-    let home = shared_home()?;
-    std::fs::create_dir_all(&home).map_err(|e| format!("cannot make {}: {e}", home.display()))?;
-    let lock_path = home.join(".lock");
-    let _turn = File::create(&lock_path)
-        .and_then(|file| file.lock().map(|()| file))
-        .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
-    let cluster = Cluster::new(&home)?;
-    let url_of = |port: u16| format!("postgres://agboss@127.0.0.1:{port}/postgres");
-    let mut running = None;
-    if let Some(port) = cluster.running_port() {
-        if execute(&url_of(port), "SELECT 1").is_ok() {
-            running = Some(port);
-        } else {
-            // A server that runs but does not answer (stuck, or not on loopback): start anew.
-            cluster.stop("immediate")?;
-        }
-    }
-    let port = match running {
-        Some(port) => port,
-        None => {
-            if !cluster.initialized() {
-                cluster.init()?;
-            }
-            start_on_a_free_port(&cluster)?
-        }
-    };
-    let url = url_of(port);
-    wait_until_it_answers(&url)?;
-    let url_file = home.join("url");
-    std::fs::write(&url_file, format!("{url}\n"))
-        .map_err(|e| format!("cannot write {}: {e}", url_file.display()))?;
-    sweep(&url);
-    Ok(url)
-}
-
-fn start_on_a_free_port(cluster: &Cluster) -> Result<u16, String> {
-    let mut last = String::new();
-    // Another program may take the port between the probe and the start: try a few.
-    for _ in 0..3 {
-        let port = cluster::free_port()?;
-        match cluster.start(port) {
-            Ok(()) => return Ok(port),
-            Err(why) => last = why,
-        }
-    }
-    Err(last)
-}
-
-/// Drops the test databases whose process is gone (a test that panicked, or was killed).
-fn sweep(url: &str) {
-    if !Path::new("/proc/self").exists() {
-        return;
-    }
-    let sql = format!("SELECT datname FROM pg_database WHERE datname LIKE '{PREFIX}%'");
-    let Ok(names) = query_texts(url, &sql) else {
-        return;
-    };
-    for name in names.into_iter().flatten() {
-        let pid = name
-            .strip_prefix(PREFIX)
-            .and_then(|rest| rest.split('_').next())
-            .and_then(|pid| pid.parse::<u32>().ok());
-        if pid.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
-            let _ = execute(url, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-        }
     }
 }
