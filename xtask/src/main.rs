@@ -75,6 +75,7 @@ const FEATURES: &[&str] = &[
     "config",
     "cli",
     "sqlite",
+    "postgres",
     "testing",
     "failpoints",
 ];

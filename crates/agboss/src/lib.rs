@@ -68,8 +68,9 @@
 //! [`spend`], [`time`], [`describe`],
 //! and with their features [`mcp`](mod@mcp), `config`, `cli` and `testing`.
 //!
-//! Features, all on by default but `testing`: `mcp`, `openai`, `anthropic`, `gemini`, `config`,
-//! `cli`, `sqlite`; `testing` adds [`test_tool`](testing::test_tool) and scripted models.
+//! Features, all on by default but `testing` and `postgres`: `mcp`, `openai`, `anthropic`,
+//! `gemini`, `config`, `cli`, `sqlite`; `testing` adds [`test_tool`](testing::test_tool) and
+//! scripted models, `postgres` the PostgreSQL store.
 
 // The macros generate `::agboss::__private` paths; this makes them resolve inside this crate's
 // own tests too.
@@ -199,8 +200,9 @@ pub mod journal {
 }
 
 /// Stores: where journals are kept. [`MemoryStore`](store::MemoryStore) in this process (for
-/// tests), [`SqliteStore`](store::SqliteStore) in an embedded SQLite file (feature `sqlite`);
-/// docs/stores.md says what each guarantees. Hand one to
+/// tests), [`SqliteStore`](store::SqliteStore) in an embedded SQLite file (feature `sqlite`),
+/// [`PostgresStore`](store::PostgresStore) in a PostgreSQL database shared by instances
+/// (feature `postgres`); docs/stores.md says what each guarantees. Hand one to
 /// [`ApplicationBuilder::store`](app::ApplicationBuilder::store).
 pub mod store {
     pub use agboss_core::journal::{
@@ -208,6 +210,8 @@ pub mod store {
     };
     #[cfg(feature = "sqlite")]
     pub use agboss_core::store::{Durability, SqliteOptions, SqliteStore};
+    #[cfg(feature = "postgres")]
+    pub use agboss_core::store::{PostgresOptions, PostgresStore};
 }
 
 /// Approval channels: roles, the channels that answer them, and their questions and answers.

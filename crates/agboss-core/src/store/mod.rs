@@ -1,5 +1,6 @@
 //! Stores that keep journals beyond the process: [`SqliteStore`], an embedded SQLite file (feature
-//! `sqlite`).
+//! `sqlite`), and [`PostgresStore`], a PostgreSQL database shared by instances (feature
+//! `postgres`).
 //!
 //! Every store implements the journal's [`Store`](crate::journal::Store) trait and behaves as
 //! [`MemoryStore`](crate::journal::MemoryStore), the reference, does: the same refusals, the
@@ -14,5 +15,11 @@
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
+#[cfg(feature = "postgres")]
+mod postgres;
+
 #[cfg(feature = "sqlite")]
 pub use sqlite::{Durability, SqliteOptions, SqliteStore};
+
+#[cfg(feature = "postgres")]
+pub use postgres::{PostgresOptions, PostgresStore};

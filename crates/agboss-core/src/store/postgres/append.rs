@@ -1,0 +1,315 @@
+//! Appends: one transaction each, checked as `MemoryStore` checks, in its order (the fence, then
+//! the sequence number, then the record and the pause), with the shared decision functions and
+//! their words; nothing is written before every check has passed.
+//!
+//! What makes the checks hold against concurrent writers (other connections, other instances):
+//! the execution's row is locked (`FOR UPDATE`) before its record is read, so appends to one
+//! execution take turns; the lease row is locked (`FOR SHARE`) for a fenced append, so a claim
+//! waits for it and it never writes under a claim that is no longer current; a pause's row is
+//! locked before its record is read (pause ids are global, and another execution may name it).
+//! The first append of an execution has no row to lock: the events table's key
+//! `(execution_id, seq)`, and the pause's key, are the last word, and the store tries the
+//! append again once a concurrent writer took them (it then reads what that writer wrote).
+//! Locks are always taken in that order (execution, lease, pause), so appends and claims never
+//! deadlock each other.
+//!
+//! The statements of each step are pipelined, so an append costs two round trips: `BEGIN` with
+//! the locking reads, then one statement of every write with `COMMIT`.
+
+use tokio_postgres::Row;
+use tokio_postgres::types::ToSql;
+
+use super::error::{corrupt, is_connection_lost, is_unique_violation};
+use super::pool::{Conn, Failure};
+use super::{STORE, lease, read, sql_int};
+use crate::channel::PauseAnswerer;
+use crate::journal::{
+    ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind, fence_refusal,
+    next_record, pause_change, taken_seq,
+};
+
+/// Read committed whatever the database's default: every statement sees what committed before
+/// it, and the row locks, not snapshots, keep the checks true.
+const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
+const LOCK_EXECUTION: &str = "SELECT record FROM executions WHERE execution_id = $1 FOR UPDATE";
+const LOCK_PAUSE: &str = "SELECT record FROM pauses WHERE pause_id = $1 FOR UPDATE";
+const WRITTEN: &str = "SELECT epoch, event FROM events WHERE execution_id = $1 AND seq = $2";
+
+/// The writes of an append, one statement: the event ($1 to $4), then the execution's row, then
+/// the pause's. An execution's first event (`started`) changes no pause.
+const WRITE_FIRST: &str = "
+WITH event AS (
+    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
+)
+INSERT INTO executions (execution_id, thread_id, runnable, record) VALUES ($1, $5, $6, $7)";
+const WRITE_NEXT: &str = "
+WITH event AS (
+    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
+)
+UPDATE executions SET runnable = $5, record = $6 WHERE execution_id = $1";
+const WRITE_NEXT_OPENING: &str = "
+WITH event AS (
+    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
+), pause AS (
+    INSERT INTO pauses (pause_id, execution_id, thread_id, owner_id, opened_at_ms,
+                        opened_at_seq, open, record)
+    VALUES ($7, $8, $9, $10, $11, $12, $13, $14)
+)
+UPDATE executions SET runnable = $5, record = $6 WHERE execution_id = $1";
+const WRITE_NEXT_CHANGING: &str = "
+WITH event AS (
+    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
+), pause AS (
+    UPDATE pauses SET open = $8, record = $9 WHERE pause_id = $7
+)
+UPDATE executions SET runnable = $5, record = $6 WHERE execution_id = $1";
+
+/// One append to make: the event, its JSON as stored, and who appends it.
+pub(super) struct Append<'a> {
+    pub(super) execution_id: &'a str,
+    pub(super) seq: u64,
+    pub(super) event: &'a LoopEvent,
+    pub(super) json: &'a str,
+    pub(super) fence: Fence,
+}
+
+/// Checks and writes `append` in one transaction. `Ok` once committed, or when the same event
+/// from the same claim is there already (nothing written). On the `last` try a key taken by a
+/// concurrent writer is the conflict it means, rather than a reason to try again.
+pub(super) async fn append(
+    conn: &mut Conn,
+    append: &Append<'_>,
+    last: bool,
+) -> Result<(), Failure> {
+    match checked_append(conn, append).await {
+        // The check passed (the journal held `seq` events), then a concurrent writer's row
+        // took the key: the conflict SQLite's store reports there too.
+        Err(Failure::Pg(e)) if last && is_unique_violation(&e) => {
+            let seq = append.seq;
+            match taken_seq(STORE, append.execution_id, seq, seq, Fence::Unfenced, None) {
+                Err(conflict) => Err(Failure::Store(conflict)),
+                Ok(()) => Err(Failure::Pg(e)),
+            }
+        }
+        other => other,
+    }
+}
+
+async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Failure> {
+    let Append {
+        execution_id,
+        seq,
+        event,
+        json,
+        fence,
+    } = *append;
+    let lock_execution = conn.statement(LOCK_EXECUTION).await?;
+    let lock_lease = match fence {
+        Fence::Unfenced => None,
+        Fence::Epoch(_) => Some(conn.statement(lease::FENCE).await?),
+    };
+    // The pause the event names, locked with the rest (it is checked below that it is the one
+    // the event changes).
+    let named = pause_named(event);
+    let lock_pause = match named {
+        Some(_) => Some(conn.statement(LOCK_PAUSE).await?),
+        None => None,
+    };
+    let key: [&(dyn ToSql + Sync); 1] = [&execution_id];
+    let pause_key: [&(dyn ToSql + Sync); 1] = [&named];
+    let client = &conn.client;
+    let lease_read = async {
+        match &lock_lease {
+            Some(statement) => client.query_opt(statement, &key).await,
+            None => Ok(None),
+        }
+    };
+    let pause_read = async {
+        match &lock_pause {
+            Some(statement) => client.query_opt(statement, &pause_key).await,
+            None => Ok(None),
+        }
+    };
+    conn.in_transaction = true;
+    let (_, execution_row, lease_row, named_row) = tokio::try_join!(
+        client.batch_execute(BEGIN),
+        client.query_opt(&lock_execution, &key),
+        lease_read,
+        pause_read,
+    )
+    .map_err(Failure::Pg)?;
+    if let Fence::Epoch(epoch) = fence {
+        let current = lease_row.as_ref().map(lease::fence_of).transpose()?;
+        if let Some(refused) = fence_refusal(STORE, execution_id, epoch, current) {
+            return Err(refused.into());
+        }
+    }
+    let what = format!("the record of execution `{execution_id}`");
+    let current: Option<ExecutionRecord> = execution_row
+        .map(|row| read::json(&row, &what))
+        .transpose()?;
+    let held = current.as_ref().map_or(0, |r| r.events);
+    if held != seq {
+        let written = conn.statement(WRITTEN).await?;
+        let written = conn
+            .client
+            .query_opt(&written, &[&execution_id, &sql_int(seq)])
+            .await
+            .map_err(Failure::Pg)?
+            .map(|row| stored_as(&row, json, execution_id))
+            .transpose()?;
+        taken_seq(STORE, execution_id, held, seq, fence, written)?;
+        // The same event from the same claim: taken before, nothing to write.
+        conn.client
+            .batch_execute("ROLLBACK")
+            .await
+            .map_err(Failure::Pg)?;
+        conn.in_transaction = false;
+        return Ok(());
+    }
+    let Some(mut record) = next_record(current.as_ref(), execution_id, seq, event) else {
+        return Err(StoreError::new(
+            STORE,
+            StoreErrorKind::Invalid,
+            format!("execution `{execution_id}`: a journal starts with `started`, once"),
+        )
+        .into());
+    };
+    // The pause as it will be written, and whether it is new.
+    let mut pause_write = None;
+    if let Some(change) = pause_change(&record, seq, event) {
+        let what = format!("the record of pause `{}`", change.pause_id());
+        let row = if named == Some(change.pause_id()) {
+            named_row
+        } else {
+            let lock_pause = conn.statement(LOCK_PAUSE).await?;
+            conn.client
+                .query_opt(&lock_pause, &[&change.pause_id()])
+                .await
+                .map_err(Failure::Pg)?
+        };
+        let known: Option<PauseRecord> = row.map(|row| read::json(&row, &what)).transpose()?;
+        let (pause, opens) = change
+            .checked(known, &mut record)
+            .map_err(|refused| StoreError::new(STORE, StoreErrorKind::Invalid, refused))?;
+        let pause_json = to_json(&pause)?;
+        pause_write = Some((opens, pause, pause_json));
+    }
+    let record_json = to_json(&record)?;
+    write(conn, append, &record, &record_json, pause_write).await
+}
+
+/// The pause an event names, if it names one (what [`pause_change`] changes, known before the
+/// execution's record is read).
+fn pause_named(event: &LoopEvent) -> Option<&str> {
+    match event {
+        LoopEvent::PauseOpened(opened) => Some(&opened.pause_id),
+        LoopEvent::PauseAwaiting { pause_id } | LoopEvent::PauseResolved { pause_id, .. } => {
+            Some(pause_id)
+        }
+        _ => None,
+    }
+}
+
+/// The writes of a checked append and its commit, pipelined: the server runs them in order,
+/// and a failed write aborts the transaction, so the `COMMIT` after it rolls back.
+async fn write(
+    conn: &mut Conn,
+    append: &Append<'_>,
+    record: &ExecutionRecord,
+    record_json: &str,
+    pause_write: Option<(bool, PauseRecord, String)>,
+) -> Result<(), Failure> {
+    if append.seq == 0 && pause_write.is_some() {
+        // `next_record` takes only `started` first, and it changes no pause.
+        return Err(StoreError::new(
+            STORE,
+            StoreErrorKind::Invalid,
+            "an execution's first event may not change a pause",
+        )
+        .into());
+    }
+    let seq = sql_int(append.seq);
+    let epoch = append.fence.epoch().map(sql_int);
+    let runnable = record.is_runnable();
+    let mut values: Vec<&(dyn ToSql + Sync)> =
+        vec![&append.execution_id, &seq, &append.json, &epoch];
+    let sql = if append.seq == 0 {
+        values.extend([
+            &record.thread_id as &(dyn ToSql + Sync),
+            &runnable,
+            &record_json,
+        ]);
+        WRITE_FIRST
+    } else {
+        values.extend([&runnable as &(dyn ToSql + Sync), &record_json]);
+        WRITE_NEXT
+    };
+    // The owner filter of `open_pauses` lists thread-owner pauses only: others get no owner.
+    let owner = pause_write.as_ref().and_then(|(_, pause, _)| {
+        (pause.opened.answered_by == PauseAnswerer::ThreadOwner)
+            .then_some(pause.opened.owner.as_deref())
+            .flatten()
+    });
+    let opened_at = pause_write
+        .as_ref()
+        .map(|(_, p, _)| (sql_int(p.opened.opened_at_ms), sql_int(p.opened_at_seq)));
+    let open = pause_write.as_ref().is_some_and(|(_, p, _)| p.is_open());
+    let sql = match (&pause_write, &opened_at) {
+        (Some((true, pause, json)), Some((at_ms, at_seq))) => {
+            values.extend([
+                &pause.opened.pause_id as &(dyn ToSql + Sync),
+                &pause.execution_id,
+                &pause.thread_id,
+                &owner,
+                at_ms,
+                at_seq,
+                &open,
+                json,
+            ]);
+            WRITE_NEXT_OPENING
+        }
+        (Some((_, pause, json)), _) => {
+            values.extend([&pause.opened.pause_id as &(dyn ToSql + Sync), &open, json]);
+            WRITE_NEXT_CHANGING
+        }
+        (None, _) => sql,
+    };
+    let statement = conn.statement(sql).await?;
+    let client = &conn.client;
+    let written = tokio::try_join!(
+        client.execute(&statement, &values),
+        client.batch_execute("COMMIT"),
+    );
+    match written {
+        Ok(_) => {
+            conn.in_transaction = false;
+            Ok(())
+        }
+        // The server answered: the transaction failed before its commit, which rolled it back.
+        Err(e) if e.as_db_error().is_some() && !is_connection_lost(&e) => Err(Failure::Pg(e)),
+        // The commit was sent with the writes; whether it was done is not known.
+        Err(e) => Err(Failure::Commit(e)),
+    }
+}
+
+/// What is written at a taken seq, for the retry check: its claim, and whether it is the same
+/// event (the same JSON text: the store keeps what serde wrote).
+fn stored_as(row: &Row, json: &str, execution_id: &str) -> Result<(Option<u64>, bool), Failure> {
+    let what = format!("an event of execution `{execution_id}`");
+    let epoch: Option<i64> = row.try_get(0).map_err(|e| corrupt(&what, &e))?;
+    let text: &str = row.try_get(1).map_err(|e| corrupt(&what, &e))?;
+    Ok((epoch.map(|e| e as u64), text == json))
+}
+
+/// A record as JSON. The journal's types serialize (their maps have string keys); were one ever
+/// not to, the append is refused.
+fn to_json<T: serde::Serialize>(record: &T) -> Result<String, Failure> {
+    serde_json::to_string(record).map_err(|e| {
+        Failure::Store(StoreError::new(
+            STORE,
+            StoreErrorKind::Invalid,
+            format!("a record cannot be written as JSON: {e}"),
+        ))
+    })
+}

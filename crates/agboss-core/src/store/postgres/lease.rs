@@ -1,0 +1,214 @@
+//! Leases in the database, judged by the server's clock (`clock_timestamp()`, read as each
+//! statement runs, so a statement that waited for a row lock judges by when it got it): a lease
+//! is live while it has a holder and `expires_at` is later than now. Every operation is one
+//! statement, atomic on its own; an append's fence check locks the lease row (`FOR SHARE`), so
+//! a claim waits for the appends it would fence and they never interleave.
+//!
+//! A worker's claim picks the oldest runnable executions no live lease holds and locks them
+//! with `FOR UPDATE SKIP LOCKED`: concurrent claimers (any number of instances) pass over each
+//! other's picks instead of waiting, and never get the same execution; the lease row's own
+//! check (`ON CONFLICT ... WHERE` not live) is the last word against a concurrent `acquire`.
+
+use std::time::Duration;
+
+use super::STORE;
+use super::pool::{Conn, Failure};
+use super::sql_int;
+use crate::journal::{Lease, LeaseState, renew_refusal};
+
+/// The longest ttl kept as it is (about 100 years, exact as microseconds in a `float8`):
+/// longer ones last that long, which no lease outlives in practice.
+const MAX_TTL_MICROS: i64 = 100 * 366 * 24 * 3_600 * 1_000_000;
+
+/// A ttl as the microseconds the statements add to the server's clock.
+fn micros(ttl: Duration) -> i64 {
+    i64::try_from(ttl.as_micros()).map_or(MAX_TTL_MICROS, |m| m.min(MAX_TTL_MICROS))
+}
+
+/// Claims `execution_id` for `holder` unless a live lease holds it: a new row at epoch 1, or
+/// the row's next epoch when its lease is not live.
+const ACQUIRE: &str = "
+INSERT INTO leases AS l (execution_id, epoch, holder, expires_at)
+VALUES ($1, 1, $2, clock_timestamp() + $3::bigint * interval '1 microsecond')
+ON CONFLICT (execution_id) DO UPDATE
+SET epoch = l.epoch + 1, holder = excluded.holder,
+    expires_at = clock_timestamp() + $3::bigint * interval '1 microsecond'
+WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp()
+RETURNING epoch";
+
+/// Claims up to `$3` runnable executions no live lease holds, oldest first, skipping those
+/// another transaction has locked (another claimer's picks, an execution being appended to).
+const CLAIM: &str = "
+WITH picked AS (
+    SELECT e.execution_id, e.started FROM executions e
+    LEFT JOIN leases l ON l.execution_id = e.execution_id
+    WHERE e.runnable AND (l.holder IS NULL OR l.expires_at <= clock_timestamp())
+    ORDER BY e.started
+    LIMIT $3
+    FOR UPDATE OF e SKIP LOCKED
+), claimed AS (
+    INSERT INTO leases AS l (execution_id, epoch, holder, expires_at)
+    SELECT execution_id, 1, $1, clock_timestamp() + $2::bigint * interval '1 microsecond'
+    FROM picked
+    ON CONFLICT (execution_id) DO UPDATE
+    SET epoch = l.epoch + 1, holder = excluded.holder,
+        expires_at = clock_timestamp() + $2::bigint * interval '1 microsecond'
+    WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp()
+    RETURNING execution_id, epoch
+)
+SELECT c.execution_id, c.epoch FROM claimed c JOIN picked p USING (execution_id)
+ORDER BY p.started";
+
+const RENEW: &str = "
+UPDATE leases SET expires_at = clock_timestamp() + $4::bigint * interval '1 microsecond'
+WHERE execution_id = $1 AND epoch = $2 AND holder = $3";
+
+const RELEASE: &str = "
+UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
+WHERE execution_id = $1 AND epoch = $2 AND holder = $3";
+
+const STATE: &str = "
+SELECT epoch, holder, holder IS NOT NULL AND expires_at > clock_timestamp()
+FROM leases WHERE execution_id = $1";
+
+/// The current claim of an execution for a fence check, locking its row against a claim
+/// until the transaction ends: its epoch and whether it is held.
+pub(super) const FENCE: &str =
+    "SELECT epoch, holder IS NOT NULL FROM leases WHERE execution_id = $1 FOR SHARE";
+
+pub(super) async fn acquire(
+    conn: &mut Conn,
+    execution_id: &str,
+    holder: &str,
+    ttl: Duration,
+) -> Result<Option<Lease>, Failure> {
+    let statement = conn.statement(ACQUIRE).await?;
+    let row = conn
+        .client
+        .query_opt(&statement, &[&execution_id, &holder, &micros(ttl)])
+        .await
+        .map_err(Failure::Pg)?;
+    row.map(|row| {
+        Ok(Lease {
+            execution_id: execution_id.to_owned(),
+            holder: holder.to_owned(),
+            epoch: epoch(&row, 0)?,
+            ttl,
+        })
+    })
+    .transpose()
+}
+
+pub(super) async fn claim(
+    conn: &mut Conn,
+    holder: &str,
+    ttl: Duration,
+    limit: usize,
+) -> Result<Vec<Lease>, Failure> {
+    let statement = conn.statement(CLAIM).await?;
+    let limit = sql_int(u64::try_from(limit).unwrap_or(u64::MAX));
+    let rows = conn
+        .client
+        .query(&statement, &[&holder, &micros(ttl), &limit])
+        .await
+        .map_err(Failure::Pg)?;
+    rows.iter()
+        .map(|row| {
+            Ok(Lease {
+                execution_id: row.try_get(0).map_err(|e| unreadable(&e))?,
+                holder: holder.to_owned(),
+                epoch: epoch(row, 1)?,
+                ttl,
+            })
+        })
+        .collect()
+}
+
+pub(super) async fn renew(conn: &mut Conn, lease: &Lease) -> Result<(), Failure> {
+    let statement = conn.statement(RENEW).await?;
+    let renewed = conn
+        .client
+        .execute(
+            &statement,
+            &[
+                &lease.execution_id,
+                &sql_int(lease.epoch),
+                &lease.holder,
+                &micros(lease.ttl),
+            ],
+        )
+        .await
+        .map_err(Failure::Pg)?;
+    if renewed == 1 {
+        return Ok(());
+    }
+    let current = current(conn, &lease.execution_id, false).await?;
+    Err(Failure::Store(renew_refusal(STORE, lease, current)))
+}
+
+pub(super) async fn release(conn: &mut Conn, lease: &Lease) -> Result<(), Failure> {
+    let statement = conn.statement(RELEASE).await?;
+    conn.client
+        .execute(
+            &statement,
+            &[&lease.execution_id, &sql_int(lease.epoch), &lease.holder],
+        )
+        .await
+        .map_err(Failure::Pg)?;
+    Ok(())
+}
+
+pub(super) async fn state(
+    conn: &mut Conn,
+    execution_id: &str,
+) -> Result<Option<LeaseState>, Failure> {
+    let statement = conn.statement(STATE).await?;
+    let row = conn
+        .client
+        .query_opt(&statement, &[&execution_id])
+        .await
+        .map_err(Failure::Pg)?;
+    row.map(|row| {
+        Ok(LeaseState {
+            epoch: epoch(&row, 0)?,
+            holder: row.try_get(1).map_err(|e| unreadable(&e))?,
+            live: row.try_get(2).map_err(|e| unreadable(&e))?,
+        })
+    })
+    .transpose()
+}
+
+/// The current claim of an execution (its epoch, and whether it is held), read with `FOR
+/// SHARE` when `lock` (inside an append's transaction).
+pub(super) async fn current(
+    conn: &mut Conn,
+    execution_id: &str,
+    lock: bool,
+) -> Result<Option<(u64, bool)>, Failure> {
+    let sql = if lock {
+        FENCE
+    } else {
+        "SELECT epoch, holder IS NOT NULL FROM leases WHERE execution_id = $1"
+    };
+    let statement = conn.statement(sql).await?;
+    let row = conn
+        .client
+        .query_opt(&statement, &[&execution_id])
+        .await
+        .map_err(Failure::Pg)?;
+    row.map(|row| fence_of(&row)).transpose()
+}
+
+/// A fence row (`epoch`, `held`) as the shared check takes it.
+pub(super) fn fence_of(row: &tokio_postgres::Row) -> Result<(u64, bool), Failure> {
+    Ok((epoch(row, 0)?, row.try_get(1).map_err(|e| unreadable(&e))?))
+}
+
+fn epoch(row: &tokio_postgres::Row, column: usize) -> Result<u64, Failure> {
+    let epoch: i64 = row.try_get(column).map_err(|e| unreadable(&e))?;
+    Ok(epoch as u64)
+}
+
+fn unreadable(error: &tokio_postgres::Error) -> Failure {
+    Failure::Store(super::error::corrupt("a lease", error))
+}
