@@ -60,9 +60,11 @@ async fn kill_sweep(label: &str, spec: String, store: Arc<dyn Store>, kills: usi
                 } else {
                     1
                 };
+                // Not `--until-idle`: a claim racing others may find nothing this time (they
+                // pass over what is locked); it asks again until it has work, and dies there.
                 workers.start(
                     &format!("{point}-{i}"),
-                    &["--concurrency", "1", "--until-idle"],
+                    &["--concurrency", "1", "--poll-ms", "50"],
                     Some(&format!("{point}@{hit}")),
                 )
             })
@@ -85,14 +87,16 @@ async fn kill_sweep(label: &str, spec: String, store: Arc<dyn Store>, kills: usi
             &["--concurrency", "32", "--poll-ms", "50"],
             None,
         );
+        // Some killers take up, and finish, what another left (its lease ran out while they
+        // polled): the store says when every one is done.
         let until = Instant::now() + Duration::from_secs(120);
-        while recoverer.ends().len() < kills {
+        while check(&*store, &ids, &effects).await.completed < kills {
             assert!(
                 Instant::now() < until,
                 "{point}: not all recovered: {:?}",
                 recoverer.lines()
             );
-            std::thread::sleep(Duration::from_millis(20));
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
         recoverer.kill();
         for (at, _, how) in recoverer.ends() {
@@ -420,4 +424,240 @@ async fn t5_four_workers_through_a_storm_of_kills_and_stops_on_sqlite() {
     let (_folder, spec, store) = sqlite().await;
     let storm = Duration::from_secs(if long() { 600 } else { 20 });
     lease_storm("sqlite", spec, store, 200, storm).await;
+}
+
+/// A PostgreSQL database of its own on the tests' server, as the workers name it and as this
+/// process opens it.
+async fn postgres() -> (pg_server::TestDatabase, String, Arc<dyn Store>) {
+    let database = tokio::task::block_in_place(pg_server::fresh_database);
+    let store: Arc<dyn Store> = Arc::new(
+        agboss::store::PostgresStore::connect(database.url())
+            .await
+            .unwrap(),
+    );
+    let spec = format!("postgres:{}", database.url());
+    (database, spec, store)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn t1_workers_killed_at_every_journal_boundary_on_postgres() {
+    let (_database, spec, store) = postgres().await;
+    let kills = if long() { 100 } else { 20 };
+    kill_sweep("postgres", spec, store, kills).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn t4_a_stopped_worker_loses_its_lease_on_postgres() {
+    let (_database, spec, store) = postgres().await;
+    stolen_lease("postgres", spec, store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn t5_four_workers_through_a_storm_of_kills_and_stops_on_postgres() {
+    let (_database, spec, store) = postgres().await;
+    let storm = Duration::from_secs(if long() { 600 } else { 60 });
+    lease_storm("postgres", spec, store, 200, storm).await;
+}
+
+/// Waits until the worker is in the tool of execution `id` (both calls applied).
+fn in_its_tool(effects: &Effects, id: &str) -> Instant {
+    let until = Instant::now() + Duration::from_secs(30);
+    while effects
+        .effects()
+        .iter()
+        .filter(|r| r.execution == id)
+        .count()
+        < 2
+    {
+        assert!(Instant::now() < until, "the worker never reached its tool");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Instant::now()
+}
+
+/// T7 on PostgreSQL: the server restarted mid-run, and outages through a proxy that drops
+/// every connection and refuses new ones: shorter than the lease (the results wait and are
+/// committed when it comes back, no call starts meanwhile), and longer (the lease is lost
+/// cleanly, and the next claim goes on). The worker process stays up throughout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn t7_postgres_restarted_and_cut_off_mid_run() {
+    let mut server = tokio::task::block_in_place(pg_server::PrivateServer::new);
+    let database = tokio::task::block_in_place(|| server.fresh_database());
+    let proxy = pg_server::Proxy::new(pg_server::addr_of(database.url()));
+    let store: Arc<dyn Store> = Arc::new(
+        agboss::store::PostgresStore::connect(database.url())
+            .await
+            .unwrap(),
+    );
+    let effects = Effects::start();
+    let (outage, longer) = if long() {
+        (Duration::from_secs(30), Duration::from_secs(10))
+    } else {
+        (Duration::from_secs(8), Duration::from_secs(5))
+    };
+    let workers = Workers {
+        store: format!("postgres:{}", proxy.url(database.url())),
+        effects: effects.clone(),
+        ttl_ms: 10_000,
+        tool_ms: 1_500,
+    };
+    let short_workers = Workers {
+        ttl_ms: longer.as_millis() as u64,
+        ..workers.clone()
+    };
+    let mut figures = Vec::new();
+    let mut worker = workers.start("w", &["--concurrency", "1", "--poll-ms", "200"], None);
+    for case in ["restart", "shorter", "longer"] {
+        if case == "longer" {
+            worker.kill();
+            worker = short_workers.start("w2", &["--concurrency", "1", "--poll-ms", "200"], None);
+        }
+        let ids = workers.submit(1, case);
+        let reached = in_its_tool(&effects, &ids[0]);
+        let back = match case {
+            "restart" => {
+                tokio::task::block_in_place(|| server.restart());
+                Instant::now()
+            }
+            "shorter" => {
+                proxy.refuse_for(Duration::from_secs(3));
+                proxy.drop_connections();
+                std::thread::sleep(Duration::from_secs(3));
+                Instant::now()
+            }
+            _ => {
+                proxy.refuse_for(outage);
+                proxy.drop_connections();
+                std::thread::sleep(outage);
+                Instant::now()
+            }
+        };
+        let during = effects
+            .records()
+            .into_iter()
+            .filter(|r| r.execution.contains(&ids[0]) && r.at > reached && r.at < back)
+            .count();
+        let done = worker.wait_line(Duration::from_secs(90), |l| {
+            l.starts_with(&format!("end {} completed", ids[0]))
+        });
+        let checked = check(&*store, &ids, &effects).await;
+        let lost = worker
+            .ends()
+            .iter()
+            .any(|(_, id, how)| id == &ids[0] && how == "lost");
+        figures.push(format!(
+            "{case}: calls started while the store was away {during}; completed {} ms after it came back; lease lost {lost}; results twice {}",
+            done.duration_since(back).as_millis(),
+            checked.results_twice
+        ));
+        assert_eq!(during, 0, "{case}");
+        assert_eq!(
+            (checked.completed, checked.results_twice),
+            (1, 0),
+            "{case}: {checked:?}"
+        );
+        assert_eq!(lost, case == "longer", "{case}: {:?}", worker.ends());
+        assert!(
+            worker.lines().iter().all(|(_, l)| !l.starts_with("idle")),
+            "the worker stays up"
+        );
+    }
+    worker.kill();
+    report(
+        "T7-postgres",
+        &format!(
+            "{} (outage {} s against a {} s lease); worker processes alive 1/1",
+            figures.join("; "),
+            outage.as_secs(),
+            longer.as_secs()
+        ),
+    );
+}
+
+/// T8: the connection drops right after a journal append's `COMMIT` was sent, so the worker
+/// does not know whether it committed. Its retry is taken once (same place, same claim, same
+/// event): no duplicate row. A different event at that place from that claim is reported as
+/// divergence, not written over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn t8_a_lost_commit_acknowledgement_is_retried_without_a_second_row() {
+    const N: usize = 5;
+    let (database, _spec, store) = postgres().await;
+    let proxy = pg_server::Proxy::new(pg_server::addr_of(database.url()));
+    let effects = Effects::start();
+    let workers = Workers {
+        store: format!("postgres:{}", proxy.url(database.url())),
+        effects: effects.clone(),
+        ttl_ms: 10_000,
+        tool_ms: 300,
+    };
+    let mut worker = workers.start("w", &["--concurrency", "1", "--poll-ms", "100"], None);
+    let mut ids = Vec::new();
+    for n in 0..N {
+        let id = workers.submit(1, &format!("ack{n}")).remove(0);
+        in_its_tool(&effects, &id);
+        // The next commit is the calls' results: its acknowledgement is lost. (The query's
+        // text ends with its NUL, so `BEGIN ISOLATION LEVEL READ COMMITTED` does not match.)
+        proxy.cut_after(b"COMMIT\0");
+        worker.wait_line(Duration::from_secs(60), |l| {
+            l.starts_with(&format!("end {id} completed"))
+        });
+        ids.push(id);
+    }
+    let lost_leases = worker
+        .ends()
+        .iter()
+        .filter(|(_, _, how)| how == "lost")
+        .count();
+    worker.kill();
+    let checked = check(&*store, &ids, &effects).await;
+    // A completed run of two calls journals seven events: started, the model's answer, the
+    // calls' intent, two results, the last answer, answered. A retried commit written twice
+    // would make eight.
+    let mut extra_rows = 0;
+    for id in &ids {
+        extra_rows += store.entries(id).await.unwrap().len().abs_diff(7);
+    }
+    let reconnections = proxy.accepted();
+    // Divergence: the same claim writing another event at a place it wrote.
+    let lease = store
+        .acquire(&ids[0], "diverging", Duration::from_secs(60))
+        .await
+        .unwrap()
+        .unwrap();
+    let seq = store.entries(&ids[0]).await.unwrap().len() as u64;
+    let first = LoopEvent::Summarized {
+        summary: "the first".into(),
+    };
+    store
+        .append_as(&ids[0], seq, &first, lease.fence())
+        .await
+        .unwrap();
+    let other = LoopEvent::Summarized {
+        summary: "another".into(),
+    };
+    let diverged = store
+        .append_as(&ids[0], seq, &other, lease.fence())
+        .await
+        .unwrap_err();
+    let kept = store.events(&ids[0]).await.unwrap();
+    report(
+        "T8",
+        &format!(
+            "commits whose acknowledgement was cut {N}; executions completed {}/{N}; duplicate step rows {extra_rows} (results journaled twice {}); connections made through the proxy {reconnections}; divergences detected {}/1",
+            checked.completed,
+            checked.results_twice,
+            u8::from(diverged.kind == agboss::store::StoreErrorKind::Diverged),
+        ),
+    );
+    assert_eq!(checked.completed, N);
+    assert_eq!(checked.results_twice + checked.turns_twice, 0);
+    assert_eq!(extra_rows, 0);
+    assert_eq!(lost_leases, 0, "the retry came well within the lease");
+    assert!(reconnections > 1, "the cut connections were replaced");
+    assert_eq!(
+        diverged.kind,
+        agboss::store::StoreErrorKind::Diverged,
+        "{diverged}"
+    );
+    assert_eq!(kept.last(), Some(&first), "never written over");
 }

@@ -187,7 +187,14 @@ async fn open(spec: &str) -> Arc<dyn Store> {
                 .unwrap_or_else(|e| panic!("{e}")),
         );
     }
-    panic!("unknown store `{spec}`: sqlite:<path>");
+    if let Some(url) = spec.strip_prefix("postgres:") {
+        return Arc::new(
+            agboss::store::PostgresStore::connect(url)
+                .await
+                .unwrap_or_else(|e| panic!("{e}")),
+        );
+    }
+    panic!("unknown store `{spec}`: sqlite:<path> or postgres:<url>");
 }
 
 fn outcome_word(outcome: &Result<RunOutcome, RunError>) -> String {

@@ -237,3 +237,14 @@ async fn t6_clock_jumps_on_sqlite() {
     );
     clock_jumps("sqlite", store).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn t6_clock_jumps_on_postgres() {
+    let database = tokio::task::block_in_place(pg_server::fresh_database);
+    let store: Arc<dyn Store> = Arc::new(
+        agboss::store::PostgresStore::connect(database.url())
+            .await
+            .unwrap(),
+    );
+    clock_jumps("postgres", store).await;
+}

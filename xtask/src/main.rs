@@ -28,7 +28,9 @@ fn main() -> ExitCode {
         "features" => features(),
         "faults" => faults(env::args().any(|a| a == "--long")),
         _ => {
-            eprintln!("usage: cargo xtask <test | ci | features | bless | bench | faults [--long]>");
+            eprintln!(
+                "usage: cargo xtask <test | ci | features | bless | bench | faults [--long]>"
+            );
             return ExitCode::from(2);
         }
     };

@@ -24,6 +24,18 @@ type Hook<'a> = Box<dyn FnMut(WorkEnd<'_>) + Send + 'a>;
 type Driving<'a> =
     Pin<Box<dyn Future<Output = (String, Result<RunOutcome, RunError>)> + Send + 'a>>;
 
+type Claiming<'a> = Pin<
+    Box<
+        dyn Future<
+                Output = (
+                    crate::time::ClockTime,
+                    Result<Vec<Lease>, crate::journal::StoreError>,
+                ),
+            > + Send
+            + 'a,
+    >,
+>;
+
 /// A worker being set up: [`Application::worker`], then [`run`](Worker::run).
 #[must_use = "a worker does nothing until it runs"]
 pub struct Worker<'a> {
@@ -123,39 +135,57 @@ impl<'a> Worker<'a> {
         let app = self.app;
         let mut report = WorkReport::default();
         let mut driving: FuturesUnordered<Driving<'a>> = FuturesUnordered::new();
+        // The claim under way. It is polled beside the drives, never awaited alone: a store
+        // with a bounded pool hands its connections to the drives waiting for one, and they
+        // give them back only while they are polled.
+        let mut claiming: Option<Claiming<'a>> = None;
+        let mut claim_now = true;
+        let mut idle = false;
         loop {
-            let mut found = 0;
-            if !stop.is_cancelled() && driving.len() < self.concurrency {
-                let room = self.concurrency - driving.len();
+            let room = driving.len() < self.concurrency && !stop.is_cancelled();
+            if claiming.is_none() && room && claim_now {
+                let limit = self.concurrency - driving.len();
                 let claimed_at = app.clock.now();
-                match app.store.claim(&app.instance, app.lease_ttl, room).await {
-                    Ok(leases) => {
-                        found = leases.len();
-                        report.claimed += found;
-                        for lease in leases {
-                            driving.push(Box::pin(drive(app, lease, claimed_at)));
-                        }
-                    }
-                    Err(error) => {
-                        tracing::warn!(instance = %app.instance, %error, "a worker could not claim work; it asks again");
-                    }
-                }
+                let claim = app.store.claim(&app.instance, app.lease_ttl, limit);
+                claiming = Some(Box::pin(async move { (claimed_at, claim.await) }));
+                claim_now = false;
             }
-            let idle = driving.is_empty() && found == 0;
-            if driving.is_empty() && (stop.is_cancelled() || (self.until_idle && idle)) {
+            if driving.is_empty()
+                && claiming.is_none()
+                && (stop.is_cancelled() || (self.until_idle && idle))
+            {
                 return report;
             }
-            let room = driving.len() < self.concurrency && !stop.is_cancelled();
             tokio::select! {
                 Some((execution_id, outcome)) = driving.next(), if !driving.is_empty() => {
                     report.count(&execution_id, &outcome);
                     if let Some(hook) = &mut self.on_end {
                         hook((&execution_id, &outcome));
                     }
+                    // A slot came free: look for more at once.
+                    claim_now = true;
                 }
-                // Room for more, found some just now: ask again at once.
-                () = std::future::ready(()), if room && found > 0 => {}
-                () = app.clock.sleep(self.poll), if room => {}
+                (claimed_at, claimed) = async { claiming.as_mut().expect("a claim").await }, if claiming.is_some() => {
+                    claiming = None;
+                    match claimed {
+                        Ok(leases) => {
+                            idle = leases.is_empty();
+                            // Found some: there may be more.
+                            claim_now = !idle;
+                            report.claimed += leases.len();
+                            for lease in leases {
+                                driving.push(Box::pin(drive(app, lease, claimed_at)));
+                            }
+                        }
+                        Err(error) => {
+                            idle = true;
+                            tracing::warn!(instance = %app.instance, %error, "a worker could not claim work; it asks again");
+                        }
+                    }
+                }
+                () = app.clock.sleep(self.poll), if claiming.is_none() && room && !claim_now => {
+                    claim_now = true;
+                }
                 () = stop.cancelled(), if !stop.is_cancelled() => {}
             }
         }

@@ -12,7 +12,7 @@
 //! | `tool-intent` | the calls' intent is journaled; none has started |
 //! | `tool-returned` | a call returned; its result is not journaled |
 //! | `result-committed` | a call's result is journaled; the next step has not begun |
-//! | `store-commit` | a store's transaction is written, not committed |
+//! | `store-commit` | a store's transaction of a journal append is written, not committed |
 //!
 //! Tools of the fault tests add their own (`tool-running`: the effect is applied, the call has
 //! not returned) through [`failpoint`] too.

@@ -277,6 +277,9 @@ async fn write(
     };
     let statement = conn.statement(sql).await?;
     let client = &conn.client;
+    // The fault tests kill a worker here: the transaction checked, its rows locked, nothing
+    // written.
+    crate::base::failpoint("store-commit");
     let written = tokio::try_join!(
         client.execute(&statement, &values),
         client.batch_execute("COMMIT"),
