@@ -43,6 +43,7 @@ impl ToolHandler for Echo {
     model = "bench/zero",
     tools = [Echo],
     max_tool_calls = 10_000,
+    max_turns = 10_000,
 )]
 pub struct Worker;
 
@@ -101,6 +102,17 @@ fn agent_loop(c: &mut Criterion) {
     let in_task = || runtime.block_on(runtime.spawn(run())).unwrap();
     let outcome = in_task();
     assert_eq!(outcome.tool_calls, TURNS * CALLS_PER_TURN);
+    // A fixed number of runs and nothing else, for counting instructions (callgrind): the
+    // machine's noise does not change them.
+    if let Some(runs) = std::env::var("AGBOSS_LOOP_RUNS")
+        .ok()
+        .and_then(|n| n.parse::<u32>().ok())
+    {
+        for _ in 0..runs {
+            black_box(in_task());
+        }
+        std::process::exit(0);
+    }
 
     let mut group = c.benchmark_group("agent_loop");
     group.sample_size(10);

@@ -5,8 +5,9 @@
 //! last answer, as the loop journals them.
 //!
 //! `cargo bench -p agboss --bench resumes` runs 2,000 executions (`AGBOSS_BENCH_EXECUTIONS` for
-//! another count) on an SQLite file at `Durability::Full`; `cargo test` runs it with 60, so it
-//! never rots.
+//! another count) on an SQLite file at `Durability::Full`; with feature `postgres` and
+//! `AGBOSS_BENCH_POSTGRES=<url>` of an empty database, on PostgreSQL. `cargo test` runs it with
+//! 60 on SQLite, so it never rots.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -136,6 +137,18 @@ fn approve(pause_id: &str) -> Resume {
     Resume::decision(pause_id, ToolCallApprovalDecision::<Note>::approve()).answered_by("user-42")
 }
 
+/// The store to measure: PostgreSQL when `AGBOSS_BENCH_POSTGRES` names a database, else an
+/// SQLite file in `folder`.
+async fn open(folder: &std::path::Path) -> (Arc<dyn Store>, &'static str) {
+    #[cfg(feature = "postgres")]
+    if let Ok(url) = std::env::var("AGBOSS_BENCH_POSTGRES") {
+        let store = agboss::store::PostgresStore::connect(&url).await.unwrap();
+        return (Arc::new(store), "PostgreSQL");
+    }
+    let store = SqliteStore::open(folder.join("resumes.db")).await.unwrap();
+    (Arc::new(store), "SQLite (Durability::Full)")
+}
+
 fn per_second(n: usize, took: Duration) -> f64 {
     n as f64 / took.as_secs_f64()
 }
@@ -148,8 +161,7 @@ async fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(if testing { 60 } else { 2_000 });
     let folder = std::env::temp_dir().join(format!("agboss-bench-resumes-{}", std::process::id()));
-    let store: Arc<dyn Store> =
-        Arc::new(SqliteStore::open(folder.join("resumes.db")).await.unwrap());
+    let (store, which) = open(&folder).await;
     let answering = app(&store, "answering");
 
     // Paused, then resumed by the process that answers, 32 answers at a time.
@@ -208,7 +220,7 @@ async fn main() {
     let workers_took = started.elapsed();
     assert_eq!(completed, n, "every answered execution completed once");
 
-    println!("{n} executions on SQLite (Durability::Full), each: a call that waits for approval");
+    println!("{n} executions on {which}, each: a call that waits for approval");
     println!(
         "  paused through Application::run: {:.0}/s",
         per_second(n, paused_took)

@@ -9,7 +9,7 @@
 //! more. While renewals fail but the lease still runs, no new call starts either: the loop
 //! waits for the store to answer.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -83,8 +83,9 @@ struct Shared {
     clock: Clock,
     /// The execution's signal, fired when the lease is lost.
     signal: Signal,
-    /// Until when the lease is valid, by this instance's clock.
-    valid_until: Mutex<ClockTime>,
+    /// Until when the lease is valid, by this instance's clock: nanoseconds since its origin
+    /// (read before every append, so an atomic rather than a lock).
+    valid_until: AtomicU64,
     /// Whether the last renewal went through.
     healthy: AtomicBool,
     last_error: Mutex<Option<String>>,
@@ -103,7 +104,7 @@ impl LeaseKeeper {
         signal: Signal,
     ) -> LeaseKeeper {
         let shared = Arc::new(Shared {
-            valid_until: Mutex::new(claimed_at.saturating_add(lease.ttl)),
+            valid_until: AtomicU64::new(nanos(claimed_at.saturating_add(lease.ttl))),
             lease,
             store,
             clock,
@@ -173,8 +174,8 @@ impl Drop for LeaseKeeper {
 
 impl Shared {
     fn left(&self) -> Duration {
-        let until = *self.valid_until.lock().unwrap_or_else(|p| p.into_inner());
-        until.saturating_since(self.clock.now())
+        let until = Duration::from_nanos(self.valid_until.load(Ordering::Acquire));
+        until.saturating_sub(self.clock.now().since_origin())
     }
 
     /// Loses the lease if its time ran out without a renewal.
@@ -209,6 +210,11 @@ impl Shared {
     }
 }
 
+/// `time` as the nanoseconds since its clock's origin (saturating: 584 years).
+fn nanos(time: ClockTime) -> u64 {
+    u64::try_from(time.since_origin().as_nanos()).unwrap_or(u64::MAX)
+}
+
 /// Renews every third of the ttl; after a failed renewal, again sooner. Stops when the lease is
 /// lost.
 async fn renew(shared: Arc<Shared>) {
@@ -231,8 +237,9 @@ async fn renew(shared: Arc<Shared>) {
         };
         match renewed {
             Some(Ok(())) => {
-                *shared.valid_until.lock().unwrap_or_else(|p| p.into_inner()) =
-                    sent.saturating_add(ttl);
+                shared
+                    .valid_until
+                    .store(nanos(sent.saturating_add(ttl)), Ordering::Release);
                 shared.healthy.store(true, Ordering::SeqCst);
                 shared.changed.notify_waiters();
                 wait = period;
