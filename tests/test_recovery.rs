@@ -478,11 +478,8 @@ async fn what_another_instance_holds_is_left_to_it() {
 /// Fault plan T18 (in one process): one answer, and three instances woken by it at once (the
 /// one answering, a worker, and one resuming the execution): exactly one drives it on, and
 /// the tool runs once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn t18_an_answer_wakes_exactly_one_instance() {
+async fn answer_races(label: &str, world: World, store: Arc<dyn Store>) {
     const RACES: usize = 50;
-    let world = World::new();
-    let (store, _) = stores(&world);
     let a = Arc::new(world.app("a", store.clone()));
     let b = Arc::new(world.app("b", store.clone()));
     let c = Arc::new(world.app("c", store.clone()));
@@ -527,7 +524,7 @@ async fn t18_an_answer_wakes_exactly_one_instance() {
     }
     let runs = world.effects.requests().len();
     report(
-        "T18",
+        &format!("T18-{label}"),
         &format!(
             "duplicate resumes 0 ({duplicates} duplicate results); tool executions {runs}/{RACES}"
         ),
@@ -559,4 +556,33 @@ fn describe_says_what_recovery_does_with_each_tool() {
     let tools = &json["schemas"]["tools"];
     assert_eq!(tools["charge-card-tool"]["onCrash"], "report");
     assert_eq!(tools["send-email-tool"]["onCrash"], "rerun");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn t18_an_answer_wakes_exactly_one_instance_in_memory() {
+    let world = World::new();
+    let (store, _) = stores(&world);
+    answer_races("memory", world, store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn t18_an_answer_wakes_exactly_one_instance_on_sqlite() {
+    let folder = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(
+        agboss::store::SqliteStore::open(folder.path().join("t18.db"))
+            .await
+            .unwrap(),
+    );
+    answer_races("sqlite", World::new(), store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn t18_an_answer_wakes_exactly_one_instance_on_postgres() {
+    let database = tokio::task::block_in_place(pg_server::fresh_database);
+    let store: Arc<dyn Store> = Arc::new(
+        agboss::store::PostgresStore::connect(database.url())
+            .await
+            .unwrap(),
+    );
+    answer_races("postgres", World::new(), store).await;
 }
