@@ -237,7 +237,7 @@ impl<'a> RunBuilder<'a> {
     }
 
     /// Journals the run's start and leaves it to the application's workers (`agboss worker`,
-    /// [`Application::work`]), which claim it from the store: for work handed from one process
+    /// [`Application::worker`]), which claim it from the store: for work handed from one process
     /// to the instances that share its store. Returns the execution's id. Hooks and a tool
     /// choice function set on this builder stay here: they are code, not journaled.
     pub async fn submit(self) -> Result<String, RunError> {
