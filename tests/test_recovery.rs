@@ -586,3 +586,67 @@ async fn t18_an_answer_wakes_exactly_one_instance_on_postgres() {
     );
     answer_races("postgres", World::new(), store).await;
 }
+
+/// A store that stays silent past the lease: the run stops with `ExecutionLeaseLostError`
+/// saying the store answered no renewal, its tool's signal fired, and nothing more is written.
+#[tokio::test]
+async fn a_store_silent_past_the_lease_loses_it() {
+    let world = World::new();
+    let (store, faulty) = stores(&world);
+    let app = Arc::new(world.app("a", faulty.clone()));
+    world.hold.arm();
+    let run = tokio::spawn({
+        let app = app.clone();
+        async move {
+            app.run("desk", "go")
+                .agent("mailer")
+                .execution_id("e-1")
+                .await
+        }
+    });
+    world.hold.entered().await;
+    let written = store.events("e-1").await.unwrap().len();
+    faulty.set_unavailable(true);
+    world.after_the_lease();
+    let outcome = run.await.unwrap();
+    let Err(RunError::LeaseLost(lost)) = outcome else {
+        panic!("{outcome:?}")
+    };
+    let text = lost.to_string();
+    assert!(
+        text.starts_with(
+            "ExecutionLeaseLostError: execution `e-1`: claim 1 ran out: the store answered no renewal for 900 ms"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("; this instance starts no further model or tool call for it"),
+        "{text}"
+    );
+    assert_eq!(lost.code(), "lease.lost");
+    faulty.set_unavailable(false);
+    assert_eq!(
+        store.events("e-1").await.unwrap().len(),
+        written,
+        "nothing written after"
+    );
+}
+
+/// A lease too short to be renewed is refused at assembly, with its code.
+#[test]
+fn a_lease_ttl_too_short_to_renew_is_refused() {
+    let error = Application::builder("recovery")
+        .lease_ttl(agboss::units::millis(2))
+        .build()
+        .err()
+        .expect("refused");
+    assert_eq!(
+        error
+            .to_string()
+            .lines()
+            .last()
+            .unwrap()
+            .trim_start_matches("- "),
+        "[app.lease-ttl-invalid] lease_ttl of 2 ms would run out before its first renewal (they go every third of it): give at least millis(3), or keep the default seconds(30)"
+    );
+}

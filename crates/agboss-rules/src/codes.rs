@@ -191,6 +191,9 @@ catalogue! {
     /// An agent's answer DTO has a schema that does not compile.
     AGENT_ANSWER_SCHEMA_INVALID = ("agent.answer-schema-invalid", "the schema of an agent's answer DTO does not compile",
         "agent `{agent}`: the schema of its answer `{name}` does not compile: {why}");
+    /// An application's lease ttl is too short to renew.
+    APP_LEASE_TTL_INVALID = ("app.lease-ttl-invalid", "an application's lease ttl is too short to be renewed before it runs out",
+        "lease_ttl of {ttl} would run out before its first renewal (they go every third of it): give at least millis(3), or keep the default seconds(30)");
     /// Two workflows share a name.
     WORKFLOW_DUPLICATE_NAME = ("workflow.duplicate-name", "two workflows share a name",
         "two workflows are named `{workflow}`: give each its own name");

@@ -16,6 +16,7 @@
 //! | `agent.max-tool-calls-invalid`, `agent.max-turns-invalid`, `agent.model-invalid` | an agent's limit or model as configured is not usable |
 //! | `agent.tool-choice-unknown` | an agent's `tool_choice` or `first_turn_tool_choice` names a tool it does not have |
 //! | `config.*` | the configuration file: syntax, secrets where names belong, unknown sections |
+//! | `app.lease-ttl-invalid` | a lease ttl too short to be renewed before it runs out |
 
 mod application;
 mod assemble;

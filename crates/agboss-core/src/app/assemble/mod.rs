@@ -86,6 +86,14 @@ pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, A
             );
         }
     }
+    // Renewals go every third of the ttl: under 3 ms, a lease would be lost between two.
+    if builder.lease_ttl.as_duration() < std::time::Duration::from_millis(3) {
+        problems.push(
+            codes::APP_LEASE_TTL_INVALID
+                .finding(&[("ttl", &builder.lease_ttl)])
+                .into(),
+        );
+    }
     let channel_env = ToolEnv::new(Arc::new(app_providers.clone()), builder.clock.clone());
     let approvals = channels::approvals(&builder.channels, &workflows, channel_env, &mut problems);
     if !problems.is_empty() {
