@@ -1,17 +1,35 @@
 //! The facade's public API as a snapshot: every item a user can name through `agboss`, with the
 //! public methods, fields and variants of each, one line each. Any change to it is a reviewed
 //! diff of `tests/snapshots/public_api__facade.snap` (`cargo insta review`, or
-//! `INSTA_UPDATE=always` and read `git diff`).
+//! `INSTA_UPDATE=always` and read `git diff`). The snapshot's first line counts the items (each
+//! once, whatever the number of paths to it) and the lines.
+//!
+//! Every item has one path: the test fails on an item reachable at two, but for the prelude
+//! and the shortcuts at the root that the facade's documentation lists ([`ROOT_SHORTCUTS`]).
 //!
 //! The list comes from rustdoc's JSON output of the facade and of the workspace crates it
 //! re-exports from (followed through every `pub use`). Rustdoc's JSON is unstable; this stable
 //! toolchain emits it with `RUSTC_BOOTSTRAP=1`, into a target folder of its own.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+
+/// The items the facade names at its root as well as in their module, as its documentation
+/// says: the most used, for short `use` lines.
+const ROOT_SHORTCUTS: &[&str] = &[
+    "agboss::AgentDefaults",
+    "agboss::Application",
+    "agboss::AssemblyError",
+    "agboss::Config",
+    "agboss::Env",
+    "agboss::FromEnv",
+    "agboss::Resume",
+    "agboss::ToolDefaults",
+    "agboss::Workflow",
+];
 
 /// The workspace crates whose items the facade re-exports, by package.
 const PACKAGES: &[&str] = &[
@@ -129,11 +147,14 @@ struct Walker<'a> {
     lines: BTreeSet<String>,
     /// Items whose members are listed already (at their first path), by crate and id.
     expanded: HashSet<(String, String)>,
+    /// Every path each item is reached at, by crate and id (modules included).
+    paths: BTreeMap<(String, String), BTreeSet<String>>,
 }
 
 impl<'a> Walker<'a> {
     fn module(&mut self, item: Item<'a>, path: &str) {
         self.lines.insert(format!("pub mod {path}"));
+        self.reached(item, path);
         let items = item.value["inner"]["module"]["items"].as_array().unwrap();
         for id in items {
             let Some(child) = self.docs.item(item.krate, id) else {
@@ -177,6 +198,7 @@ impl<'a> Walker<'a> {
         if kind == "module" {
             return self.module(item, path);
         }
+        self.reached(item, path);
         let key = (item.krate.to_owned(), id_key(&item.value["id"]));
         let first = self.expanded.insert(key);
         let word = match kind.as_str() {
@@ -227,6 +249,36 @@ impl<'a> Walker<'a> {
             }
             _ => {}
         }
+    }
+
+    /// Notes that `item` is reached at `path`. A macro and a module of one name are two
+    /// items, each with its own id.
+    fn reached(&mut self, item: Item<'a>, path: &str) {
+        let key = (item.krate.to_owned(), id_key(&item.value["id"]));
+        self.paths.entry(key).or_default().insert(path.to_owned());
+    }
+
+    /// The items reached at more than one path once the prelude and the root shortcuts are
+    /// set aside, each with its paths.
+    fn twice(&self) -> Vec<String> {
+        self.paths
+            .values()
+            .filter_map(|paths| {
+                let canonical: Vec<&String> = paths
+                    .iter()
+                    .filter(|p| {
+                        !p.starts_with("agboss::prelude::") && !ROOT_SHORTCUTS.contains(&p.as_str())
+                    })
+                    .collect();
+                (canonical.len() > 1).then(|| {
+                    canonical
+                        .iter()
+                        .map(|p| p.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" = ")
+                })
+            })
+            .collect()
     }
 
     fn fields(&mut self, krate: &'a str, fields: &[Value], path: &str) {
@@ -317,9 +369,20 @@ fn the_facade_public_api_is_the_reviewed_one() {
         docs: &docs,
         lines: BTreeSet::new(),
         expanded: HashSet::new(),
+        paths: BTreeMap::new(),
     };
     walker.module(root, "agboss");
-    let count = walker.lines.len();
+    let twice = walker.twice();
+    assert!(
+        twice.is_empty(),
+        "items reachable at two paths (give each one home; the prelude and ROOT_SHORTCUTS aside):\n{}",
+        twice.join("\n")
+    );
+    let items = walker.paths.len();
+    let lines = walker.lines.len();
     let text = walker.lines.into_iter().collect::<Vec<_>>().join("\n");
-    insta::assert_snapshot!("facade", format!("{count} public items\n\n{text}"));
+    insta::assert_snapshot!(
+        "facade",
+        format!("{items} public items, {lines} lines (members included)\n\n{text}")
+    );
 }

@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use agboss::context::Tenant;
 use agboss::journal::LoopEvent;
-use agboss::journal::{MemoryStore, Store};
+use agboss::model::{ScriptedModel, Turn};
 use agboss::model::{ToolCall, ToolChoice};
 use agboss::prelude::*;
-use agboss::run::{Answer, Budgets, RunError};
-use agboss::testing::{ScriptedModel, Turn};
+use agboss::run::{Answer, RunError};
+use agboss::spend::Budgets;
+use agboss::store::{MemoryStore, Store};
 use agboss::units::{bytes, usd};
 use agboss::{Application, Workflow};
 use serde_json::json;
@@ -201,7 +202,7 @@ fn fixture(turns: impl IntoIterator<Item = Turn>) -> Fixture {
 
 /// The fixture's application journaling to `store`, which may hold a run already.
 fn fixture_over(store: Arc<MemoryStore>, turns: impl IntoIterator<Item = Turn>) -> Fixture {
-    agboss::testing::forbid_real_requests(true);
+    agboss::model::forbid_real_requests(true);
     let model = ScriptedModel::new(turns);
     let seen = Arc::new(Seen::default());
     let started = Arc::new(tokio::sync::Notify::new());

@@ -7,11 +7,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use agboss::app::{AgentDefaults, Source};
 use agboss::config::Config;
-use agboss::journal::{LoopEvent, MemoryStore, Store};
+use agboss::journal::LoopEvent;
 use agboss::model::{ChatResponse, FinishReason, ToolChoice};
+use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::run::{Answer, RunError};
-use agboss::testing::{ScriptedModel, Turn};
+use agboss::store::{MemoryStore, Store};
 use agboss::{Application, Workflow};
 use serde_json::json;
 
@@ -117,7 +118,7 @@ fn fixture_over(
     config: Option<Config>,
     turns: impl IntoIterator<Item = Turn>,
 ) -> Fixture {
-    agboss::testing::forbid_real_requests(true);
+    agboss::model::forbid_real_requests(true);
     let model = ScriptedModel::new(turns);
     let runs = Arc::new(AtomicUsize::new(0));
     let mut builder = Application::builder("answers")

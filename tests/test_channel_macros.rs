@@ -9,9 +9,9 @@ use agboss::channel::{
     Approves, AutoApproveChannel, Channel, ChannelRole, DecisionModel, PauseAnswerer,
     RoleDescriptor, RoleForm,
 };
-use agboss::journal::MemoryStore;
+use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
-use agboss::testing::{ScriptedModel, Turn};
+use agboss::store::MemoryStore;
 use agboss::tool::Tool;
 use agboss::{Application, AssemblyError, Resume, Workflow};
 use serde_json::json;
@@ -395,7 +395,7 @@ fn a_listed_channel_answers_its_role_and_a_built_in_one_needs_no_listing() {
 
 #[tokio::test]
 async fn the_channel_is_built_with_its_dependencies_and_asked_with_typed_arguments() {
-    agboss::testing::forbid_real_requests(true);
+    agboss::model::forbid_real_requests(true);
     let posts = slack();
     let model = ScriptedModel::new([
         Turn::call(

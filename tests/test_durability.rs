@@ -10,8 +10,9 @@ mod durability;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agboss::journal::{LoopEvent, Store};
+use agboss::journal::LoopEvent;
 use agboss::store::SqliteStore;
+use agboss::store::Store;
 
 use durability::{Effects, Workers, check, percentile, report};
 

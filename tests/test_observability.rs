@@ -6,7 +6,7 @@ use agboss::model::{
     ChatRequest, ModelClient, ModelRouter, Prices, ScriptedModel, ToolChoice, Turn,
 };
 use agboss::prelude::*;
-use agboss::run::Budgets;
+use agboss::spend::Budgets;
 use agboss::units::usd;
 use agboss::{Application, Workflow};
 use serde_json::json;

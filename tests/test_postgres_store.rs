@@ -11,8 +11,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agboss::journal::{Answer, LoopEvent, STATE_VERSION};
-use agboss::run::Budgets;
+use agboss::journal::{LoopEvent, STATE_VERSION};
+use agboss::run::Answer;
+use agboss::spend::Budgets;
 use agboss::store::{PostgresOptions, PostgresStore, Store, StoreErrorKind};
 use pg_server::{PrivateServer, Proxy, execute, fresh_database, query_texts};
 

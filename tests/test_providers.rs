@@ -24,13 +24,14 @@ use agboss::app::Env;
 use agboss::context::Signal;
 use agboss::model::Thinking;
 use agboss::model::forbid_real_requests;
-use agboss::model::providers::{ProviderSettings, RetryPolicy, WireFormat, connect};
+use agboss::model::providers::{ProviderSettings, RetryPolicy, connect};
 use agboss::model::{
     ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice,
     Usage,
 };
 use agboss::time::{Clock, ManualClock};
 use agboss::tool::ToolDefinition;
+use agboss::tool::WireFormat;
 use agboss::units::seconds;
 use serde_json::{Value, json};
 use wire_server::{Canned, Recorded, WireServer};

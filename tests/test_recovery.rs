@@ -10,9 +10,10 @@ mod recovery;
 use std::sync::Arc;
 use std::time::Duration;
 
-use agboss::journal::{LoopEvent, MemoryStore, Store};
+use agboss::journal::LoopEvent;
 use agboss::prelude::ToolCallApprovalDecision;
 use agboss::run::{RunError, RunOutcome};
+use agboss::store::{MemoryStore, Store};
 use agboss::testing::FaultyStore;
 use agboss::{Application, Resume};
 

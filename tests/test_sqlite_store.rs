@@ -7,7 +7,7 @@ use std::process::Command;
 
 use agboss::Env;
 use agboss::journal::{LoopEvent, STATE_VERSION};
-use agboss::run::Budgets;
+use agboss::spend::Budgets;
 use agboss::store::{SqliteStore, Store, StoreErrorKind};
 
 fn started(id: &str) -> LoopEvent {

@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["spend"],
     &["context"],
     &["deps"],
+    &["component"],
     &["tool"],
     &["mcp", "model"],
     &["agent", "channel"],
@@ -22,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["store"],
     &["run"],
     &["config"],
+    &["assembly"],
     &["app"],
     &["describe"],
 ];
@@ -259,5 +261,288 @@ fn the_scanner_sees_what_it_must() {
     assert_eq!(
         crate_paths("crate::infrastructure!(dyn Store, \"a store\");"),
         ["deps"]
+    );
+}
+
+/// The files of one module folder (`run/`, `store/sqlite/`), by module name, and what each
+/// references among its siblings: through `super::x` or the folder's own `crate::` path, by a
+/// sibling module's name or by an item the folder's `mod.rs` re-exports from one.
+fn sibling_references(dir: &Path, crate_path: &str) -> BTreeMap<String, Vec<String>> {
+    let mod_rs = fs::read_to_string(dir.join("mod.rs")).unwrap_or_default();
+    let mut siblings: Vec<String> = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if name != "mod" && (path.is_dir() || path.extension().is_some_and(|e| e == "rs")) {
+            siblings.push(name);
+        }
+    }
+    // `pub use tools_step::{Finished, Gate};` in mod.rs: item -> the sibling it comes from.
+    let mut exported: BTreeMap<String, String> = BTreeMap::new();
+    for (module, names) in use_groups(&code_of(&mod_rs), "") {
+        if siblings.contains(&module) {
+            for name in names {
+                exported.insert(name, module.clone());
+            }
+        }
+    }
+    let mut references = BTreeMap::new();
+    for sibling in &siblings {
+        let file = dir.join(format!("{sibling}.rs"));
+        let text = fs::read_to_string(&file)
+            .or_else(|_| fs::read_to_string(dir.join(sibling).join("mod.rs")))
+            .unwrap_or_default();
+        // A file's own test module (at its end) says `super::` of the file, not of the folder.
+        let code = code_of(text.split("#[cfg(test)]").next().unwrap_or_default());
+        let mut to: Vec<String> = Vec::new();
+        for prefix in ["super::".to_owned(), format!("{crate_path}::")] {
+            for (first, names) in use_groups(&code, &prefix) {
+                let mut targets = vec![first.clone()];
+                if first.is_empty() {
+                    targets = names;
+                }
+                for target in targets {
+                    let module = if siblings.contains(&target) {
+                        Some(target)
+                    } else {
+                        exported.get(&target).cloned()
+                    };
+                    if let Some(module) = module
+                        && module != *sibling
+                        && !to.contains(&module)
+                    {
+                        to.push(module);
+                    }
+                }
+            }
+        }
+        to.sort();
+        references.insert(sibling.clone(), to);
+    }
+    references
+}
+
+/// `text` without its comments (line comments, doc comments and block comments).
+fn code_of(text: &str) -> String {
+    let mut code = String::with_capacity(text.len());
+    let mut in_block = false;
+    for line in text.lines() {
+        let mut line = line;
+        if in_block {
+            match line.find("*/") {
+                Some(end) => {
+                    line = &line[end + 2..];
+                    in_block = false;
+                }
+                None => continue,
+            }
+        }
+        if let Some(start) = line.find("/*") {
+            in_block = !line[start..].contains("*/");
+            line = &line[..start];
+        }
+        code.push_str(line.split("//").next().unwrap_or_default());
+        code.push('\n');
+    }
+    code
+}
+
+/// Each path in `code` that starts with `prefix` (`super::`): its first segment, and when that
+/// is a `{..}` group (or `prefix` is empty and the path is a `use x::{..}`), the first segment
+/// of each of the group's paths. With an empty prefix, `use` lines: `(module, [items])`.
+fn use_groups(code: &str, prefix: &str) -> Vec<(String, Vec<String>)> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut found = Vec::new();
+    let starts: Vec<usize> = if prefix.is_empty() {
+        code.match_indices("use ")
+            .filter(|(at, _)| {
+                code[..*at]
+                    .chars()
+                    .last()
+                    .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+            })
+            .map(|(at, _)| at + "use ".len())
+            .collect()
+    } else {
+        code.match_indices(prefix)
+            .filter(|(at, _)| {
+                code[..*at]
+                    .chars()
+                    .last()
+                    .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '$'))
+            })
+            .map(|(at, _)| at + prefix.len())
+            .collect()
+    };
+    for start in starts {
+        let rest = code[start..].trim_start_matches("self::");
+        if let Some(group) = rest.strip_prefix('{') {
+            let names = top_level_items(group).iter().map(|n| ident(n)).collect();
+            found.push((String::new(), names));
+            continue;
+        }
+        let first = ident(rest);
+        let after = &rest[first.len()..];
+        let names = match after.strip_prefix("::") {
+            Some(tail) if tail.starts_with('{') => top_level_items(&tail[1..])
+                .iter()
+                .map(|n| ident(n))
+                .collect(),
+            Some(tail) => vec![ident(tail)],
+            None => Vec::new(),
+        };
+        found.push((first, names));
+    }
+    found
+}
+
+/// The comma-separated items of a `{..}` group whose opening brace was just read, up to its
+/// closing brace; an item's own groups are left whole.
+fn top_level_items(group: &str) -> Vec<String> {
+    let mut items = vec![String::new()];
+    let mut depth = 0;
+    for c in group.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        items.last_mut().unwrap().push(c);
+    }
+    items
+        .into_iter()
+        .map(|i| i.trim().to_owned())
+        .filter(|i| !i.is_empty())
+        .collect()
+}
+
+/// The groups of modules in `graph` that reach each other (its strongly connected components of
+/// more than one module), each sorted.
+fn circles(graph: &BTreeMap<String, Vec<String>>) -> Vec<Vec<String>> {
+    let reaches = |from: &str| {
+        let mut seen: Vec<&str> = vec![from];
+        let mut at = 0;
+        while at < seen.len() {
+            for next in graph.get(seen[at]).into_iter().flatten() {
+                if !seen.contains(&next.as_str()) {
+                    seen.push(next);
+                }
+            }
+            at += 1;
+        }
+        seen.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let mut found: Vec<Vec<String>> = Vec::new();
+    for node in graph.keys() {
+        if found.iter().any(|group| group.contains(node)) {
+            continue;
+        }
+        let mut group: Vec<String> = reaches(node)
+            .into_iter()
+            .filter(|other| reaches(other).contains(node))
+            .collect();
+        if group.len() > 1 {
+            group.sort();
+            found.push(group);
+        }
+    }
+    found
+}
+
+#[test]
+fn no_two_files_of_a_module_import_each_other() {
+    let src = workspace().join("crates/agboss-core/src");
+    let mut found = Vec::new();
+    let mut pending = vec![src.clone()];
+    while let Some(dir) = pending.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            }
+        }
+        if dir == src || !dir.join("mod.rs").exists() {
+            continue;
+        }
+        let relative = dir
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('/', "::");
+        let graph = sibling_references(&dir, &format!("crate::{relative}"));
+        for group in circles(&graph) {
+            found.push(format!("{relative}: {}", group.join(", ")));
+        }
+    }
+    found.sort();
+    assert!(
+        found.is_empty(),
+        "files of one module that reach each other (move what both need into a file of its own):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_circle_finder_sees_what_it_must() {
+    let code = code_of(
+        "use super::{agent_loop::AgentLoop, Finished};\nuse super::approve::Gate; // super::x\n",
+    );
+    let found = use_groups(&code, "super::");
+    assert_eq!(
+        found[0],
+        (String::new(), vec!["agent_loop".into(), "Finished".into()])
+    );
+    assert_eq!(found[1], ("approve".into(), vec!["Gate".into()]));
+    assert_eq!(found.len(), 2);
+    let graph: BTreeMap<String, Vec<String>> = [
+        ("a".to_owned(), vec!["b".to_owned()]),
+        ("b".to_owned(), vec!["c".to_owned()]),
+        ("c".to_owned(), vec!["a".to_owned()]),
+        ("d".to_owned(), vec!["a".to_owned()]),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(circles(&graph), [["a", "b", "c"]]);
+}
+
+/// The top modules of `agboss-core`, by the name of their file or folder.
+fn core_modules() -> Vec<String> {
+    LAYERS
+        .iter()
+        .flat_map(|l| l.iter().map(|m| (*m).to_owned()))
+        .collect()
+}
+
+#[test]
+fn the_application_s_files_do_not_shadow_the_modules_below() {
+    let src = workspace().join("crates/agboss-core/src");
+    let modules = core_modules();
+    let mut shadows = Vec::new();
+    for layer in ["app", "assembly"] {
+        for entry in fs::read_dir(src.join(layer)).unwrap() {
+            let name = entry
+                .unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if modules.contains(&name) {
+                shadows.push(format!("{layer}/{name}"));
+            }
+        }
+    }
+    assert!(
+        shadows.is_empty(),
+        "files named like a module below them (name them by what users do): {shadows:?}"
     );
 }

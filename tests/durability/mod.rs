@@ -12,7 +12,8 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use agboss::journal::{LoopEvent, Store};
+use agboss::journal::LoopEvent;
+use agboss::store::Store;
 
 /// One request the effect server received.
 #[derive(Clone, Debug)]

@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use agboss::context::Signal;
-use agboss::journal::{LoopEvent, Store};
+use agboss::journal::LoopEvent;
 use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
 use agboss::prelude::*;
 use agboss::run::RunError;
+use agboss::store::Store;
 use agboss::time::{Clock, WallOffset};
 use agboss::units::millis;
 use agboss::{Application, Workflow};

@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use agboss::channel::ChannelAsk;
 use agboss::context::Signal;
-use agboss::journal::{LoopEvent, Store};
+use agboss::journal::LoopEvent;
 use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, ToolCall};
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
 use agboss::store::SqliteStore;
+use agboss::store::Store;
 use agboss::time::ManualClock;
 use agboss::{Application, Resume, Workflow};
 

@@ -8,10 +8,11 @@ use std::time::{Duration, Instant};
 
 use agboss::channel::{ChannelAsk, PauseAnswerer};
 use agboss::context::Signal;
-use agboss::journal::{ExecutionStatus, LoopEvent, Store};
+use agboss::journal::{ExecutionStatus, LoopEvent};
 use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
+use agboss::store::Store;
 use agboss::time::ManualClock;
 use agboss::units::hours;
 use agboss::{Application, Resume, Workflow};
@@ -133,7 +134,7 @@ fn fixture() -> Fixture {
     let ledger = Arc::new(Ledger::default());
     let asks = Arc::new(Asks::default());
     let model = Arc::new(PayerModel::default());
-    let store: Arc<dyn Store> = Arc::new(agboss::journal::MemoryStore::new());
+    let store: Arc<dyn Store> = Arc::new(agboss::store::MemoryStore::new());
     let clock = ManualClock::new();
     let app = Application::builder("payments")
         .workflow(Workflow::new("desk").agent::<Payer>())

@@ -9,10 +9,11 @@ use std::sync::{Arc, Mutex};
 
 use agboss::channel::ChannelAsk;
 use agboss::context::Signal;
-use agboss::journal::{LoopEvent, MemoryStore, STATE_VERSION, Store};
+use agboss::journal::{LoopEvent, STATE_VERSION};
 use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
+use agboss::store::{MemoryStore, Store};
 use agboss::time::ManualClock;
 use agboss::{Application, Resume, Workflow};
 use serde_json::{Value, json};

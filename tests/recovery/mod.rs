@@ -10,10 +10,10 @@ use std::time::Duration;
 
 use agboss::channel::ChannelAsk;
 use agboss::context::Signal;
-use agboss::journal::Store;
 use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
 use agboss::prelude::*;
 use agboss::spend::SpendRecorder;
+use agboss::store::Store;
 use agboss::time::ManualClock;
 use agboss::units::{millis, usd};
 use agboss::{Application, Workflow};

@@ -425,13 +425,14 @@ const TEST: &str = r##"//! The assistant on a scripted model, and its tool alone
 
 use std::sync::Arc;
 
-use agboss::testing::{ScriptedModel, Turn, test_tool};
+use agboss::model::{ScriptedModel, Turn};
+use agboss::testing::test_tool;
 use {crate}::{CountWords, Text, app};
 use serde_json::json;
 
 #[tokio::test]
 async fn the_assistant_counts_words_with_its_tool() {
-    agboss::testing::forbid_real_requests(true);
+    agboss::model::forbid_real_requests(true);
     let model = ScriptedModel::new([
         Turn::call("count-words-tool", json!({"text": "the quick brown fox"})),
         Turn::text("It has 4 words.").expect_tool_result(r#"{"words":4}"#),

@@ -5,8 +5,8 @@
 //! this crate is what the facade and its macros are built on. Its modules are layers, each
 //! importing only from those below it (docs/architecture.md has the floor plan, and
 //! `tests/tidy.rs` checks it): `base`, `dto`, `time`, `units` at the bottom, then `spend`,
-//! `context`, `deps`, `tool`, `model` and `mcp`, `agent`, `journal`, `store`, `run`, `config`, `app`,
-//! and `describe` at the top.
+//! `context`, `deps`, `tool`, `model` and `mcp`, `agent`, `journal`, `store`, `run`, `config`,
+//! `assembly`, `app`, and `describe` at the top.
 //!
 //! ```
 //! use agboss_core::tool::bound_text;
@@ -32,6 +32,8 @@ pub mod context;
 
 pub mod deps;
 
+pub mod component;
+
 pub mod tool;
 
 #[cfg(feature = "mcp")]
@@ -50,6 +52,8 @@ pub mod run;
 #[cfg(feature = "config")]
 pub mod config;
 
+pub mod assembly;
+
 pub mod app;
 
 pub mod describe;
@@ -65,6 +69,7 @@ pub mod __private {
         PauseAnswerer, RoleDescriptor, ToolCallApprovalAsk, ToolCallApprovalDecision, approval_for,
         approval_of, channel_descriptor,
     };
+    pub use crate::component::{DependencyError, DependencySpec, SourceLocation};
     pub use crate::deps::InfrastructureType;
     #[cfg(feature = "mcp")]
     pub use crate::mcp::{
@@ -73,9 +78,8 @@ pub mod __private {
     };
     pub use crate::model::Thinking;
     pub use crate::tool::{
-        Dependency, DependencyError, DependencySpec, OnCrash, Scope, SourceLocation, Tool,
-        ToolDescriptor, ToolError, ToolHandler, ToolRegistration, tool_input_schema,
-        tool_output_schema,
+        Dependency, OnCrash, Scope, Tool, ToolDescriptor, ToolError, ToolHandler, ToolRegistration,
+        tool_input_schema, tool_output_schema,
     };
     pub use crate::units::{ByteSize, TimeSpan, TimeUnit, bytes};
     pub use inventory;

@@ -3,7 +3,7 @@
 //!
 //! [`test_tool`] runs one tool on its own, in the frame of a real tool call: its dependencies
 //! resolved from its own container (override them with [`with`](TestTool::with)), the input and
-//! output validated against their schemas, the timeout on the runner's [`ManualClock`], spend
+//! output validated against their schemas, the timeout on the runner's [`ManualClock`](agboss_core::time::ManualClock), spend
 //! recorded. A failure comes back as the tool raised it; the output comes back whole, unbounded.
 //!
 //! ```
@@ -64,7 +64,5 @@ mod faulty_store;
 mod test_tool;
 
 pub use agboss_core::base::failpoint;
-pub use agboss_core::model::{ScriptedModel, Turn, forbid_real_requests};
-pub use agboss_core::time::ManualClock;
 pub use faulty_store::FaultyStore;
 pub use test_tool::{TestRun, TestTool, test_tool};

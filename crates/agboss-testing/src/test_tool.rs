@@ -7,16 +7,14 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use agboss_core::base::Env;
+use agboss_core::component::{DependencyError, MissingDependency};
 use agboss_core::context::{Execution, Step};
 use agboss_core::deps::Providers;
 #[cfg(feature = "mcp")]
 use agboss_core::mcp::{McpConnection, McpHub, McpServer};
 use agboss_core::spend::SpendEntry;
 use agboss_core::time::{Clock, ManualClock};
-use agboss_core::tool::{
-    CallFrame, CallOutcome, DependencyError, Invoker, MissingDependency, Tool, ToolEnv,
-    ToolFailure, missing_dependencies,
-};
+use agboss_core::tool::{CallFrame, CallOutcome, Invoker, Tool, ToolEnv, ToolFailure};
 use agboss_core::units::{ByteSize, TimeSpan};
 
 /// A runner for tool `T`; see the [crate docs](crate).
@@ -125,7 +123,7 @@ impl<T: Tool> TestTool<T> {
 
     /// The tool's fields that nothing provides.
     pub fn missing_dependencies(&self) -> Vec<MissingDependency> {
-        missing_dependencies(T::DESCRIPTOR, &self.providers)
+        T::DESCRIPTOR.missing(&self.providers)
     }
 
     /// Calls the tool with `input`, validated like a model's arguments; returns the whole

@@ -8,8 +8,9 @@ use agboss::agent::AgentDescriptor;
 use agboss::prelude::*;
 use agboss::units::kilobytes;
 use agboss::{Application, Workflow};
+use agboss_core::component::SourceLocation;
 use agboss_core::tool::{
-    SourceLocation, Tool, ToolDescriptor, ToolRegistration, tool_input_schema, tool_output_schema,
+    Tool, ToolDescriptor, ToolRegistration, tool_input_schema, tool_output_schema,
 };
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 

@@ -18,11 +18,11 @@ use std::time::{Duration, Instant};
 
 use agboss::channel::PauseAnswerer;
 use agboss::journal::{
-    Answer, CallResult, LoopEvent, LoopState, PauseOpened, PauseResolution, PendingCall,
-    STATE_VERSION,
+    CallResult, LoopEvent, LoopState, PauseOpened, PauseResolution, PendingCall, STATE_VERSION,
 };
 use agboss::model::{Message, ToolCall, Usage};
-use agboss::run::Budgets;
+use agboss::run::Answer;
+use agboss::spend::Budgets;
 use agboss::store::{Durability, SqliteOptions, SqliteStore, Store};
 use agboss::units::Usd;
 

@@ -61,12 +61,19 @@
 //! ```
 //!
 //! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`](mod@dto),
-//! [`tool`](mod@tool) (the call contract), [`agent`](mod@agent), [`app`] (workflows,
-//! applications, assembly), [`run`] (outcomes, errors, budgets), [`model`] (chat models and
-//! providers), [`journal`] (events), [`store`] (where journals are kept),
-//! [`channel`](mod@channel) (approval roles and the channels that answer them), [`context`],
-//! [`spend`], [`time`], [`describe`],
-//! and with their features [`mcp`](mod@mcp), `config`, `cli` and `testing`.
+//! [`component`] (what every kind of component shares), [`tool`](mod@tool) (the call
+//! contract), [`agent`](mod@agent), [`app`] (workflows, applications, assembly), [`run`]
+//! (outcomes and errors), [`model`] (chat models, providers, scripted models), [`journal`]
+//! (events and the records derived from them), [`store`] (where journals are kept, and
+//! `store::implement` for those who write one), [`channel`](mod@channel) (approval roles and
+//! the channels that answer them), [`context`], [`spend`] (spend and budgets), [`time`] (the
+//! clock, and the manual one of tests), [`describe`], and with their features
+//! [`mcp`](mod@mcp), `config`, `cli` and `testing`.
+//!
+//! Every public item has one path, in the module of its concept. The [`prelude`] and a few
+//! shortcuts at the root ([`Application`], [`Workflow`], [`Resume`], [`AgentDefaults`],
+//! [`ToolDefaults`], [`AssemblyError`], [`Env`], [`FromEnv`], and `Config`) name the most used
+//! ones again, for `use` lines that stay short.
 //!
 //! Features, all on by default but `testing` and `postgres`: `mcp`, `openai`, `anthropic`,
 //! `gemini`, `config`, `cli`, `sqlite`; `testing` adds [`test_tool`](testing::test_tool) and
@@ -83,7 +90,8 @@ pub use agboss_macros::{agent, channel, channel_role, dto, tool};
 #[doc(inline)]
 pub use agboss_macros::{mcp_server, mcp_tool};
 
-pub use agboss_core::app::{AgentDefaults, Application, Resume, ToolDefaults, Workflow};
+pub use agboss_core::app::{Application, Resume};
+pub use agboss_core::assembly::{AgentDefaults, ToolDefaults, Workflow};
 pub use agboss_core::base::{AssemblyError, Env, FromEnv};
 #[cfg(feature = "config")]
 pub use agboss_core::config::Config;
@@ -99,9 +107,6 @@ pub use agboss_core::infrastructure;
 
 /// What a file of tools, DTOs, agents, roles or channels needs: `use agboss::prelude::*;`.
 pub mod prelude {
-    pub use crate::{agent, channel, channel_role, dto, tool};
-    #[cfg(feature = "mcp")]
-    pub use crate::{mcp_server, mcp_tool};
     pub use agboss_core::channel::{
         ChannelAsk, ChannelHandler, ChannelOutcome, PauseAnswerer, ToolCallApprovalAsk,
         ToolCallApprovalDecision,
@@ -114,6 +119,9 @@ pub mod prelude {
     pub use agboss_core::spend::SpendRecorder;
     pub use agboss_core::time::Clock;
     pub use agboss_core::tool::{ToolError, ToolHandler};
+    pub use agboss_macros::{agent, channel, channel_role, dto, tool};
+    #[cfg(feature = "mcp")]
+    pub use agboss_macros::{mcp_server, mcp_tool};
 }
 
 /// Values with units: `seconds(10)`, `kilobytes(256)`, `usd("0.25")`.
@@ -129,21 +137,31 @@ pub mod dto {
     pub use serde_json::Value;
 }
 
+/// What every kind of component (tool, agent, channel role, channel, MCP server) shares: the
+/// header its descriptor derefs to (name, description, Rust type, source location, fields), and
+/// what is said when one of its fields has no value.
+pub mod component {
+    pub use agboss_core::component::{
+        Component, ComponentKind, DependencyError, DependencySpec, MissingDependency, Requirement,
+        SourceLocation,
+    };
+}
+
 /// Tools: the handler you write, what `#[tool]` registers, the call contract's results and
 /// errors, and tools as models see them.
 pub mod tool {
     pub use agboss_core::tool::{
-        BoundedText, CallOutcome, Dependency, DependencyError, Issue, Issues, MissingDependency,
-        OnCrash, RemoteTool, SchemaError, SourceLocation, Tool, ToolDefinition, ToolDescriptor,
-        ToolError, ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
-        input_schema_of, output_schema_of, registered_tools, tool_definition_of,
+        BoundedText, CallOutcome, Dependency, Issue, Issues, OnCrash, RemoteTool, SchemaError,
+        Tool, ToolDefinition, ToolDescriptor, ToolError, ToolFailure, ToolHandler, ToolOrigin,
+        ToolRegistration, WireFormat, bound_text, input_schema_of, output_schema_of,
+        registered_tools, tool_definition_of,
     };
 }
 
 /// Agents: what `#[agent]` registers, and an agent as assembly left it.
 pub mod agent {
     pub use agboss_core::agent::{
-        Agent, AgentDescriptor, AgentSettings, AnswerSpec, AppAgent, AppTool, History, PromptFile,
+        Agent, AgentDescriptor, AnswerSpec, AppAgent, AppTool, History, PromptFile,
         registered_agents,
     };
 }
@@ -152,9 +170,12 @@ pub mod agent {
 /// runs.
 pub mod app {
     pub use agboss_core::app::{
-        AgentDefaults, AppWorkflow, Application, ApplicationBuilder, DEFAULT_ANSWER_RETRIES,
-        DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, Resume, ResumeError, RunBuilder, ToolDefaults,
-        ToolSlice, WorkEnd, WorkReport, Worker, Workflow,
+        Application, ApplicationBuilder, Resume, ResumeError, RunBuilder, ToolSlice, WorkEnd,
+        WorkReport, Worker,
+    };
+    pub use agboss_core::assembly::{
+        AgentDefaults, AppWorkflow, Assembly, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TOOL_CALLS,
+        DEFAULT_MAX_TURNS, ToolDefaults, Workflow,
     };
     pub use agboss_core::base::{
         AssemblyError, Env, FromEnv, Problem, Setting, Source, UnknownAgentToolError,
@@ -162,14 +183,14 @@ pub mod app {
     pub use agboss_core::deps::InfrastructureType;
 }
 
-/// Runs: how they end, the errors they end with, their limits and budgets.
+/// Runs: how they end, their answers, and the errors they end with (their budgets are in
+/// [`spend`]).
 pub mod run {
     pub use agboss_core::journal::Answer;
     pub use agboss_core::run::{
         Completed, Elsewhere, ExecutionLeaseLostError, LeaseLoss, LimitExceededError, Paused,
         PendingPause, RunError, RunOutcome, ToolEnd, TurnLimitError,
     };
-    pub use agboss_core::spend::{BudgetExceededError, Budgets};
 }
 
 /// Chat models: messages, the [`ChatModel`](model::ChatModel) trait, the router and the HTTP
@@ -177,25 +198,23 @@ pub mod run {
 pub mod model {
     pub use agboss_core::model::{
         ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelClient,
-        ModelError, ModelRoute, ModelRouter, ModelSettings, PriceSettings, Prices, ScriptedModel,
-        Thinking, ToolCall, ToolChoice, Turn, Usage, forbid_real_requests,
+        ModelError, ModelRoute, ModelRouter, Prices, ScriptedModel, Thinking, ToolCall, ToolChoice,
+        Turn, Usage, forbid_real_requests,
     };
-    /// Providers over HTTP, by wire format.
+    /// Providers over HTTP, by wire format ([`WireFormat`](crate::tool::WireFormat)).
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
     pub mod providers {
         pub use agboss_core::model::providers::{ProviderSettings, RetryPolicy, connect};
-        pub use agboss_core::tool::WireFormat;
     }
 }
 
-/// The journal: the events a run is made of, its state, and the stores that keep it.
+/// The journal: the events a run is made of, the state they fold into, and the records a
+/// store derives from them (executions, pauses). Where journals are kept is [`store`].
 pub mod journal {
     pub use agboss_core::journal::{
-        Answer, CallPause, CallResult, ExecutionRecord, ExecutionStatus, Fence, INTENTS_SINCE,
-        JournalEntry, JournalError, Lease, LeaseState, LoopEvent, LoopState, MemoryStore, Next,
-        PauseChange, PauseOpened, PauseQuery, PauseRecord, PauseResolution, PendingCall,
-        STATE_VERSION, Spent, Store, StoreError, StoreErrorKind, StoreFuture, derive_records,
-        fence_refusal, next_record, pause_change, renew_refusal, taken_seq,
+        CallPause, CallResult, ExecutionRecord, ExecutionStatus, INTENTS_SINCE, JournalError,
+        LoopEvent, LoopState, Next, PauseOpened, PauseQuery, PauseRecord, PauseResolution,
+        PendingCall, STATE_VERSION, Spent,
     };
 }
 
@@ -207,11 +226,23 @@ pub mod journal {
 pub mod store {
     pub use agboss_core::journal::{
         Fence, JournalEntry, Lease, LeaseState, MemoryStore, Store, StoreError, StoreErrorKind,
+        StoreFuture,
     };
     #[cfg(feature = "sqlite")]
     pub use agboss_core::store::{Durability, SqliteOptions, SqliteStore};
     #[cfg(feature = "postgres")]
     pub use agboss_core::store::{PostgresOptions, PostgresStore};
+
+    /// For those who write a store: the rules every store decides with, so that each decides
+    /// alike (the next record of an execution, a pause's change, a fence's refusal, an append
+    /// already taken), and the records derived again from a journal. The conformance suite
+    /// (`agboss::testing::conformance`, feature `testing`) checks a store against them.
+    pub mod implement {
+        pub use agboss_core::journal::{
+            PauseChange, derive_records, fence_refusal, next_record, pause_change, renew_refusal,
+            taken_seq,
+        };
+    }
 }
 
 /// Approval channels: roles, the channels that answer them, and their questions and answers.
@@ -314,7 +345,7 @@ pub mod mcp {
     };
 }
 
-/// Configuration files (TOML).
+/// Configuration files (TOML): what they set for agents, tools and model providers.
 #[cfg(feature = "config")]
 pub mod config {
     pub use agboss_core::agent::AgentSettings;
@@ -336,11 +367,15 @@ pub mod cli {
     pub use agboss_cli::{Generate, GenerateMcp};
 }
 
-/// Test harnesses: [`test_tool`](testing::test_tool), the [`ManualClock`](testing::ManualClock)
-/// and scripted models.
+/// Test harnesses: [`test_tool`](testing::test_tool), a store that fails on cue
+/// ([`FaultyStore`](testing::FaultyStore)), the stores' conformance suite and failpoints. The
+/// doubles a test plugs into an application have their own homes: the manual clock in
+/// [`time`], scripted models in [`model`].
 #[cfg(feature = "testing")]
 pub mod testing {
-    pub use agboss_testing::*;
+    pub use agboss_testing::{
+        FaultyStore, TestRun, TestTool, conformance, failpoint, store_conformance, test_tool,
+    };
 }
 
 /// Not public API: what generated code reaches. It may change in any release.

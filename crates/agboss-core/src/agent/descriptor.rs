@@ -1,13 +1,15 @@
 //! [`AgentDescriptor`]: everything `#[agent]` declares, registered for assembly and `describe`.
 
 use std::fmt;
+use std::ops::Deref;
 use std::sync::OnceLock;
 
 use schemars::JsonSchema;
 use serde_json::Value;
 
+use crate::component::{Component, ComponentKind, Registered, Registry, SourceLocation};
 use crate::model::Thinking;
-use crate::tool::{SourceLocation, ToolRegistration, input_schema_of};
+use crate::tool::{ToolRegistration, input_schema_of};
 
 /// One prompt file, read at compile time.
 #[derive(Clone, Copy, Debug)]
@@ -111,13 +113,11 @@ impl fmt::Debug for AnswerSpec {
     }
 }
 
-/// An agent as `#[agent]` declares it.
+/// An agent as `#[agent]` declares it. It derefs to its [`Component`] header: `name()`,
+/// `description()`, `rust_type()`, `location()`.
 #[derive(Debug)]
 pub struct AgentDescriptor {
-    name: &'static str,
-    description: &'static str,
-    rust_type: &'static str,
-    location: SourceLocation,
+    component: Component,
     model: &'static str,
     prompts: &'static [PromptFile],
     tools: &'static [ToolRegistration],
@@ -145,10 +145,7 @@ impl AgentDescriptor {
         tools: &'static [ToolRegistration],
     ) -> AgentDescriptor {
         AgentDescriptor {
-            name,
-            description,
-            rust_type,
-            location,
+            component: Component::new(ComponentKind::Agent, name, description, rust_type, location),
             model,
             prompts,
             tools,
@@ -214,11 +211,6 @@ impl AgentDescriptor {
         self
     }
 
-    /// Its name.
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-
     /// Its own tool choice, if it sets one (else: required with an answer DTO, auto without).
     pub fn tool_choice(&self) -> Option<crate::model::ToolChoice> {
         self.tool_choice.map(crate::model::ToolChoice::named)
@@ -238,21 +230,6 @@ impl AgentDescriptor {
     /// Its own number of answer retries, if it sets one.
     pub fn answer_retries(&self) -> Option<u32> {
         self.answer_retries
-    }
-
-    /// What it does.
-    pub fn description(&self) -> &'static str {
-        self.description
-    }
-
-    /// The Rust type that declares it.
-    pub fn rust_type(&self) -> &'static str {
-        self.rust_type
-    }
-
-    /// Where it is declared.
-    pub fn location(&self) -> SourceLocation {
-        self.location
     }
 
     /// The model id, `vendor/model`.
@@ -302,6 +279,14 @@ impl AgentDescriptor {
     }
 }
 
+impl Deref for AgentDescriptor {
+    type Target = Component;
+
+    fn deref(&self) -> &Component {
+        &self.component
+    }
+}
+
 /// An agent: a unit struct under `#[agent]`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an agboss agent",
@@ -333,14 +318,17 @@ impl AgentRegistration {
     }
 }
 
+impl Registered for AgentRegistration {
+    fn component(&self) -> &Component {
+        self.descriptor
+    }
+}
+
 inventory::collect!(AgentRegistration);
+
+static AGENTS: Registry<AgentRegistration> = Registry::new();
 
 /// Every `#[agent]` linked into the program, sorted by name, then by Rust type.
 pub fn registered_agents() -> &'static [&'static AgentRegistration] {
-    static SORTED: OnceLock<Vec<&'static AgentRegistration>> = OnceLock::new();
-    SORTED.get_or_init(|| {
-        let mut all: Vec<_> = inventory::iter::<AgentRegistration>().collect();
-        all.sort_by_key(|r| (r.descriptor.name, r.descriptor.rust_type));
-        all
-    })
+    AGENTS.all()
 }

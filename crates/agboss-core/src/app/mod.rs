@@ -1,49 +1,41 @@
-//! Applications: workflows of agents and tools, their providers and defaults, checked as one
-//! at assembly, before any model is called.
+//! Applications hosting executions: the [`Application`] an [`ApplicationBuilder`] assembles
+//! (see [`assembly`](crate::assembly) for what is checked, and its codes), and what users do
+//! with it. Each file is named by what a user does:
 //!
-//! [`ApplicationBuilder::build`] reports every problem at once, each with its code:
-//!
-//! | code | what |
+//! | file | methods |
 //! |---|---|
-//! | `tool.duplicate-name` | two tools of one agent share a name (its answer tool `answer-<dto>` included) |
-//! | `tool.name-invalid`, `tool.name-too-long` | a name made at run time or read from configuration breaks the providers' rules |
-//! | `tools.max-result-size-invalid` | a configured bound is zero or not a whole number of bytes |
-//! | `agent.unknown-tool` | configuration lists a tool by a name no `#[tool]` has ([`UnknownAgentToolError`](crate::base::UnknownAgentToolError)) |
-//! | `di.missing-implementation` | a tool's field that neither its workflow nor the application provides |
-//! | `di.ambiguous-implementation` | one scope provides a type twice |
-//! | `di.infrastructure-in-workflow` | a workflow provides what only the application may ([`InfrastructureType`](crate::deps::InfrastructureType)) |
-//! | `agent.duplicate-name`, `workflow.duplicate-name` | two of them share a name |
-//! | `agent.max-tool-calls-invalid`, `agent.max-turns-invalid`, `agent.model-invalid` | an agent's limit or model as configured is not usable |
-//! | `agent.tool-choice-unknown` | an agent's `tool_choice` or `first_turn_tool_choice` names a tool it does not have |
-//! | `config.*` | the configuration file: syntax, secrets where names belong, unknown sections |
-//! | `app.lease-ttl-invalid` | a lease ttl too short to be renewed before it runs out |
+//! | `builder.rs` | [`Application::builder`], the [`ApplicationBuilder`] and its `build` |
+//! | `application.rs` | what an application is: its name, clock, workflows, store, router; `check_environment`, `shutdown` |
+//! | `runs.rs` | starting runs: [`Application::run`], [`Application::run_agent`], [`RunBuilder::submit`] |
+//! | `pauses/` | answering pauses: [`Application::resume`], [`Application::answer`] ([`Resume`], [`ResumeError`]) |
+//! | `executions.rs` | one execution by its id: [`Application::resume_execution`], [`Application::cancel`] |
+//! | `workers.rs` | taking up what a shared store has to go on: [`Application::worker`], [`Application::recover`] |
+//! | `threads.rs` | what a run remembers of its thread (history and its summaries) |
+//! | `tool_slice.rs` | one tool on its own: [`Application::tool`] |
+//! | `mcp_servers.rs` | MCP servers: `mcp_server`, `start_mcp_servers` |
+//! | `hosting.rs` | how executions are driven here: one driver per execution, under its lease |
+//! | `identifiers.rs` | the ids an application makes: its instance's, its executions' |
 
 mod application;
-mod assemble;
-#[cfg(feature = "config")]
-mod configure;
-mod defaults;
-mod drive;
-mod history;
-mod ids;
+mod builder;
+mod executions;
+mod hosting;
+mod identifiers;
+mod in_flight;
 #[cfg(feature = "mcp")]
-mod mcp;
-mod provided;
-mod resume;
-mod run;
+mod mcp_servers;
+mod pauses;
+mod runs;
+mod threads;
 mod tool_slice;
-mod worker;
-mod workflow;
+mod workers;
 
-pub use application::{AppWorkflow, Application, ApplicationBuilder};
-pub use defaults::{
-    AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, ToolDefaults,
-};
-pub use resume::{Resume, ResumeError};
-pub use run::RunBuilder;
+pub use application::Application;
+pub use builder::ApplicationBuilder;
+pub use pauses::{Resume, ResumeError};
+pub use runs::RunBuilder;
 pub use tool_slice::ToolSlice;
-pub use worker::{WorkEnd, WorkReport, Worker};
-pub use workflow::Workflow;
+pub use workers::{WorkEnd, WorkReport, Worker};
 
 #[cfg(test)]
 mod pause_tests;

@@ -7,19 +7,21 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 
-use super::{Application, Resume, Workflow};
+use super::{Application, Resume};
 use crate::agent::AgentDescriptor;
+use crate::assembly::Workflow;
 use crate::channel::{
     Approves, Channel, ChannelAsk, ChannelDescriptor, ChannelHandler, ChannelOutcome, ChannelRole,
     PauseAnswerer, RoleDescriptor, ToolCallApprovalAsk, ToolCallApprovalDecision, approval_of,
 };
+use crate::component::{DependencyError, SourceLocation};
 use crate::dto::PlainText;
 use crate::journal::{LoopEvent, MemoryStore, PauseQuery, Store};
 use crate::model::{ScriptedModel, Turn};
 use crate::run::RunOutcome;
 use crate::tool::{
-    DependencyError, Scope, SourceLocation, Tool, ToolDescriptor, ToolError, ToolHandler,
-    ToolRegistration, tool_input_schema, tool_output_schema,
+    Scope, Tool, ToolDescriptor, ToolError, ToolHandler, ToolRegistration, tool_input_schema,
+    tool_output_schema,
 };
 use crate::units::seconds;
 
@@ -90,7 +92,8 @@ impl Channel for Inbox {
 #[allow(non_snake_case)]
 fn INBOX_UNRESOLVED(why: crate::deps::Unresolved) -> DependencyError {
     DependencyError::Unavailable {
-        tool: "inbox-channel",
+        kind: crate::component::ComponentKind::Channel,
+        component: "inbox-channel",
         field: "seen",
         provided_type: "Seen",
         reason: format!("{why:?}"),
@@ -132,7 +135,8 @@ impl Tool for SaveNote {
             .providers()
             .get::<Seen>()
             .map_err(|why| DependencyError::Unavailable {
-                tool: "save-note-tool",
+                kind: crate::component::ComponentKind::Tool,
+                component: "save-note-tool",
                 field: "seen",
                 provided_type: "Seen",
                 reason: format!("{why:?}"),

@@ -5,17 +5,16 @@ use std::sync::Arc;
 
 use super::*;
 use crate::agent::{AgentDescriptor, AnswerSpec};
+use crate::assembly::{ToolDefaults, Workflow};
 use crate::base::AssemblyError;
+use crate::component::{DependencyError, SourceLocation};
 use crate::config::Config;
 use crate::dto::PlainText;
 use crate::journal::{LoopEvent, MemoryStore, Store};
 use crate::mcp::{McpServerDescriptor, McpTransport, remote_tool};
 use crate::model::{ScriptedModel, ToolChoice, Turn};
 use crate::run::RunError;
-use crate::tool::{
-    DependencyError, Scope, SourceLocation, Tool, ToolDescriptor, ToolError, ToolHandler,
-    ToolRegistration,
-};
+use crate::tool::{Scope, Tool, ToolDescriptor, ToolError, ToolHandler, ToolRegistration};
 use crate::tool::{tool_input_schema, tool_output_schema};
 use crate::units::ByteSize;
 

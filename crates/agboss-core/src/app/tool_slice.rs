@@ -5,7 +5,8 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{AppWorkflow, Application};
+use super::Application;
+use crate::assembly::AppWorkflow;
 use crate::base::Setting;
 use crate::context::{Execution, Step};
 use crate::tool::bound::effective_bound;
@@ -63,7 +64,7 @@ impl<T: Tool> ToolSlice<'_, T> {
             ),
             None => (
                 ToolEnv::new(
-                    Arc::new(self.app.providers.clone()),
+                    Arc::new(self.app.assembly().providers().clone()),
                     self.app.clock().clone(),
                 ),
                 self.app.max_result_size().clone(),

@@ -10,7 +10,8 @@ use super::{
     ChannelRegistration, ChannelRole, PauseAnswerer, RoleDescriptor, ToolCallApprovalAsk,
     ToolCallApprovalDecision,
 };
-use crate::tool::{DependencyError, Scope, SourceLocation, ToolError};
+use crate::component::{DependencyError, SourceLocation};
+use crate::tool::{Scope, ToolError};
 
 macro_rules! builtin {
     ($(#[$doc:meta])* $ty:ident, $name:literal, $description:literal, $role:ident, $channel:ident) => {

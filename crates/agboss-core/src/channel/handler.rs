@@ -1,18 +1,16 @@
 //! Channels: the code that asks a role's question somewhere (a terminal, Slack, a ticket) and
 //! says whether the answer is known now or comes later.
 
-use std::fmt;
 use std::future::Future;
-use std::pin::Pin;
 
 use serde_json::Value;
 
-use super::{ChannelRole, RoleDescriptor};
-use crate::deps::Unresolved;
-use crate::tool::{
-    DependencyError, DependencySpec, MissingDependency, Requirement, Scope, SourceLocation,
-    ToolApproval, ToolError,
+use super::{
+    ChannelDescriptor, ChannelError, ChannelRegistration, ChannelRole, RoleDescriptor, SendFuture,
+    SentOutcome,
 };
+use crate::component::{Component, ComponentKind, DependencyError, SourceLocation};
+use crate::tool::{Scope, ToolApproval, ToolError};
 
 /// What a channel is asked: the pause's id and the role's question.
 #[derive(Debug)]
@@ -85,16 +83,6 @@ pub trait Channel: ChannelHandler + Sized {
     fn build(scope: &Scope<'_>) -> Result<Self, DependencyError>;
 }
 
-/// A channel as `#[channel]` declares it.
-pub struct ChannelDescriptor {
-    name: &'static str,
-    description: &'static str,
-    rust_type: &'static str,
-    location: SourceLocation,
-    role: fn() -> &'static RoleDescriptor,
-    dependencies: &'static [DependencySpec],
-}
-
 impl ChannelDescriptor {
     /// Channel `name`, implementing role `R`.
     pub const fn new<R: ChannelRole>(
@@ -104,82 +92,15 @@ impl ChannelDescriptor {
         location: SourceLocation,
     ) -> ChannelDescriptor {
         ChannelDescriptor {
-            name,
-            description,
-            rust_type,
-            location,
+            component: Component::new(
+                ComponentKind::Channel,
+                name,
+                description,
+                rust_type,
+                location,
+            ),
             role: role_of::<R>,
-            dependencies: &[],
         }
-    }
-
-    /// With the fields `dependencies`.
-    pub const fn with_dependencies(mut self, dependencies: &'static [DependencySpec]) -> Self {
-        self.dependencies = dependencies;
-        self
-    }
-
-    /// Its name (`slack-refund-approval-channel`).
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-
-    /// What it does.
-    pub fn description(&self) -> &'static str {
-        self.description
-    }
-
-    /// The Rust type that declares it.
-    pub fn rust_type(&self) -> &'static str {
-        self.rust_type
-    }
-
-    /// Where it is declared.
-    pub fn location(&self) -> SourceLocation {
-        self.location
-    }
-
-    /// The role it implements.
-    pub fn role(&self) -> &'static RoleDescriptor {
-        (self.role)()
-    }
-
-    /// Its fields.
-    pub fn dependencies(&self) -> &'static [DependencySpec] {
-        self.dependencies
-    }
-
-    /// The error for the field at `index` having no value.
-    #[doc(hidden)]
-    pub fn unresolved(&'static self, index: usize, why: Unresolved) -> DependencyError {
-        let dep = &self.dependencies[index];
-        let provided_type = match dep.requirement() {
-            Requirement::Provided { type_name, .. } => type_name,
-            Requirement::Builtin => dep.type_written(),
-        };
-        match why {
-            Unresolved::NotProvided => DependencyError::Missing(MissingDependency {
-                tool: self.name,
-                field: dep.field(),
-                type_written: dep.type_written(),
-                provided_type,
-            }),
-            Unresolved::Failed(reason) => DependencyError::Unavailable {
-                tool: self.name,
-                field: dep.field(),
-                provided_type,
-                reason,
-            },
-        }
-    }
-}
-
-impl fmt::Debug for ChannelDescriptor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ChannelDescriptor")
-            .field("name", &self.name)
-            .field("role", &self.role().name())
-            .finish_non_exhaustive()
     }
 }
 
@@ -189,7 +110,7 @@ fn role_of<R: ChannelRole>() -> &'static RoleDescriptor {
 
 /// The approval a tool's descriptor carries for role `R` (what `#[tool(channel = R)]` emits).
 pub const fn approval_of<R: ChannelRole>() -> ToolApproval {
-    ToolApproval::new(R::DESCRIPTOR.name(), R::DESCRIPTOR)
+    ToolApproval::new(R::DESCRIPTOR.component().name(), R::DESCRIPTOR)
 }
 
 /// [`approval_of`] for a tool whose input is `I`: it compiles only when `R` approves calls
@@ -213,36 +134,6 @@ pub const fn channel_descriptor<C: Channel>(
     ChannelDescriptor::new::<C::Role>(name, description, rust_type, location)
 }
 
-/// What a type-erased send says.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SentOutcome {
-    /// The answer comes later.
-    AwaitReply,
-    /// The answer, as JSON.
-    Decided(Value),
-}
-
-/// A boxed, type-erased send.
-pub type SendFuture = Pin<Box<dyn Future<Output = Result<SentOutcome, ToolError>> + Send>>;
-
-/// A channel type, erased: how the loop builds and asks it without knowing its type.
-#[derive(Clone, Copy)]
-pub struct ChannelRegistration {
-    descriptor: &'static ChannelDescriptor,
-    send: fn(&Scope<'_>, String, Value) -> Result<SendFuture, ChannelError>,
-}
-
-/// Why a channel could not be asked.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ChannelError {
-    /// A field of the channel could not be resolved.
-    #[error("{0}")]
-    Dependency(DependencyError),
-    /// The question does not read as the role's question type (a bug of the question's maker).
-    #[error("the question does not read as the role's question: {0}")]
-    Question(String),
-}
-
 impl ChannelRegistration {
     /// The registration of channel `C`.
     pub const fn of<C: Channel>() -> ChannelRegistration {
@@ -250,28 +141,6 @@ impl ChannelRegistration {
             descriptor: C::DESCRIPTOR,
             send: send_erased::<C>,
         }
-    }
-
-    /// The channel's descriptor.
-    pub fn descriptor(&self) -> &'static ChannelDescriptor {
-        self.descriptor
-    }
-
-    /// Builds the channel from `scope` and asks it `question` (the role's question, as JSON)
-    /// under pause `pause_id`.
-    pub fn send(
-        &self,
-        scope: &Scope<'_>,
-        pause_id: String,
-        question: Value,
-    ) -> Result<SendFuture, ChannelError> {
-        (self.send)(scope, pause_id, question)
-    }
-}
-
-impl fmt::Debug for ChannelRegistration {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.descriptor.fmt(f)
     }
 }
 

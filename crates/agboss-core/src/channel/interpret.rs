@@ -3,16 +3,15 @@
 //! or refuse ([`DecisionModel`]).
 
 use std::future::Future;
-use std::pin::Pin;
-use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{ChannelRole, ToolCallApprovalDecision};
-use crate::context::Signal;
-use crate::model::{ChatRequest, Message, ModelRouter, Thinking, ToolChoice};
+use super::{
+    ChannelRole, InterpretContext, InterpretFuture, InterpreterSpec, ToolCallApprovalDecision,
+};
+use crate::model::{ChatRequest, Message, Thinking, ToolChoice};
 use crate::tool::ToolDefinition;
 
 /// What an interpreter made of a reply.
@@ -22,20 +21,6 @@ pub enum ReplyInterpretation<A> {
     Answer(A),
     /// The reply does not say; the resume fails with this reason and the pause stays open.
     Unclear(String),
-}
-
-/// What an interpreter may use: the application's models, and a signal that stops it.
-#[derive(Clone)]
-pub struct InterpretContext {
-    pub(crate) router: Option<Arc<ModelRouter>>,
-    pub(crate) signal: Signal,
-}
-
-impl InterpretContext {
-    /// The context of an application's resume: its models, under `signal`.
-    pub fn new(router: Option<Arc<ModelRouter>>, signal: Signal) -> InterpretContext {
-        InterpretContext { router, signal }
-    }
 }
 
 /// Reads a free-text reply to a pause of role `R` as `R`'s answer, by code. Give it to the
@@ -152,13 +137,6 @@ where
     }
 }
 
-/// A boxed, type-erased interpretation: the answer as JSON, or why there is none.
-pub type InterpretFuture<'a> = Pin<Box<dyn Future<Output = Result<Value, String>> + Send + 'a>>;
-
-/// An interpreter, erased: the question as JSON, the reply, the context.
-pub type ErasedInterpret =
-    for<'a> fn(&'a Value, &'a str, &'a InterpretContext) -> InterpretFuture<'a>;
-
 pub(crate) fn erased<'a, R: ChannelRole, T: ReplyInterpreter<R>>(
     question: &'a Value,
     reply: &'a str,
@@ -173,4 +151,15 @@ pub(crate) fn erased<'a, R: ChannelRole, T: ReplyInterpreter<R>>(
             ReplyInterpretation::Unclear(why) => Err(why),
         }
     })
+}
+
+impl InterpreterSpec {
+    /// The interpreter `T` of role `R`.
+    pub const fn of<R: ChannelRole, T: ReplyInterpreter<R>>() -> InterpreterSpec {
+        InterpreterSpec {
+            rust_type: std::any::type_name::<T>,
+            type_id: std::any::TypeId::of::<T>,
+            interpret: erased::<R, T>,
+        }
+    }
 }

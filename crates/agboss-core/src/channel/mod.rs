@@ -9,21 +9,22 @@
 
 mod answerer;
 mod builtin;
+mod descriptor;
 mod handler;
 mod interpret;
+mod questions;
 mod role;
 
 pub use answerer::PauseAnswerer;
 pub use builtin::{AutoApproveChannel, AutoRejectChannel, TerminalUserChannel};
+pub use descriptor::{
+    ChannelDescriptor, ChannelError, ChannelRegistration, ErasedInterpret, InterpretContext,
+    InterpretFuture, InterpreterSpec, RoleDescriptor, RoleForm, SendFuture, SentOutcome,
+};
 pub use handler::{
-    Channel, ChannelAsk, ChannelDescriptor, ChannelError, ChannelHandler, ChannelOutcome,
-    ChannelRegistration, SendFuture, SentOutcome, approval_for, approval_of, channel_descriptor,
+    Channel, ChannelAsk, ChannelHandler, ChannelOutcome, approval_for, approval_of,
+    channel_descriptor,
 };
-pub use interpret::{
-    DecisionModel, ErasedInterpret, InterpretContext, InterpretFuture, ReplyInterpretation,
-    ReplyInterpreter,
-};
-pub use role::{
-    Approves, ChannelRole, InterpreterSpec, Interrupted, RoleDescriptor, RoleForm,
-    ToolCallApprovalAsk, ToolCallApprovalDecision,
-};
+pub use interpret::{DecisionModel, ReplyInterpretation, ReplyInterpreter};
+pub use questions::{Interrupted, ToolCallApprovalAsk, ToolCallApprovalDecision};
+pub use role::{Approves, ChannelRole};

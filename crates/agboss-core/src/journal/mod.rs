@@ -9,6 +9,7 @@
 //! This layer sits under both `run` (which writes journals) and `app` (which reads them to
 //! resume), so neither has to import the other for it.
 
+mod error;
 mod event;
 mod index;
 mod lease;
@@ -17,6 +18,7 @@ mod pause;
 mod state;
 mod store;
 
+pub use error::{StoreError, StoreErrorKind, StoreFuture};
 pub use event::{Answer, CallResult, INTENTS_SINCE, LoopEvent, PendingCall, STATE_VERSION, Spent};
 pub use index::{
     ExecutionRecord, ExecutionStatus, PauseChange, derive_records, next_record, pause_change,
@@ -25,4 +27,4 @@ pub use lease::{Fence, JournalEntry, Lease, LeaseState, fence_refusal, renew_ref
 pub use memory::MemoryStore;
 pub use pause::{PauseOpened, PauseQuery, PauseRecord, PauseResolution};
 pub use state::{CallPause, JournalError, LoopState, Next};
-pub use store::{Store, StoreError, StoreErrorKind, StoreFuture};
+pub use store::Store;

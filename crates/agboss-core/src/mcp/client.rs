@@ -14,10 +14,11 @@ use serde_json::Value;
 
 use super::connection::{McpConnection, Session};
 use super::{McpError, McpHub, McpServer, McpServerDescriptor};
+use crate::component::Requirement;
 use crate::context::Signal;
 use crate::deps::Unresolved;
 use crate::tool::ToolError;
-use crate::tool::{Dependency, Requirement, Scope};
+use crate::tool::{Dependency, Scope};
 
 /// A connection to server `S`, for one tool call: declare it as a field of an `#[mcp_tool]`.
 ///

@@ -1,10 +1,11 @@
 //! [`McpServerDescriptor`]: an MCP server as `#[mcp_server]` declares it.
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::ops::Deref;
 
 use crate::base::Env;
-use crate::tool::{RemoteTool, SourceLocation};
+use crate::component::{Component, ComponentKind, Registered, Registry, SourceLocation};
+use crate::tool::RemoteTool;
 
 /// How to reach a server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,12 +25,11 @@ pub enum McpTransport {
 }
 
 /// An MCP server: its name, how to reach it, the tools of it the application uses and the
-/// environment variables (names) it needs.
+/// environment variables (names) it needs. It derefs to its [`Component`] header: `name()`,
+/// `rust_type()`, `location()` (its description is empty: a server's tools describe themselves).
 #[derive(Debug)]
 pub struct McpServerDescriptor {
-    name: &'static str,
-    rust_type: &'static str,
-    location: SourceLocation,
+    component: Component,
     transport: McpTransport,
     tools: &'static [&'static str],
     env: &'static [&'static str],
@@ -45,9 +45,7 @@ impl McpServerDescriptor {
         tools: &'static [&'static str],
     ) -> McpServerDescriptor {
         McpServerDescriptor {
-            name,
-            rust_type,
-            location,
+            component: Component::new(ComponentKind::McpServer, name, "", rust_type, location),
             transport,
             tools,
             env: &[],
@@ -58,21 +56,6 @@ impl McpServerDescriptor {
     pub const fn with_env(mut self, env: &'static [&'static str]) -> McpServerDescriptor {
         self.env = env;
         self
-    }
-
-    /// Its name, the `source` of its tools.
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-
-    /// The Rust type that declares it.
-    pub fn rust_type(&self) -> &'static str {
-        self.rust_type
-    }
-
-    /// Where it is declared.
-    pub fn location(&self) -> SourceLocation {
-        self.location
     }
 
     /// How to reach it.
@@ -98,7 +81,7 @@ impl McpServerDescriptor {
 
 /// The origin of an `#[mcp_tool]`: tool `tool` of `server`, which must declare it.
 pub const fn remote_tool(server: &'static McpServerDescriptor, tool: &'static str) -> RemoteTool {
-    RemoteTool::new("mcp", server.name, tool, server)
+    RemoteTool::new("mcp", server.component.name(), tool, server)
 }
 
 /// Whether `server` declares the tool `name`, in a `const` (the check `#[mcp_tool]` emits).
@@ -127,6 +110,14 @@ const fn str_eq(a: &str, b: &str) -> bool {
         i += 1;
     }
     true
+}
+
+impl Deref for McpServerDescriptor {
+    type Target = Component;
+
+    fn deref(&self) -> &Component {
+        &self.component
+    }
 }
 
 /// An MCP server: a unit struct under `#[mcp_server]`.
@@ -160,16 +151,19 @@ impl McpServerRegistration {
     }
 }
 
+impl Registered for McpServerRegistration {
+    fn component(&self) -> &Component {
+        self.descriptor
+    }
+}
+
 inventory::collect!(McpServerRegistration);
+
+static SERVERS: Registry<McpServerRegistration> = Registry::new();
 
 /// Every `#[mcp_server]` linked into the program, sorted by name.
 pub fn registered_mcp_servers() -> &'static [&'static McpServerRegistration] {
-    static SORTED: OnceLock<Vec<&'static McpServerRegistration>> = OnceLock::new();
-    SORTED.get_or_init(|| {
-        let mut all: Vec<_> = inventory::iter::<McpServerRegistration>().collect();
-        all.sort_by_key(|r| (r.descriptor.name, r.descriptor.rust_type));
-        all
-    })
+    SERVERS.all()
 }
 
 /// `text` with every `${VAR}` replaced by the variable's value from `env`; the name of the first

@@ -3,10 +3,11 @@
 use std::sync::Arc;
 
 use super::{ChatRequest, ChatResponse, ModelError, ModelRouter};
+use crate::component::Requirement;
 use crate::context::Signal;
 use crate::deps::Unresolved;
 use crate::spend::SpendRecorder;
-use crate::tool::{Dependency, Requirement, Scope};
+use crate::tool::{Dependency, Scope};
 
 /// Calls models from inside a tool (declare it as a field): the call runs under the tool call's
 /// signal, and what it costs is recorded as the tool's spend, counted in the execution's money

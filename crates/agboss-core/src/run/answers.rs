@@ -19,7 +19,7 @@ use agboss_rules::codes;
 use serde_json::Value;
 
 use super::agent_loop::AgentLoop;
-use super::tools_step::Finished;
+use super::finished::Finished;
 use super::{RunError, TurnLimitError};
 use crate::journal::LoopState;
 use crate::model::{ChatResponse, FinishReason, Message, ToolCall};

@@ -15,7 +15,7 @@ use agboss_rules::codes;
 use super::RunError;
 use super::agent_loop::AgentLoop;
 use super::approvals::ApprovalRole;
-use super::tools_step::Finished;
+use super::finished::Finished;
 use crate::channel::{PauseAnswerer, SentOutcome, ToolCallApprovalDecision};
 use crate::context::Step;
 use crate::journal::{CallPause, LoopEvent, LoopState, PauseOpened, PauseResolution, PendingCall};

@@ -1,37 +1,15 @@
 //! Driving a run: from a state (new, or folded from a journal) to its end, one step at a time.
 
-use std::sync::Arc;
-
 use tracing::Instrument;
 
 use super::agent_loop::AgentLoop;
 use super::{
-    Approvals, Completed, LeaseKeeper, Paused, PendingPause, RunError, RunOptions, RunOutcome,
+    Completed, LeaseKeeper, Paused, PendingPause, RunEnv, RunError, RunOptions, RunOutcome,
 };
 use crate::agent::AppAgent;
 use crate::channel::PauseAnswerer;
 use crate::context::Execution;
-use crate::journal::{LoopEvent, LoopState, Next, Store};
-use crate::model::ModelRouter;
-use crate::spend::Budgets;
-use crate::time::Clock;
-
-/// What a run needs of the application it runs in: where it journals, how it reaches models,
-/// the budgets it starts with, the channels its tools' roles are answered by, and the clock.
-/// The loop sees nothing else of the application.
-#[derive(Clone)]
-pub struct RunEnv {
-    /// Where each step is journaled before the next begins.
-    pub store: Arc<dyn Store>,
-    /// Which provider answers each model id, and at what price.
-    pub router: Arc<ModelRouter>,
-    /// The budgets of a run that sets none of its own.
-    pub budgets: Budgets,
-    /// The roles of the application's tools and their channels.
-    pub approvals: Arc<Approvals>,
-    /// The application's clock (pauses are dated by it).
-    pub clock: Clock,
-}
+use crate::journal::{LoopEvent, LoopState, Next};
 
 /// Runs `agent` in `execution` from `state` until it answers, fails or waits for answers,
 /// journaling `start` first when the run is new, under the lease `lease` keeps.

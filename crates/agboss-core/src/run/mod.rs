@@ -15,6 +15,8 @@ mod answers;
 mod approvals;
 mod approve;
 mod driver;
+mod env;
+mod finished;
 mod ids;
 mod lease;
 mod limits;
@@ -23,8 +25,8 @@ mod tools_step;
 
 pub use approvals::Approvals;
 pub(crate) use approve::millis_since_epoch;
-pub use driver::RunEnv;
 pub(crate) use driver::{drive, outcome, restore_spend};
+pub use env::RunEnv;
 pub use ids::assign_call_ids;
 pub(crate) use lease::LeaseKeeper;
 pub use lease::{ExecutionLeaseLostError, LeaseLoss};

@@ -10,36 +10,11 @@ use agboss_rules::codes;
 
 use super::agent_loop::AgentLoop;
 use super::approve::Gate;
+use super::finished::Finished;
 use super::{RunError, ToolEnd};
 use crate::context::Step;
 use crate::journal::{LoopEvent, LoopState, PendingCall, Spent};
-use crate::tool::{CallFrame, CallOutcome, Issues, OnCrash, ToolFailure, bound_text};
-
-/// What one finished call journals: the call (its position in `state.pending`) and what the
-/// model reads.
-pub(super) struct Finished {
-    pub(super) index: usize,
-    content: String,
-    is_error: bool,
-    truncated: bool,
-}
-
-impl Finished {
-    /// A result that is no error, for the call at `index`.
-    pub(super) fn ok(index: usize, content: String) -> Finished {
-        Finished {
-            index,
-            content,
-            is_error: false,
-            truncated: false,
-        }
-    }
-
-    /// The call's position in the model's answer.
-    pub(super) fn index(&self) -> usize {
-        self.index
-    }
-}
+use crate::tool::{CallFrame, CallOutcome, OnCrash};
 
 impl AgentLoop<'_> {
     /// Runs every pending call that has no result, each in its own task with its own signal
@@ -286,22 +261,5 @@ impl AgentLoop<'_> {
             }
         );
         self.bounded(index, text)
-    }
-
-    /// An answer the model sent that its schema refuses (`issues`), said as a tool's invalid
-    /// input is.
-    pub(super) fn refused_answer(&self, index: usize, issues: Issues) -> Finished {
-        let failure = ToolFailure::InvalidInput(issues);
-        self.bounded(index, format!("Tool error: {failure}"))
-    }
-
-    pub(super) fn bounded(&self, index: usize, text: String) -> Finished {
-        let bounded = bound_text(text, self.agent.max_result_size().value);
-        Finished {
-            index,
-            content: bounded.text,
-            is_error: true,
-            truncated: bounded.truncated,
-        }
     }
 }

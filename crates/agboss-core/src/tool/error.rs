@@ -5,8 +5,10 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::DependencyError;
-use super::{Issues, SchemaError};
+use agboss_rules::codes;
+
+use super::Issues;
+use crate::component::DependencyError;
 use crate::context::AbortReason;
 use crate::units::TimeSpan;
 
@@ -127,4 +129,21 @@ impl ToolFailure {
     pub fn for_model(&self) -> String {
         format!("Tool error: {self}")
     }
+}
+
+/// A tool's schema that is not a usable JSON Schema (a hand-written `JsonSchema` impl gone
+/// wrong), or an input schema whose root is not an object.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "[{}] {}",
+    codes::TOOL_SCHEMA_INVALID.id(),
+    codes::TOOL_SCHEMA_INVALID.fill(&[("tool", tool), ("which", which), ("reason", reason)])
+)]
+pub struct SchemaError {
+    /// The tool.
+    pub tool: &'static str,
+    /// `"input"` or `"output"`.
+    pub which: &'static str,
+    /// What is wrong with it.
+    pub reason: String,
 }

@@ -5,9 +5,12 @@ use std::future::Future;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
-use super::{DependencyError, Scope};
+use super::Scope;
+use super::schema::{input_schema_of, output_schema_of};
 use super::{ToolDescriptor, ToolError};
+use crate::component::DependencyError;
 
 /// The code of a tool: its input and output DTOs and what it does with them.
 ///
@@ -62,4 +65,16 @@ pub trait Tool: ToolHandler + Sized {
     /// Builds the tool for one call from `scope`, resolving each field.
     #[doc(hidden)]
     fn build(scope: &Scope<'_>) -> Result<Self, DependencyError>;
+}
+
+/// The input schema of tool `T` (what `#[tool]` registers).
+#[doc(hidden)]
+pub fn tool_input_schema<T: Tool>() -> Value {
+    input_schema_of::<T::Input>()
+}
+
+/// The output schema of tool `T` (what `#[tool]` registers).
+#[doc(hidden)]
+pub fn tool_output_schema<T: Tool>() -> Value {
+    output_schema_of::<T::Output>()
 }

@@ -307,11 +307,9 @@ mod tests {
     use serde::{Deserialize, Serialize};
 
     use super::*;
+    use crate::component::{DependencyError, SourceLocation};
     use crate::context::Signal;
-    use crate::tool::{
-        DependencyError, SourceLocation, ToolError, ToolHandler, tool_input_schema,
-        tool_output_schema,
-    };
+    use crate::tool::{ToolError, ToolHandler, tool_input_schema, tool_output_schema};
     use crate::units::kilobytes;
 
     #[derive(Serialize, Deserialize, JsonSchema)]

@@ -1,6 +1,5 @@
 //! JSON Schemas of a tool's DTOs and their validators, compiled once.
 
-use agboss_rules::codes;
 use jsonschema::Validator;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
@@ -9,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::tape::{Tape, TapeJson, fill_from_serialize, fill_from_text, with_tape};
-use super::{Issues, ToolDescriptor};
+use super::{Issues, SchemaError};
 
 /// The JSON Schema (draft 2020-12) a model reads for the input DTO `T`.
 pub fn input_schema_of<T: JsonSchema + ?Sized>() -> Value {
@@ -29,35 +28,6 @@ pub fn output_schema_of<T: JsonSchema + ?Sized>() -> Value {
         .to_value()
 }
 
-/// The input schema of tool `T` (what `#[tool]` registers).
-#[doc(hidden)]
-pub fn tool_input_schema<T: super::Tool>() -> Value {
-    input_schema_of::<T::Input>()
-}
-
-/// The output schema of tool `T` (what `#[tool]` registers).
-#[doc(hidden)]
-pub fn tool_output_schema<T: super::Tool>() -> Value {
-    output_schema_of::<T::Output>()
-}
-
-/// A tool's schema that is not a usable JSON Schema (a hand-written `JsonSchema` impl gone
-/// wrong), or an input schema whose root is not an object.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "[{}] {}",
-    codes::TOOL_SCHEMA_INVALID.id(),
-    codes::TOOL_SCHEMA_INVALID.fill(&[("tool", tool), ("which", which), ("reason", reason)])
-)]
-pub struct SchemaError {
-    /// The tool.
-    pub tool: &'static str,
-    /// `"input"` or `"output"`.
-    pub which: &'static str,
-    /// What is wrong with it.
-    pub reason: String,
-}
-
 /// A tool's schemas with their compiled validators (formats checked).
 pub struct CompiledSchemas {
     pub(crate) input: SchemaCheck,
@@ -71,11 +41,14 @@ pub(crate) struct SchemaCheck {
 }
 
 impl CompiledSchemas {
-    pub(crate) fn compile(tool: &ToolDescriptor) -> Result<CompiledSchemas, SchemaError> {
-        let input = tool.input_schema();
-        let output = tool.output_schema();
+    /// The schemas `input` and `output` of tool `tool`, compiled.
+    pub(crate) fn compile(
+        tool: &'static str,
+        input: Value,
+        output: Value,
+    ) -> Result<CompiledSchemas, SchemaError> {
         let error = |which, reason: String| SchemaError {
-            tool: tool.name(),
+            tool,
             which,
             reason,
         };

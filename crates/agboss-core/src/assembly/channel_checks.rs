@@ -5,7 +5,7 @@ use std::any::TypeId;
 
 use agboss_rules::codes;
 
-use crate::app::AppWorkflow;
+use super::AppWorkflow;
 use crate::base::Problem;
 use crate::channel::{ChannelRegistration, RoleDescriptor};
 use crate::run::Approvals;

@@ -16,7 +16,8 @@ impl Application {
 
     /// The MCP servers' connections.
     pub(crate) fn mcp(&self) -> Arc<McpHub> {
-        self.providers
+        self.assembly
+            .providers()
             .get::<McpHub>()
             .expect("assembly provides the MCP hub")
     }
@@ -31,15 +32,15 @@ impl Application {
             return Ok(());
         }
         let problems = failures.iter().map(mcp_problem).collect();
-        Err(AssemblyError::new(self.name.clone(), problems))
+        Err(AssemblyError::new(self.name().to_owned(), problems))
     }
 
     /// Every MCP server a workflow's tools call, each once, sorted by name.
     fn used_mcp_servers(&self) -> Vec<&'static McpServerDescriptor> {
         let mut servers: Vec<_> = self
-            .workflows
+            .workflows()
             .iter()
-            .flat_map(|w| w.mcp_servers.iter().copied())
+            .flat_map(|w| w.mcp_servers().iter().copied())
             .collect();
         servers.sort_by_key(|s| (s.name(), std::ptr::from_ref(*s) as usize));
         servers.dedup_by_key(|s| std::ptr::from_ref(*s) as usize);

@@ -6,15 +6,14 @@ use std::collections::HashMap;
 use agboss_rules::{codes, model_id, names};
 
 use super::checks::{calls_of, find_registered, levels};
+use super::provided::ProvidedList;
+use super::{AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TURNS, ToolDefaults};
 use crate::agent::{AgentDescriptor, AgentSettings, AppAgent, AppTool, RunRules};
-use crate::app::provided::ProvidedList;
-use crate::app::{AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TURNS, ToolDefaults};
 use crate::base::{Problem, Setting, Source, UnknownAgentToolError};
+use crate::component::{MissingDependency, Requirement};
 use crate::model::ToolChoice;
 use crate::tool::bound::effective_bound;
-use crate::tool::{
-    MissingDependency, Requirement, ToolDescriptor, ToolEnv, ToolRegistration, missing_dependencies,
-};
+use crate::tool::{ToolDescriptor, ToolEnv, ToolRegistration};
 use crate::units::ByteSize;
 
 use super::DEFAULT_MAX_TOOL_CALLS;
@@ -278,7 +277,7 @@ impl<'a> WorkflowScope<'a> {
                     .into(),
             );
         }
-        for missing in missing_dependencies(tool, self.env.providers()) {
+        for missing in tool.missing(self.env.providers()) {
             problems.push(missing_implementation(self.name, &missing));
         }
     }
@@ -355,7 +354,7 @@ fn missing_implementation(workflow: &str, missing: &MissingDependency) -> Proble
                 "subject",
                 &format!(
                     "workflow `{workflow}`: tool `{}` field `{}`",
-                    missing.tool, missing.field
+                    missing.component, missing.field
                 ),
             ),
             ("needed", &format!("`{}`", missing.type_written)),

@@ -8,11 +8,11 @@ use crate::agent::{Agent, AgentDescriptor};
 use crate::base::FromEnv;
 use crate::tool::{Tool, ToolRegistration};
 
-/// A workflow as declared; [`ApplicationBuilder::build`](super::ApplicationBuilder::build)
+/// A workflow as declared; `ApplicationBuilder::build` (in `app`)
 /// checks it.
 ///
 /// ```
-/// use agboss_core::app::{ToolDefaults, Workflow};
+/// use agboss_core::assembly::{ToolDefaults, Workflow};
 /// use agboss_core::units::kilobytes;
 ///
 /// let desk = Workflow::new("desk").defaults(ToolDefaults::new().max_result_size(kilobytes(64)));

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use agboss_rules::codes;
 
-use super::{AgentDefaults, ApplicationBuilder, ToolDefaults};
+use super::{AgentDefaults, Declarations, ToolDefaults};
 use crate::agent::AgentSettings;
 use crate::base::Problem;
 use crate::config::{AgentDefaultSettings, Config, ToolSettings};
@@ -15,7 +15,7 @@ use crate::model::ModelSettings;
 /// per agent and its model providers' sections, for assembly to use.
 pub(super) fn apply(
     config: Config,
-    builder: &mut ApplicationBuilder,
+    builder: &mut Declarations,
     problems: &mut Vec<Problem>,
 ) -> (
     HashMap<String, AgentSettings>,

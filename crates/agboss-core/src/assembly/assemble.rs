@@ -1,31 +1,31 @@
-//! Assembly: every check of an application, all problems collected before any is reported.
+//! [`assemble`]: every check of an application, all problems collected before any is reported.
 //!
-//! [`assemble`] walks the application, then each workflow ([`Context::workflow`]), then each
-//! agent and tool ([`WorkflowScope`], in `agent.rs`); the checks that do not depend on where
-//! they are asked live in `checks.rs`. Every problem carries a code from the catalogue
-//! ([`agboss_rules::codes`]).
-
-mod agent;
-mod channels;
-mod checks;
+//! It walks the application, then each workflow ([`Context::workflow`]), then each agent and
+//! tool ([`WorkflowScope`], in `agent_checks.rs`); the checks that do not depend on where they
+//! are asked live in `checks.rs`, the roles and their channels in `channel_checks.rs`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use agboss_rules::codes;
 
-use super::defaults::DEFAULT_MAX_TOOL_CALLS;
-use super::{AgentDefaults, AppWorkflow, Application, ApplicationBuilder, ToolDefaults, Workflow};
+use super::agent_checks::WorkflowScope;
+use super::channel_checks;
+use super::checks::{calls_of, check_defaults, check_provided, levels, size_of};
+use super::{
+    AgentDefaults, AppWorkflow, Assembly, DEFAULT_MAX_TOOL_CALLS, Declarations, ToolDefaults,
+    Workflow,
+};
 use crate::agent::{AgentSettings, AppAgent};
 use crate::base::{AssemblyError, Problem, Setting, Source};
 use crate::deps::Providers;
-use crate::journal::MemoryStore;
 use crate::tool::{ToolDescriptor, ToolEnv};
 use crate::units::ByteSize;
-use agent::WorkflowScope;
-use checks::{calls_of, check_defaults, check_provided, levels, size_of};
 
-pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, AssemblyError> {
+/// Checks everything `builder` declares (names, bounds, limits, providers, channels,
+/// configuration) and reports every problem at once. Pure: it reads no environment variable,
+/// starts nothing and calls no model; providers that need the environment are made on first use.
+pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
     let mut problems = Vec::new();
     #[cfg(feature = "config")]
     let (settings, models) = match builder.config.take() {
@@ -95,35 +95,25 @@ pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, A
         );
     }
     let channel_env = ToolEnv::new(Arc::new(app_providers.clone()), builder.clock.clone());
-    let approvals = channels::approvals(&builder.channels, &workflows, channel_env, &mut problems);
+    let approvals =
+        channel_checks::approvals(&builder.channels, &workflows, channel_env, &mut problems);
     if !problems.is_empty() {
         return Err(AssemblyError::new(app, problems));
     }
-    Ok(Application {
+    Ok(Assembly {
         name: app,
         clock: builder.clock.clone(),
         workflows,
         providers: app_providers,
         max_result_size: app_bound,
-        store: builder
-            .store
-            .clone()
-            .unwrap_or_else(|| Arc::new(MemoryStore::with_clock(builder.clock.clone()))),
-        budgets: builder.budgets,
         approvals: Arc::new(approvals),
-        locks: Arc::default(),
-        running: Arc::default(),
-        instance: builder
-            .instance
-            .clone()
-            .unwrap_or_else(super::ids::new_instance_id),
         lease_ttl: builder.lease_ttl.as_duration(),
     })
 }
 
 /// What every workflow of one application is checked against.
 struct Context<'a> {
-    builder: &'a ApplicationBuilder,
+    builder: &'a Declarations,
     settings: &'a HashMap<String, AgentSettings>,
     app_providers: &'a Providers,
     app_source: &'a Source,

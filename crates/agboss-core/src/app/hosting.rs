@@ -1,8 +1,6 @@
-//! Driving an execution of the application: one driver at a time per execution (in this
-//! process), always from a fresh fold of its journal, so two resumes never run a call twice.
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+//! How this application drives executions: one driver at a time per execution (in this
+//! process), under its lease, always from a fresh fold of its journal, so two resumes never run
+//! a call twice.
 
 use super::Application;
 use crate::agent::AppAgent;
@@ -10,97 +8,6 @@ use crate::context::{Execution, Signal, Tenant};
 use crate::journal::{Lease, LoopEvent, LoopState, Next};
 use crate::run::{Elsewhere, LeaseKeeper, RunEnv, RunError, RunOptions, RunOutcome};
 use crate::time::ClockTime;
-
-/// One lock per execution being driven in this process.
-#[derive(Default)]
-pub(crate) struct ExecutionLocks {
-    map: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-/// The right to drive one execution, until dropped.
-pub(crate) struct DriverGuard {
-    locks: Arc<ExecutionLocks>,
-    execution_id: String,
-    guard: Option<tokio::sync::OwnedMutexGuard<()>>,
-}
-
-impl ExecutionLocks {
-    /// Waits for the right to drive `execution_id`.
-    pub(crate) async fn lock(self: &Arc<Self>, execution_id: &str) -> DriverGuard {
-        let mutex = self
-            .map
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .entry(execution_id.to_owned())
-            .or_default()
-            .clone();
-        DriverGuard {
-            locks: self.clone(),
-            execution_id: execution_id.to_owned(),
-            guard: Some(mutex.lock_owned().await),
-        }
-    }
-}
-
-impl Drop for DriverGuard {
-    fn drop(&mut self) {
-        drop(self.guard.take());
-        let mut map = self.locks.map.lock().unwrap_or_else(|p| p.into_inner());
-        // Nobody waits when the map holds the only handle: forget the lock.
-        if map
-            .get(&self.execution_id)
-            .is_some_and(|m| Arc::strong_count(m) == 1)
-        {
-            map.remove(&self.execution_id);
-        }
-    }
-}
-
-/// The signals of the executions being driven in this process, so `Application::cancel` can
-/// stop one under way.
-#[derive(Default)]
-pub(crate) struct RunningExecutions {
-    map: Mutex<HashMap<String, Signal>>,
-}
-
-/// An execution's registration as running, until dropped.
-pub(crate) struct Running {
-    executions: Arc<RunningExecutions>,
-    execution_id: String,
-}
-
-impl RunningExecutions {
-    /// Registers `signal` as that of running execution `execution_id`.
-    pub(crate) fn enter(self: &Arc<Self>, execution_id: &str, signal: &Signal) -> Running {
-        self.map
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(execution_id.to_owned(), signal.clone());
-        Running {
-            executions: self.clone(),
-            execution_id: execution_id.to_owned(),
-        }
-    }
-
-    /// The signal of execution `execution_id`, if it runs in this process.
-    pub(crate) fn signal(&self, execution_id: &str) -> Option<Signal> {
-        self.map
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(execution_id)
-            .cloned()
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.executions
-            .map
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&self.execution_id);
-    }
-}
 
 /// Where a driver begins: a new run's first event, or the execution's journal.
 pub(crate) enum Begin<'a> {
@@ -116,21 +23,6 @@ pub(crate) enum Begin<'a> {
 }
 
 impl Application {
-    /// Goes on with execution `execution_id` from its journal in the store: what it already
-    /// did (model answers, finished calls, answered pauses) is not done again, calls that were
-    /// pending run now (a call a crash interrupted as its tool's `on_crash` says), and it keeps
-    /// the thread, owner, tenant and budgets it started with. An execution that ended, or that
-    /// waits for answers, is returned as it is; one that another instance drives is
-    /// [`RunOutcome::Elsewhere`](crate::run::RunOutcome::Elsewhere).
-    pub async fn resume_execution(
-        &self,
-        execution_id: &str,
-        signal: Option<Signal>,
-    ) -> Result<RunOutcome, RunError> {
-        self.drive_journal(execution_id, signal, RunOptions::default())
-            .await
-    }
-
     /// Claims `execution_id` and drives it from a fresh fold of its journal.
     pub(crate) async fn drive_journal(
         &self,
@@ -139,7 +31,7 @@ impl Application {
         options: RunOptions,
     ) -> Result<RunOutcome, RunError> {
         let _driver = self.locks.lock(execution_id).await;
-        let claimed_at = self.clock.now();
+        let claimed_at = self.clock().now();
         let Some(lease) = self.claim(execution_id).await? else {
             return self.elsewhere(execution_id).await;
         };
@@ -151,7 +43,7 @@ impl Application {
     /// Claims `execution_id` for this instance, unless another holds it.
     pub(crate) async fn claim(&self, execution_id: &str) -> Result<Option<Lease>, RunError> {
         self.store
-            .acquire(execution_id, &self.instance, self.lease_ttl)
+            .acquire(execution_id, &self.instance, self.lease_ttl())
             .await
             .map_err(RunError::Store)
     }
@@ -195,7 +87,7 @@ impl Application {
                 lease.clone(),
                 claimed_at,
                 self.store.clone(),
-                self.clock.clone(),
+                self.clock().clone(),
                 signal.clone(),
             );
             let outcome = match begin.take() {
@@ -229,7 +121,7 @@ impl Application {
             }
             let paused = matches!(outcome, Ok(RunOutcome::Paused(_)));
             if paused && self.can_go_on(&execution_id).await {
-                claimed_at = self.clock.now();
+                claimed_at = self.clock().now();
                 match self.claim(&execution_id).await? {
                     Some(again) => {
                         lease = again;
@@ -298,8 +190,8 @@ impl Application {
             store: self.store.clone(),
             router: self.router().map_err(RunError::Model)?,
             budgets: self.budgets,
-            approvals: self.approvals.clone(),
-            clock: self.clock.clone(),
+            approvals: self.assembly.approvals().clone(),
+            clock: self.clock().clone(),
         })
     }
 }

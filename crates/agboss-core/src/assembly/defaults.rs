@@ -99,7 +99,7 @@ pub const DEFAULT_ANSWER_RETRIES: u32 = 2;
 /// none of their own.
 ///
 /// ```
-/// use agboss_core::app::{AgentDefaults, Workflow};
+/// use agboss_core::assembly::{AgentDefaults, Workflow};
 ///
 /// let desk = Workflow::new("desk").agent_defaults(AgentDefaults::new().max_turns(12).answer_retries(1));
 /// assert_eq!(desk.name(), "desk");

@@ -3,9 +3,9 @@
 
 use agboss_rules::{codes, distance};
 
-use crate::app::ToolDefaults;
-use crate::app::defaults::SizeSetting;
-use crate::app::provided::ProvidedList;
+use super::ToolDefaults;
+use super::defaults::SizeSetting;
+use super::provided::ProvidedList;
 use crate::base::{Problem, Source};
 use crate::deps::infrastructure_type;
 use crate::tool::{ToolRegistration, registered_tools};

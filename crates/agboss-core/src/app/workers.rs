@@ -10,7 +10,7 @@ use std::time::Duration;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 
 use super::Application;
-use super::drive::Begin;
+use super::hosting::Begin;
 use crate::context::Signal;
 use crate::journal::Lease;
 use crate::run::{RunError, RunOptions, RunOutcome};
@@ -145,8 +145,8 @@ impl<'a> Worker<'a> {
             let room = driving.len() < self.concurrency && !stop.is_cancelled();
             if claiming.is_none() && room && claim_now {
                 let limit = self.concurrency - driving.len();
-                let claimed_at = app.clock.now();
-                let claim = app.store.claim(&app.instance, app.lease_ttl, limit);
+                let claimed_at = app.clock().now();
+                let claim = app.store.claim(&app.instance, app.lease_ttl(), limit);
                 claiming = Some(Box::pin(async move { (claimed_at, claim.await) }));
                 claim_now = false;
             }
@@ -183,7 +183,7 @@ impl<'a> Worker<'a> {
                         }
                     }
                 }
-                () = app.clock.sleep(self.poll), if claiming.is_none() && room && !claim_now => {
+                () = app.clock().sleep(self.poll), if claiming.is_none() && room && !claim_now => {
                     claim_now = true;
                 }
                 () = stop.cancelled(), if !stop.is_cancelled() => {}

@@ -5,9 +5,10 @@ use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::sync::Arc;
 
-use super::drive::Begin;
-use super::{AppWorkflow, Application};
+use super::Application;
+use super::hosting::Begin;
 use crate::agent::{Agent, AgentDescriptor, AppAgent};
+use crate::assembly::AppWorkflow;
 use crate::context::{Execution, Signal, Tenant};
 use crate::journal::{LoopEvent, STATE_VERSION};
 use crate::model::ToolChoice;
@@ -166,7 +167,7 @@ impl<'a> RunBuilder<'a> {
         let (workflow, agent) = self.target()?;
         let execution_id = self
             .execution_id
-            .unwrap_or_else(|| super::ids::new_execution_id(self.app.clock()));
+            .unwrap_or_else(|| super::identifiers::new_execution_id(self.app.clock()));
         let mut builder = Execution::builder(&execution_id).workflow(workflow.name());
         if let Some(thread) = &self.thread {
             builder = builder.thread(thread);
@@ -182,7 +183,7 @@ impl<'a> RunBuilder<'a> {
         // A run in a thread remembers it: its last turns, and summaries of older ones.
         let history = match &self.thread {
             Some(thread) => self.app.history(agent, thread, execution.signal()).await?,
-            None => super::history::History::default(),
+            None => super::threads::History::default(),
         };
         if !history.cost.is_zero() {
             execution.spend().push(crate::spend::SpendEntry {
@@ -222,7 +223,7 @@ impl<'a> RunBuilder<'a> {
         let app = prepared.app;
         let execution_id = prepared.execution.execution_id().to_owned();
         let _driver = app.locks.lock(&execution_id).await;
-        let claimed_at = app.clock.now();
+        let claimed_at = app.clock().now();
         let Some(lease) = app.claim(&execution_id).await? else {
             return app.elsewhere(&execution_id).await;
         };

@@ -1,0 +1,168 @@
+//! [`ApplicationBuilder`]: what an application declares, and where it keeps and runs its
+//! executions; [`build`](ApplicationBuilder::build) assembles it.
+
+use std::sync::Arc;
+
+use super::Application;
+use crate::assembly::{AgentDefaults, Declarations, ToolDefaults, Workflow, assemble};
+use crate::base::{AssemblyError, Env, FromEnv};
+use crate::channel::{Channel, ChannelRegistration};
+#[cfg(feature = "config")]
+use crate::config::Config;
+use crate::journal::{MemoryStore, Store};
+use crate::model::{ChatModel, ModelRouter};
+use crate::spend::Budgets;
+use crate::time::Clock;
+use crate::units::TimeSpan;
+
+/// Builds an [`Application`].
+///
+/// ```
+/// use agboss_core::app::Application;
+/// use agboss_core::assembly::{ToolDefaults, Workflow};
+/// use agboss_core::units::kilobytes;
+///
+/// let app = Application::builder("desk-application")
+///     .workflow(Workflow::new("desk"))
+///     .defaults(ToolDefaults::new().max_result_size(kilobytes(64)))
+///     .build()
+///     .unwrap();
+/// assert_eq!(app.workflows()[0].name(), "desk");
+/// ```
+pub struct ApplicationBuilder {
+    declarations: Declarations,
+    store: Option<Arc<dyn Store>>,
+    budgets: Budgets,
+    instance: Option<String>,
+}
+
+impl Application {
+    /// Starts building application `name`.
+    pub fn builder(name: impl Into<String>) -> ApplicationBuilder {
+        ApplicationBuilder {
+            declarations: Declarations::new(name, Application::DEFAULT_LEASE_TTL),
+            store: None,
+            budgets: Budgets::none(),
+            instance: None,
+        }
+    }
+}
+
+impl ApplicationBuilder {
+    /// Adds `workflow`.
+    pub fn workflow(mut self, workflow: Workflow) -> Self {
+        self.declarations.workflows.push(workflow);
+        self
+    }
+
+    /// Provides `value` to every workflow's tools.
+    pub fn provide<T: ?Sized + Send + Sync + 'static>(mut self, value: Arc<T>) -> Self {
+        self.declarations.provided.push_ready(value);
+        self
+    }
+
+    /// Provides a `T` made from the environment on first use (see [`FromEnv`]).
+    pub fn provide_from_env<T: FromEnv>(mut self) -> Self {
+        self.declarations.provided.push_from_env::<T>();
+        self
+    }
+
+    /// The application's `defaults.tools`.
+    pub fn defaults(mut self, defaults: ToolDefaults) -> Self {
+        self.declarations.defaults = defaults;
+        self
+    }
+
+    /// The application's `defaults.agents`: the limits of its agents' runs (turns, answer
+    /// retries), under each workflow's own.
+    pub fn agent_defaults(mut self, defaults: AgentDefaults) -> Self {
+        self.declarations.agent_defaults = defaults;
+        self
+    }
+
+    /// The clock every timer runs on; the system clock unless set.
+    pub fn clock(mut self, clock: impl Into<Clock>) -> Self {
+        self.declarations.clock = clock.into();
+        self
+    }
+
+    /// Configuration, usually from a TOML file: it overrides what the code declares. Called
+    /// again, the new configuration is layered over the one given before, value by value
+    /// ([`Config::layered_over`]): a file over what a program made from the environment.
+    #[cfg(feature = "config")]
+    pub fn config(mut self, config: Config) -> Self {
+        self.declarations.config = Some(match self.declarations.config.take() {
+            Some(below) => config.layered_over(below),
+            None => config,
+        });
+        self
+    }
+
+    /// Where environment-backed providers read from; the process's environment unless set.
+    pub fn env(mut self, env: Env) -> Self {
+        self.declarations.env = env;
+        self
+    }
+
+    /// The model router, instead of the one made from configuration on first use.
+    pub fn router(mut self, router: ModelRouter) -> Self {
+        self.declarations.router = Some(router);
+        self
+    }
+
+    /// Sends every model id to `model` (a `ScriptedModel` in tests, one local server).
+    pub fn chat_model(self, model: Arc<dyn ChatModel>) -> Self {
+        self.router(ModelRouter::new().route("*", "model", model, false))
+    }
+
+    /// Where executions are journaled; a [`MemoryStore`] unless set.
+    pub fn store(mut self, store: Arc<dyn Store>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// Lists channel `C`: it answers its role for every workflow's tools. Its fields are
+    /// resolved from the application's providers for each ask.
+    pub fn channel<C: Channel>(mut self) -> Self {
+        self.declarations
+            .channels
+            .push(ChannelRegistration::of::<C>());
+        self
+    }
+
+    /// Token and money limits of every execution (a run may set its own).
+    pub fn budgets(mut self, budgets: Budgets) -> Self {
+        self.budgets = budgets;
+        self
+    }
+
+    /// Names this instance in the leases it holds (who drives which execution) and its logs;
+    /// by default `<host>-<pid>-<random>`, unique per `Application`.
+    pub fn instance(mut self, id: impl Into<String>) -> Self {
+        self.instance = Some(id.into());
+        self
+    }
+
+    /// How long a lease on an execution lasts without a renewal (30 s by default): the time
+    /// another instance waits before it takes over an execution whose driver stopped
+    /// answering. Renewals go every third of it.
+    pub fn lease_ttl(mut self, ttl: TimeSpan) -> Self {
+        self.declarations.lease_ttl = ttl;
+        self
+    }
+
+    /// Checks everything (names, bounds, limits, providers, configuration) and reports every
+    /// problem at once. Reads no environment variable and calls no model.
+    pub fn build(self) -> Result<Application, AssemblyError> {
+        let clock = self.declarations.clock().clone();
+        let assembly = assemble(self.declarations)?;
+        let store = self
+            .store
+            .unwrap_or_else(|| Arc::new(MemoryStore::with_clock(clock)));
+        let instance = match self.instance {
+            Some(instance) => instance,
+            None => super::identifiers::new_instance_id(),
+        };
+        Ok(Application::host(assembly, store, self.budgets, instance))
+    }
+}

@@ -1,0 +1,126 @@
+//! [`Assembly`]: an application as assembly left it, every declaration checked.
+
+use std::sync::Arc;
+
+use crate::agent::AppAgent;
+use crate::base::Setting;
+use crate::deps::Providers;
+use crate::run::Approvals;
+use crate::time::Clock;
+use crate::tool::{ToolDescriptor, ToolEnv};
+use crate::units::ByteSize;
+
+/// An application whose declarations passed every check: its workflows with their agents and
+/// tools as they will run, its providers, its bound for results and the roles its tools wait for.
+pub struct Assembly {
+    pub(crate) name: String,
+    pub(crate) clock: Clock,
+    pub(crate) workflows: Vec<AppWorkflow>,
+    pub(crate) providers: Providers,
+    pub(crate) max_result_size: Setting<ByteSize>,
+    pub(crate) approvals: Arc<Approvals>,
+    pub(crate) lease_ttl: std::time::Duration,
+}
+
+impl Assembly {
+    /// The application's name (as configuration left it).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its clock.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// Its workflows, in declaration order.
+    pub fn workflows(&self) -> &[AppWorkflow] {
+        &self.workflows
+    }
+
+    /// The workflow named `name`.
+    pub fn workflow(&self, name: &str) -> Option<&AppWorkflow> {
+        self.workflows.iter().find(|w| w.name == name)
+    }
+
+    /// The application's bound for results, and where it came from.
+    pub fn max_result_size(&self) -> &Setting<ByteSize> {
+        &self.max_result_size
+    }
+
+    /// What the application itself provides (its workflows' own come first for their tools).
+    pub fn providers(&self) -> &Providers {
+        &self.providers
+    }
+
+    /// The roles its tools wait for, with their channels.
+    pub fn approvals(&self) -> &Arc<Approvals> {
+        &self.approvals
+    }
+
+    /// How long a lease on one of its executions lasts without a renewal.
+    pub fn lease_ttl(&self) -> std::time::Duration {
+        self.lease_ttl
+    }
+}
+
+/// A checked workflow.
+pub struct AppWorkflow {
+    pub(crate) name: String,
+    pub(crate) agents: Vec<AppAgent>,
+    pub(crate) unassigned: Vec<&'static ToolDescriptor>,
+    #[cfg(feature = "mcp")]
+    pub(crate) mcp_servers: Vec<&'static crate::mcp::McpServerDescriptor>,
+    pub(crate) env: ToolEnv,
+    pub(crate) own_providers: Providers,
+    pub(crate) max_result_size: Setting<ByteSize>,
+    pub(crate) max_tool_calls: Setting<u32>,
+}
+
+impl AppWorkflow {
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its agents, in declaration order.
+    pub fn agents(&self) -> &[AppAgent] {
+        &self.agents
+    }
+
+    /// The agent named `name`.
+    pub fn agent(&self, name: &str) -> Option<&AppAgent> {
+        self.agents.iter().find(|a| a.name() == name)
+    }
+
+    /// The MCP servers its tools call.
+    #[cfg(feature = "mcp")]
+    pub fn mcp_servers(&self) -> &[&'static crate::mcp::McpServerDescriptor] {
+        &self.mcp_servers
+    }
+
+    /// The workflow's own tools no agent of it uses.
+    pub fn unassigned_tools(&self) -> &[&'static ToolDescriptor] {
+        &self.unassigned
+    }
+
+    /// What its tools are called in: its providers over the application's, and the clock.
+    pub fn tool_env(&self) -> &ToolEnv {
+        &self.env
+    }
+
+    /// What the workflow itself provides, without the application's.
+    pub fn own_providers(&self) -> &Providers {
+        &self.own_providers
+    }
+
+    /// The bound of its tools without their own, and where it came from.
+    pub fn max_result_size(&self) -> &Setting<ByteSize> {
+        &self.max_result_size
+    }
+
+    /// The limit of tool calls of its agents without their own.
+    pub fn max_tool_calls(&self) -> &Setting<u32> {
+        &self.max_tool_calls
+    }
+}

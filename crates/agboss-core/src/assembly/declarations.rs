@@ -1,0 +1,60 @@
+//! [`Declarations`]: everything an application declares that assembly checks.
+
+use super::provided::ProvidedList;
+use super::{AgentDefaults, ToolDefaults, Workflow};
+use crate::base::Env;
+use crate::channel::ChannelRegistration;
+#[cfg(feature = "config")]
+use crate::config::Config;
+use crate::model::ModelRouter;
+use crate::time::Clock;
+use crate::units::TimeSpan;
+
+/// What an application declares, as the application's builder collected it: its workflows,
+/// providers, defaults, channels, configuration, clock and lease ttl. [`assemble`](super::assemble)
+/// checks it as one.
+pub struct Declarations {
+    pub(crate) name: String,
+    pub(crate) workflows: Vec<Workflow>,
+    pub(crate) provided: ProvidedList,
+    pub(crate) defaults: ToolDefaults,
+    pub(crate) agent_defaults: AgentDefaults,
+    pub(crate) clock: Clock,
+    #[cfg(feature = "config")]
+    pub(crate) config: Option<Config>,
+    pub(crate) env: Env,
+    pub(crate) router: Option<ModelRouter>,
+    pub(crate) channels: Vec<ChannelRegistration>,
+    pub(crate) lease_ttl: TimeSpan,
+}
+
+impl Declarations {
+    /// Nothing declared yet for application `name`: the system clock, the process's
+    /// environment and a lease ttl of `lease_ttl`.
+    pub fn new(name: impl Into<String>, lease_ttl: TimeSpan) -> Declarations {
+        Declarations {
+            name: name.into(),
+            workflows: Vec::new(),
+            provided: ProvidedList::default(),
+            defaults: ToolDefaults::default(),
+            agent_defaults: AgentDefaults::default(),
+            clock: Clock::system(),
+            #[cfg(feature = "config")]
+            config: None,
+            env: Env::process(),
+            router: None,
+            channels: Vec::new(),
+            lease_ttl,
+        }
+    }
+
+    /// The application's name as declared (configuration may rename it).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The clock the application's timers run on.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+}

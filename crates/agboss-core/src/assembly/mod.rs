@@ -1,0 +1,44 @@
+//! Assembly: an application's declarations in, an assembled application or every problem out.
+//!
+//! [`assemble`] is a pure, one-time check: it reads the workflows, agents, tools, channels,
+//! providers, defaults and configuration as declared ([`Declarations`]), reads no environment
+//! variable, starts nothing and calls no model, and reports every problem at once, each with
+//! its code (from [`agboss_rules::codes`]):
+//!
+//! | code | what |
+//! |---|---|
+//! | `tool.duplicate-name` | two tools of one agent share a name (its answer tool `answer-<dto>` included) |
+//! | `tool.name-invalid`, `tool.name-too-long` | a name made at run time or read from configuration breaks the providers' rules |
+//! | `tools.max-result-size-invalid` | a configured bound is zero or not a whole number of bytes |
+//! | `agent.unknown-tool` | configuration lists a tool by a name no `#[tool]` has ([`UnknownAgentToolError`](crate::base::UnknownAgentToolError)) |
+//! | `di.missing-implementation` | a tool's field that neither its workflow nor the application provides |
+//! | `di.ambiguous-implementation` | one scope provides a type twice |
+//! | `di.infrastructure-in-workflow` | a workflow provides what only the application may ([`InfrastructureType`](crate::deps::InfrastructureType)) |
+//! | `agent.duplicate-name`, `workflow.duplicate-name` | two of them share a name |
+//! | `agent.max-tool-calls-invalid`, `agent.max-turns-invalid`, `agent.model-invalid` | an agent's limit or model as configured is not usable |
+//! | `agent.tool-choice-unknown` | an agent's `tool_choice` or `first_turn_tool_choice` names a tool it does not have |
+//! | `config.*` | the configuration file: syntax, secrets where names belong, unknown sections |
+//! | `app.lease-ttl-invalid` | a lease ttl too short to be renewed before it runs out |
+//!
+//! The application that hosts executions (`app`) is built on what this returns, an
+//! [`Assembly`]; `describe` reads it.
+
+mod agent_checks;
+mod assemble;
+mod assembled;
+mod channel_checks;
+mod checks;
+#[cfg(feature = "config")]
+mod configure;
+mod declarations;
+mod defaults;
+mod provided;
+mod workflow;
+
+pub use assemble::assemble;
+pub use assembled::{AppWorkflow, Assembly};
+pub use declarations::Declarations;
+pub use defaults::{
+    AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, ToolDefaults,
+};
+pub use workflow::Workflow;
