@@ -9,6 +9,8 @@ mod attrs;
 mod channel;
 mod channel_role;
 mod dto;
+#[cfg(test)]
+mod expansions;
 mod fields;
 mod mcp_server;
 mod tool;
