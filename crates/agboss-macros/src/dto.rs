@@ -3,13 +3,20 @@
 use darling::FromMeta;
 use proc_macro2::TokenStream;
 use quote::quote;
+use syn::DeriveInput;
 
-use crate::attrs::{parse_args, private_path};
+use crate::ctxt::Ctxt;
+use crate::header::private_path;
+use crate::pipeline::{Attribute, Misplaced};
 
 const KEYS: &[&str] = &["open", "crate"];
 
+/// The `#[dto]` attribute.
+pub struct Dto;
+
+/// `#[dto(..)]` as written.
 #[derive(Debug, Default, FromMeta)]
-struct DtoArgs {
+pub struct DtoArgs {
     /// Accept fields the type does not declare instead of refusing them.
     #[darling(default)]
     open: bool,
@@ -17,40 +24,48 @@ struct DtoArgs {
     krate: Option<syn::Path>,
 }
 
-pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = darling::Error::accumulator();
-    let parsed = syn::parse2::<syn::DeriveInput>(item.clone())
-        .map_err(|e| errors.push(e.into()))
-        .ok();
-    let args = parse_args::<DtoArgs>(args, KEYS, "dto", &mut errors).map(|(args, _)| args);
-    if let Some(syn::DeriveInput {
-        data: syn::Data::Union(u),
-        ..
-    }) = &parsed
-    {
-        errors.push(
-            darling::Error::custom("#[dto] goes on a struct or an enum, not a union")
-                .with_span(&u.union_token),
-        );
+impl Attribute for Dto {
+    type Item = DeriveInput;
+    type Args = DtoArgs;
+    type Resolved = DtoArgs;
+
+    fn name(&self) -> &'static str {
+        "dto"
     }
-    let (Some(input), Some(args)) = (parsed, args) else {
-        let errors = errors.finish().err().map(|e| e.write_errors());
-        return quote!(#item #errors);
-    };
-    if let Err(e) = errors.finish() {
-        let errors = e.write_errors();
-        return quote!(#item #errors);
+
+    fn keys(&self) -> &'static [&'static str] {
+        KEYS
     }
-    let private = private_path(args.krate.as_ref());
-    let serde_crate = format!("{}::serde", private.to_string().replace(' ', ""));
-    let schemars_crate = format!("{}::schemars", private.to_string().replace(' ', ""));
-    let closed = (!args.open && matches!(input.data, syn::Data::Struct(_)))
-        .then(|| quote!(#[serde(deny_unknown_fields)]));
-    quote! {
-        #[derive(#private::serde::Serialize, #private::serde::Deserialize, #private::schemars::JsonSchema)]
-        #[serde(crate = #serde_crate)]
-        #[schemars(crate = #schemars_crate)]
-        #closed
-        #input
+
+    fn misplaced(&self) -> Misplaced {
+        Misplaced::ParserError
+    }
+
+    fn check(&self, args: DtoArgs, _: &DeriveInput, _: &mut Ctxt) -> Option<DtoArgs> {
+        Some(args)
+    }
+
+    fn check_shape(&self, item: &DeriveInput, cx: &mut Ctxt) {
+        if let syn::Data::Union(union) = &item.data {
+            cx.error_at(
+                &union.union_token,
+                "#[dto] goes on a struct or an enum, not a union",
+            );
+        }
+    }
+
+    fn generate(&self, args: DtoArgs, input: &DeriveInput) -> TokenStream {
+        let private = private_path(args.krate.as_ref());
+        let serde_crate = format!("{}::serde", private.to_string().replace(' ', ""));
+        let schemars_crate = format!("{}::schemars", private.to_string().replace(' ', ""));
+        let closed = (!args.open && matches!(input.data, syn::Data::Struct(_)))
+            .then(|| quote!(#[serde(deny_unknown_fields)]));
+        quote! {
+            #[derive(#private::serde::Serialize, #private::serde::Deserialize, #private::schemars::JsonSchema)]
+            #[serde(crate = #serde_crate)]
+            #[schemars(crate = #schemars_crate)]
+            #closed
+            #input
+        }
     }
 }

@@ -3,20 +3,34 @@
 //!
 //! `#[tool]`, `#[mcp_tool]`, `#[mcp_server]`, `#[dto]`, `#[agent]`, and for approvals
 //! `#[channel_role]` and `#[channel]`: each documents its keys in a table.
+//!
+//! Every macro is an [`Attribute`](pipeline::Attribute) run by one pipeline
+//! ([`pipeline::expand`]): parse (the item with `syn`, the arguments with darling), check
+//! (every problem into one error sink, [`ctxt::Ctxt`], at its token), generate (from a resolved
+//! model). The parts components share are written once: the header (`header`: name, description,
+//! crate path), the fields as dependencies (`fields`), the item's shape and list values
+//! (`shape`), and the shape of the generated code (`emit`).
 
 mod agent;
-mod attrs;
 mod channel;
 mod channel_role;
+mod ctxt;
+mod doc;
 mod dto;
+mod emit;
 #[cfg(test)]
 mod expansions;
 mod fields;
+mod header;
 mod mcp_server;
+mod pipeline;
+mod shape;
 mod tool;
 mod units;
 
 use proc_macro::TokenStream;
+
+use pipeline::expand;
 
 /// Makes a struct an agboss tool: a function a model can call.
 ///
@@ -52,7 +66,7 @@ use proc_macro::TokenStream;
 /// See the `agboss` crate for examples.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    tool::expand(args.into(), item.into(), tool::Kind::Tool).into()
+    expand(&tool::Kind::Tool, args.into(), item.into()).into()
 }
 
 /// A tool bound to one tool of an MCP server: `#[tool]`'s keys, plus the server and its tool.
@@ -92,7 +106,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    tool::expand(args.into(), item.into(), tool::Kind::Mcp).into()
+    expand(&tool::Kind::Mcp, args.into(), item.into()).into()
 }
 
 /// Declares an MCP server: how to reach it, the tools of it the application uses, and the
@@ -108,7 +122,7 @@ pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `crate` | the path of the `agboss` crate, if renamed |
 #[proc_macro_attribute]
 pub fn mcp_server(args: TokenStream, item: TokenStream) -> TokenStream {
-    mcp_server::expand(args.into(), item.into()).into()
+    expand(&mcp_server::McpServer, args.into(), item.into()).into()
 }
 
 /// Derives `Serialize`, `Deserialize` and `JsonSchema` through agboss's re-exports, so a DTO
@@ -120,7 +134,7 @@ pub fn mcp_server(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `#[dto(crate = path)]` names a renamed `agboss`.
 #[proc_macro_attribute]
 pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
-    dto::expand(args.into(), item.into()).into()
+    expand(&dto::Dto, args.into(), item.into()).into()
 }
 
 /// Makes a unit struct an agent: a model with a prompt and the tools it may call.
@@ -143,7 +157,7 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 #[proc_macro_attribute]
 pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
-    agent::expand(args.into(), item.into()).into()
+    expand(&agent::Agent, args.into(), item.into()).into()
 }
 
 /// Makes a unit struct a channel role: what a channel is asked (the approval of a tool's call,
@@ -195,7 +209,7 @@ pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
 /// (with the key meant).
 #[proc_macro_attribute]
 pub fn channel_role(args: TokenStream, item: TokenStream) -> TokenStream {
-    channel_role::expand(args.into(), item.into()).into()
+    expand(&channel_role::ChannelRole, args.into(), item.into()).into()
 }
 
 /// Makes a struct a channel: the code that asks a role's question somewhere (Slack, a ticket,
@@ -247,5 +261,5 @@ pub fn channel_role(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `[name.kind-suffix]`, unknown keys, a missing description, generics) at once.
 #[proc_macro_attribute]
 pub fn channel(args: TokenStream, item: TokenStream) -> TokenStream {
-    channel::expand(args.into(), item.into()).into()
+    expand(&channel::Channel, args.into(), item.into()).into()
 }

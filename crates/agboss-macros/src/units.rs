@@ -18,7 +18,7 @@ pub struct ByteSizeValue {
 }
 
 /// Parses `millis(n)`, `seconds(n)`, `minutes(n)`, `hours(n)` or `days(n)`.
-pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
+pub fn time_span(expr: &Expr, key: &str) -> darling::Result<TimeSpanValue> {
     let call = unit_call(
         expr,
         key,
@@ -35,7 +35,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
     match function.as_str() {
         "millis" | "seconds" | "minutes" | "hours" | "days" => {}
         other => {
-            return Err(syn::Error::new_spanned(
+            return Err(error_at(
                 &call.func,
                 format!(
                     "`{other}` is not a unit of time: use `millis(..)`, `seconds(..)`, `minutes(..)`, `hours(..)` or `days(..)`"
@@ -47,7 +47,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
         Some(Lit::Int(int)) => {
             let n: u64 = int.base10_parse()?;
             if n == 0 {
-                return Err(syn::Error::new_spanned(
+                return Err(error_at(
                     arg,
                     format!("{}: give at least `{}`", zero_span(key), least(key)),
                 ));
@@ -55,7 +55,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
             quote!(#func(#n))
         }
         Some(Lit::Float(_)) => {
-            return Err(syn::Error::new_spanned(
+            return Err(error_at(
                 arg,
                 format!(
                     "`{function}` takes a whole number: write a fraction in a smaller unit, such as `millis(1500)`"
@@ -63,7 +63,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
             ));
         }
         Some(other) => {
-            return Err(syn::Error::new_spanned(
+            return Err(error_at(
                 other,
                 format!("`{function}` takes a whole number"),
             ));
@@ -83,7 +83,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
 
 /// Parses `bytes(n)`, `kilobytes(n)` (a whole number of bytes, so `kilobytes(0.5)` is allowed)
 /// or `megabytes(n)`.
-pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
+pub fn byte_size(expr: &Expr, key: &str) -> darling::Result<ByteSizeValue> {
     let call = unit_call(
         expr,
         key,
@@ -99,7 +99,7 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
         "kilobytes" => 1024,
         "megabytes" => 1024 * 1024,
         other => {
-            return Err(syn::Error::new_spanned(
+            return Err(error_at(
                 &call.func,
                 size_invalid(
                     key,
@@ -111,9 +111,8 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
         }
     };
     let written = call.to_token_stream().to_string().replace(' ', "");
-    let invalid = |message: String| {
-        syn::Error::new_spanned(arg, size_invalid(key, &format!("`{written}` {message}")))
-    };
+    let invalid =
+        |message: String| error_at(arg, size_invalid(key, &format!("`{written}` {message}")));
     let (bytes, whole_units) = match literal(arg) {
         Some(Lit::Int(int)) => {
             let n: u64 = int.base10_parse()?;
@@ -137,7 +136,7 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
             (bytes as u64, None)
         }
         Some(other) => {
-            return Err(syn::Error::new_spanned(
+            return Err(error_at(
                 other,
                 size_invalid(key, &format!("`{function}` takes a number")),
             ));
@@ -212,11 +211,11 @@ fn size_invalid(key: &str, reason: &str) -> String {
         .to_string()
 }
 
-fn unit_call<'e>(expr: &'e Expr, key: &str, bare: &str) -> syn::Result<&'e ExprCall> {
+fn unit_call<'e>(expr: &'e Expr, key: &str, bare: &str) -> darling::Result<&'e ExprCall> {
     match strip(expr) {
         Expr::Call(call) => Ok(call),
-        Expr::Lit(lit) => Err(syn::Error::new_spanned(lit, bare)),
-        other => Err(syn::Error::new_spanned(
+        Expr::Lit(lit) => Err(error_at(lit, bare)),
+        other => Err(error_at(
             other,
             format!(
                 "`{key}` takes a value with its unit, such as `{}`",
@@ -226,9 +225,9 @@ fn unit_call<'e>(expr: &'e Expr, key: &str, bare: &str) -> syn::Result<&'e ExprC
     }
 }
 
-fn call_parts<'c>(call: &'c ExprCall, key: &str) -> syn::Result<(String, &'c Expr)> {
+fn call_parts<'c>(call: &'c ExprCall, key: &str) -> darling::Result<(String, &'c Expr)> {
     let Expr::Path(path) = strip(&call.func) else {
-        return Err(syn::Error::new_spanned(
+        return Err(error_at(
             &call.func,
             format!("`{key}` takes a unit function, such as `{}`", example(key)),
         ));
@@ -240,12 +239,17 @@ fn call_parts<'c>(call: &'c ExprCall, key: &str) -> syn::Result<(String, &'c Exp
         .map(|s| s.ident.to_string())
         .unwrap_or_default();
     if call.args.len() != 1 {
-        return Err(syn::Error::new_spanned(
+        return Err(error_at(
             &call.args,
             format!("`{function}` takes one number"),
         ));
     }
     Ok((function, &call.args[0]))
+}
+
+/// `message` at `node`.
+fn error_at(node: impl Spanned, message: impl std::fmt::Display) -> darling::Error {
+    darling::Error::custom(message).with_span(&node)
 }
 
 fn literal(expr: &Expr) -> Option<&Lit> {
@@ -255,7 +259,8 @@ fn literal(expr: &Expr) -> Option<&Lit> {
     }
 }
 
-fn strip(expr: &Expr) -> &Expr {
+/// `expr` without the parentheses and invisible groups around it.
+pub fn strip(expr: &Expr) -> &Expr {
     match expr {
         Expr::Group(group) => strip(&group.expr),
         Expr::Paren(paren) => strip(&paren.expr),

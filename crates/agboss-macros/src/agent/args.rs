@@ -2,7 +2,8 @@
 
 use darling::FromMeta;
 use darling::util::SpannedValue;
-use proc_macro2::TokenStream;
+
+use crate::header::HeaderArgs;
 
 /// The keys `#[agent]` accepts.
 pub const KEYS: &[&str] = &[
@@ -24,11 +25,11 @@ pub const KEYS: &[&str] = &[
     "crate",
 ];
 
-/// `#[agent(..)]` as written; checked in `validate`.
+/// `#[agent(..)]` as written; checked in `check`.
 #[derive(Debug, FromMeta)]
 pub struct AgentArgs {
-    pub name: Option<SpannedValue<String>>,
-    pub description: Option<SpannedValue<String>>,
+    #[darling(flatten)]
+    pub header: HeaderArgs,
     pub prompt: Option<syn::LitStr>,
     pub prompts: Option<syn::Expr>,
     pub model: Option<SpannedValue<String>>,
@@ -42,16 +43,4 @@ pub struct AgentArgs {
     pub first_turn_tool_choice: Option<syn::LitStr>,
     pub max_turns: Option<syn::LitInt>,
     pub answer_retries: Option<syn::LitInt>,
-    #[darling(rename = "crate")]
-    pub krate: Option<syn::Path>,
-    /// Keys an unknown key was reported as a typo of.
-    #[darling(skip)]
-    pub mistyped: Vec<&'static str>,
-}
-
-/// Parses the attribute's arguments; problems go to `errors`.
-pub fn parse(args: TokenStream, errors: &mut darling::error::Accumulator) -> Option<AgentArgs> {
-    let (mut args, mistyped) = crate::attrs::parse_args::<AgentArgs>(args, KEYS, "agent", errors)?;
-    args.mistyped = mistyped;
-    Some(args)
 }

@@ -1,8 +1,11 @@
-//! The arguments of `#[tool(..)]`, as written.
+//! The arguments of `#[tool(..)]` and `#[mcp_tool(..)]`, as written.
 
 use darling::FromMeta;
 use darling::util::SpannedValue;
 use proc_macro2::TokenStream;
+
+use crate::header::HeaderArgs;
+use crate::units::keep_unit_import;
 
 /// Which attribute is being expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,13 +22,6 @@ impl Kind {
         match self {
             Kind::Tool => "tool",
             Kind::Mcp => "mcp_tool",
-        }
-    }
-
-    fn keys(self) -> &'static [&'static str] {
-        match self {
-            Kind::Tool => KEYS,
-            Kind::Mcp => MCP_KEYS,
         }
     }
 }
@@ -58,11 +54,11 @@ pub const KEYS: &[&str] = &[
     "crate",
 ];
 
-/// `#[tool(..)]` as written; checked in `validate`.
+/// `#[tool(..)]` as written; checked in `check`.
 #[derive(Debug, FromMeta)]
 pub struct ToolArgs {
-    pub name: Option<SpannedValue<String>>,
-    pub description: Option<SpannedValue<String>>,
+    #[darling(flatten)]
+    pub header: HeaderArgs,
     pub timeout: Option<syn::Expr>,
     pub max_result_size: Option<syn::Expr>,
     #[darling(default)]
@@ -76,40 +72,22 @@ pub struct ToolArgs {
     /// For `#[mcp_tool]`: with `output`, the macro writes the pass-through handler.
     pub input: Option<syn::TypePath>,
     pub output: Option<syn::TypePath>,
-    #[darling(rename = "crate")]
-    pub krate: Option<syn::Path>,
-    /// Keys an unknown key was reported as a typo of.
-    #[darling(skip)]
-    pub mistyped: Vec<&'static str>,
 }
 
-/// After a failed expansion: uses of the unit functions the attribute names (see
-/// [`keep_unit_import`](crate::units::keep_unit_import)).
-pub fn keep_unit_imports(args: &ToolArgs) -> TokenStream {
-    use crate::units::keep_unit_import;
-    let mut kept = TokenStream::new();
-    if let Some(timeout) = &args.timeout {
-        kept.extend(keep_unit_import(timeout, &["millis", "seconds", "minutes"]));
+impl ToolArgs {
+    /// After a failed expansion: uses of the unit functions the attribute names (see
+    /// [`keep_unit_import`]).
+    pub fn keep_unit_imports(&self) -> TokenStream {
+        let mut kept = TokenStream::new();
+        if let Some(timeout) = &self.timeout {
+            kept.extend(keep_unit_import(timeout, &["millis", "seconds", "minutes"]));
+        }
+        if let Some(bound) = &self.max_result_size {
+            kept.extend(keep_unit_import(
+                bound,
+                &["bytes", "kilobytes", "megabytes"],
+            ));
+        }
+        kept
     }
-    if let Some(bound) = &args.max_result_size {
-        kept.extend(keep_unit_import(
-            bound,
-            &["bytes", "kilobytes", "megabytes"],
-        ));
-    }
-    kept
-}
-
-/// Parses the attribute's arguments; unknown or repeated keys and malformed values go to
-/// `errors`, and the keys that could be read are returned so that validation can report its
-/// own problems in the same pass.
-pub fn parse(
-    args: TokenStream,
-    kind: Kind,
-    errors: &mut darling::error::Accumulator,
-) -> Option<ToolArgs> {
-    let (mut args, mistyped) =
-        crate::attrs::parse_args::<ToolArgs>(args, kind.keys(), kind.attribute(), errors)?;
-    args.mistyped = mistyped;
-    Some(args)
 }
