@@ -11,14 +11,14 @@ use crate::ctxt::Ctxt;
 use crate::emit::{self, Builder, Descriptor, submit};
 use crate::fields::{Field, dependencies_of, fields_of, gen_dependent_impl};
 use crate::header::{self, Describing, Header, HeaderArgs, Naming};
-use crate::pipeline::{Attribute, Misplaced};
+use crate::pipeline::{Attribute, Misplaced, keep_nothing};
 use crate::shape::not_generic;
 
 /// The keys `#[channel]` accepts.
 pub const KEYS: &[&str] = &["name", "description", "crate"];
 
 /// How channels are named and described.
-const CHANNEL: header::Kind = header::Kind {
+const CHANNEL_KIND: header::Kind = header::Kind {
     naming: Naming::Suffixed("channel"),
     describing: Some(Describing {
         says: "where the channel asks, and whom",
@@ -27,8 +27,24 @@ const CHANNEL: header::Kind = header::Kind {
     }),
 };
 
-/// The `#[channel]` attribute.
-pub struct Channel;
+/// `#[channel]`: a struct whose fields are its dependencies.
+pub const CHANNEL: Attribute<ItemStruct, ChannelArgs, ResolvedChannel> = Attribute {
+    name: "channel",
+    keys: KEYS,
+    misplaced: Misplaced::AtName(
+        "#[channel] goes on a struct: its fields are the channel's dependencies, and its `ChannelHandler` impl is the code",
+    ),
+    check,
+    check_shape: |item, cx| {
+        not_generic(
+            item,
+            "a channel cannot be generic: each channel is one listed type with one name; make a struct per channel",
+            cx,
+        );
+    },
+    generate,
+    keep_on_error: keep_nothing,
+};
 
 /// `#[channel(..)]` as written: the header's keys only.
 #[derive(Debug, FromMeta)]
@@ -45,49 +61,13 @@ pub struct ResolvedChannel {
     pub fields: Vec<Field>,
 }
 
-impl Attribute for Channel {
-    type Item = ItemStruct;
-    type Args = ChannelArgs;
-    type Resolved = ResolvedChannel;
-
-    fn name(&self) -> &'static str {
-        "channel"
-    }
-
-    fn keys(&self) -> &'static [&'static str] {
-        KEYS
-    }
-
-    fn misplaced(&self) -> Misplaced {
-        Misplaced::AtName(
-            "#[channel] goes on a struct: its fields are the channel's dependencies, and its `ChannelHandler` impl is the code".into(),
-        )
-    }
-
-    fn check(
-        &self,
-        args: ChannelArgs,
-        item: &ItemStruct,
-        cx: &mut Ctxt,
-    ) -> Option<ResolvedChannel> {
-        let header = CHANNEL.check(args.header, item, cx).finish()?;
-        Some(ResolvedChannel {
-            header,
-            fields: fields_of(item),
-        })
-    }
-
-    fn check_shape(&self, item: &ItemStruct, cx: &mut Ctxt) {
-        not_generic(
-            item,
-            "a channel cannot be generic: each channel is one listed type with one name; make a struct per channel",
-            cx,
-        );
-    }
-
-    fn generate(&self, channel: ResolvedChannel, item: &ItemStruct) -> TokenStream {
-        generate(&channel, item)
-    }
+/// Checks the header; the fields are read as they are.
+fn check(args: ChannelArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedChannel> {
+    let header = CHANNEL_KIND.check(args.header, item, cx).finish()?;
+    Some(ResolvedChannel {
+        header,
+        fields: fields_of(item),
+    })
 }
 
 /// `impl Channel`, its descriptor and dependencies, and the registration of the struct's type
@@ -115,11 +95,7 @@ fn generate(channel: &ResolvedChannel, item: &ItemStruct) -> TokenStream {
     emit::component(
         channel.header.doc(item),
         item,
-        quote! {
-            #implementation
-
-            #registration
-        },
+        &[implementation, registration],
     )
 }
 
@@ -129,16 +105,11 @@ mod tests {
 
     use quote::quote;
 
-    use crate::pipeline::check_on;
-
-    /// The resolved channel, or every problem's message, one a line.
-    fn resolve_on(args: TokenStream, item: TokenStream) -> Result<ResolvedChannel, String> {
-        check_on(&Channel, args, item).map_err(|problems| problems.join("\n"))
-    }
+    use crate::fields::named;
 
     #[test]
     fn a_channel_reads_its_fields_as_dependencies() {
-        let channel = resolve_on(
+        let channel = CHANNEL.resolve(
             quote!(name = "slack-refund-approval-channel"),
             quote! {
                 /// Asks a finance manager in Slack.
@@ -147,20 +118,14 @@ mod tests {
                     slack: Arc<dyn Slack>,
                 }
             },
-        )
-        .unwrap();
+        );
         assert_eq!(channel.header.name, "slack-refund-approval-channel");
         assert_eq!(
             channel.header.description,
             "Asks a finance manager in Slack."
         );
-        let fields: Vec<(&str, &str)> = channel
-            .fields
-            .iter()
-            .map(|f| (f.name.as_str(), f.written.as_str()))
-            .collect();
         assert_eq!(
-            fields,
+            named(&channel.fields),
             [
                 ("execution", "ExecutionContext"),
                 ("slack", "Arc<dyn Slack>")
@@ -170,14 +135,12 @@ mod tests {
 
     #[test]
     fn every_problem_is_reported_at_once() {
-        let problems = resolve_on(
+        let problems = CHANNEL.problems(
             quote!(name = "SlackRefunds", descripton = "Asks"),
             quote!(
                 pub struct SlackRefunds<T>(T);
             ),
-        )
-        .err()
-        .unwrap();
+        );
         let lines: Vec<&str> = problems.lines().collect();
         assert_eq!(lines.len(), 3, "{problems}");
         assert!(
@@ -197,14 +160,12 @@ mod tests {
 
     #[test]
     fn a_missing_name_suggests_one() {
-        let problems = resolve_on(
+        let problems = CHANNEL.problems(
             quote!(description = "Asks"),
             quote!(
                 pub struct SlackRefundsChannel;
             ),
-        )
-        .err()
-        .unwrap();
+        );
         assert_eq!(
             problems,
             "#[channel] needs `name`: add `name = \"slack-refunds-channel\"`"

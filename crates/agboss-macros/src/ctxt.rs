@@ -43,7 +43,7 @@ impl Ctxt {
 
     /// Reports `message` at `node` (its first token).
     pub fn error_at(&mut self, node: &impl Spanned, message: impl Display) {
-        self.push(darling::Error::custom(message).with_span(node));
+        self.push(error_at(node, message));
     }
 
     /// Reports `message` at the attribute: for what is missing from it.
@@ -148,6 +148,12 @@ impl Ctxt {
             false => Err(darling::Error::multiple(self.errors)),
         }
     }
+}
+
+/// The error `message` at `node` (its first token), for a stage that returns its value or the
+/// one problem that kept it from being read ([`Ctxt::handle`] reports it).
+pub fn error_at(node: &impl Spanned, message: impl Display) -> darling::Error {
+    darling::Error::custom(message).with_span(node)
 }
 
 fn list(keys: &[&str]) -> String {

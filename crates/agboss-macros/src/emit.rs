@@ -10,7 +10,7 @@ use syn::Ident;
 pub fn component(
     doc: Option<TokenStream>,
     item: &impl ToTokens,
-    items: TokenStream,
+    items: &[TokenStream],
 ) -> TokenStream {
     quote! {
         #doc
@@ -18,7 +18,7 @@ pub fn component(
 
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
-            #items
+            #(#items)*
         };
     }
 }
@@ -64,23 +64,12 @@ impl<'a> Descriptor<'a> {
         }
     }
 
-    /// The static, holding `value`.
-    pub fn to_static(&self, value: TokenStream) -> TokenStream {
-        let (private, ty) = (self.private, &self.ty);
-        hidden_static(&self.name, quote!(#private::#ty), value)
-    }
-
-    /// `impl trait_ for ident { before; const DESCRIPTOR = &static; after }`; spanned on the
-    /// struct's name when `at_name`, so that a missing handler impl is reported there, once.
-    pub fn implement(
-        &self,
-        ident: &Ident,
-        at_name: bool,
-        before: TokenStream,
-        after: TokenStream,
-    ) -> TokenStream {
+    /// The static holding `value`, then `impl trait_ for ident` pointing at it, with
+    /// `members` around its `DESCRIPTOR`.
+    pub fn emit(&self, value: TokenStream, ident: &Ident, members: Members) -> TokenStream {
         let (private, ty, name) = (self.private, &self.ty, &self.name);
-        let header = match at_name {
+        let descriptor_static = hidden_static(name, quote!(#private::#ty), value);
+        let header = match members.at_name {
             true => {
                 // Every token the header writes itself, the trait's name among them.
                 let trait_ = Ident::new(&self.trait_.to_string(), ident.span());
@@ -97,7 +86,10 @@ impl<'a> Descriptor<'a> {
                 }
             }
         };
+        let Members { before, after, .. } = members;
         quote! {
+            #descriptor_static
+
             #header {
                 #before
                 const DESCRIPTOR: &'static #private::#ty = &#name;
@@ -106,6 +98,17 @@ impl<'a> Descriptor<'a> {
             }
         }
     }
+}
+
+/// What a component's impl holds beside its `DESCRIPTOR`.
+#[derive(Default)]
+pub struct Members {
+    /// Spanned on the struct's name, so that a missing handler impl is reported there, once.
+    pub at_name: bool,
+    /// Items before `DESCRIPTOR` (a role's associated types).
+    pub before: TokenStream,
+    /// Items after it (`fn build`).
+    pub after: TokenStream,
 }
 
 /// A descriptor expression, built by calls of its `with_..` methods.

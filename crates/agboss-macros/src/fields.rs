@@ -6,7 +6,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{ItemStruct, Type};
 
-use crate::emit::{Builder, Descriptor};
+use crate::emit::{Builder, Descriptor, Members};
 
 /// One field of the struct: a dependency.
 pub struct Field {
@@ -38,7 +38,7 @@ pub fn fields_of(item: &ItemStruct) -> Vec<Field> {
 
 /// For a component whose fields are its dependencies: their static array, the static
 /// descriptor holding `value`, and the impl of its trait with `fn build`, spanned on the
-/// struct's name so that a missing handler impl is reported there, once.
+/// struct's name.
 pub fn gen_dependent_impl(
     fields: &[Field],
     item: &ItemStruct,
@@ -47,13 +47,14 @@ pub fn gen_dependent_impl(
 ) -> TokenStream {
     let private = descriptor.private;
     let dependencies = gen_dependencies(fields, private);
-    let descriptor_static = descriptor.to_static(value);
-    let build = gen_build(fields, item, private, &descriptor.name);
-    let implementation = descriptor.implement(&item.ident, true, TokenStream::new(), build);
+    let members = Members {
+        at_name: true,
+        before: TokenStream::new(),
+        after: gen_build(fields, item, private, &descriptor.name),
+    };
+    let implementation = descriptor.emit(value, &item.ident, members);
     quote! {
         #dependencies
-
-        #descriptor_static
 
         #implementation
     }
@@ -134,6 +135,15 @@ fn gen_build(
     }
 }
 
+/// For tests: each field's name and type as written.
+#[cfg(test)]
+pub fn named(fields: &[Field]) -> Vec<(&str, &str)> {
+    fields
+        .iter()
+        .map(|f| (f.name.as_str(), f.written.as_str()))
+        .collect()
+}
+
 /// The type as a person writes it: `Arc<dyn IssuesApi>`, not `Arc < dyn IssuesApi >`.
 pub fn written_type(ty: &Type) -> String {
     let spaced = ty.to_token_stream().to_string();
@@ -181,15 +191,11 @@ mod tests {
                 api: Arc<dyn SlackApi>,
             }
         );
-        let named: Vec<(String, String)> = fields_of(&item)
-            .into_iter()
-            .map(|f| (f.name, f.written))
-            .collect();
         assert_eq!(
-            named,
+            named(&fields_of(&item)),
             [
-                ("execution".to_owned(), "ExecutionContext".to_owned()),
-                ("api".to_owned(), "Arc<dyn SlackApi>".to_owned())
+                ("execution", "ExecutionContext"),
+                ("api", "Arc<dyn SlackApi>")
             ]
         );
         let item: ItemStruct = syn::parse_quote!(

@@ -4,8 +4,8 @@
 //! `#[tool]`, `#[mcp_tool]`, `#[mcp_server]`, `#[dto]`, `#[agent]`, and for approvals
 //! `#[channel_role]` and `#[channel]`: each documents its keys in a table.
 //!
-//! Every macro is an [`Attribute`](pipeline::Attribute) run by one pipeline
-//! ([`pipeline::expand`]): parse (the item with `syn`, the arguments with darling), check
+//! Every macro declares a [`pipeline::Attribute`], which one pipeline runs
+//! ([`pipeline::Attribute::expand`]): parse (the item with `syn`, the arguments with darling), check
 //! (every problem into one error sink, [`ctxt::Ctxt`], at its token), generate (from a resolved
 //! model). The parts components share are written once: the header (`header`: name, description,
 //! crate path), the fields as dependencies (`fields`), the item's shape and list values
@@ -29,8 +29,6 @@ mod tool;
 mod units;
 
 use proc_macro::TokenStream;
-
-use pipeline::expand;
 
 /// Makes a struct an agboss tool: a function a model can call.
 ///
@@ -66,7 +64,7 @@ use pipeline::expand;
 /// See the `agboss` crate for examples.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(&tool::Kind::Tool, args.into(), item.into()).into()
+    tool::TOOL.expand(args.into(), item.into()).into()
 }
 
 /// A tool bound to one tool of an MCP server: `#[tool]`'s keys, plus the server and its tool.
@@ -106,7 +104,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(&tool::Kind::Mcp, args.into(), item.into()).into()
+    tool::MCP_TOOL.expand(args.into(), item.into()).into()
 }
 
 /// Declares an MCP server: how to reach it, the tools of it the application uses, and the
@@ -122,7 +120,9 @@ pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `crate` | the path of the `agboss` crate, if renamed |
 #[proc_macro_attribute]
 pub fn mcp_server(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(&mcp_server::McpServer, args.into(), item.into()).into()
+    mcp_server::MCP_SERVER
+        .expand(args.into(), item.into())
+        .into()
 }
 
 /// Derives `Serialize`, `Deserialize` and `JsonSchema` through agboss's re-exports, so a DTO
@@ -134,7 +134,7 @@ pub fn mcp_server(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `#[dto(crate = path)]` names a renamed `agboss`.
 #[proc_macro_attribute]
 pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(&dto::Dto, args.into(), item.into()).into()
+    dto::DTO.expand(args.into(), item.into()).into()
 }
 
 /// Makes a unit struct an agent: a model with a prompt and the tools it may call.
@@ -157,7 +157,7 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 #[proc_macro_attribute]
 pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(&agent::Agent, args.into(), item.into()).into()
+    agent::AGENT.expand(args.into(), item.into()).into()
 }
 
 /// Makes a unit struct a channel role: what a channel is asked (the approval of a tool's call,
@@ -209,7 +209,9 @@ pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
 /// (with the key meant).
 #[proc_macro_attribute]
 pub fn channel_role(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(&channel_role::ChannelRole, args.into(), item.into()).into()
+    channel_role::CHANNEL_ROLE
+        .expand(args.into(), item.into())
+        .into()
 }
 
 /// Makes a struct a channel: the code that asks a role's question somewhere (Slack, a ticket,
@@ -261,5 +263,5 @@ pub fn channel_role(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `[name.kind-suffix]`, unknown keys, a missing description, generics) at once.
 #[proc_macro_attribute]
 pub fn channel(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(&channel::Channel, args.into(), item.into()).into()
+    channel::CHANNEL.expand(args.into(), item.into()).into()
 }

@@ -9,9 +9,9 @@ use quote::quote;
 use syn::{Expr, Ident, ItemStruct, LitStr};
 
 use crate::ctxt::Ctxt;
-use crate::emit::{self, Descriptor, hidden_static, submit};
+use crate::emit::{self, Descriptor, Members, hidden_static, submit};
 use crate::header::{self, Header, HeaderArgs, Naming, source_location};
-use crate::pipeline::{Attribute, Misplaced};
+use crate::pipeline::{Attribute, Misplaced, keep_nothing};
 use crate::shape::{self, ListOf, list_of, unit_struct};
 
 const KEYS: &[&str] = &["name", "command", "args", "url", "tools", "env", "crate"];
@@ -23,8 +23,22 @@ const SERVER: header::Kind = header::Kind {
     describing: None,
 };
 
-/// The `#[mcp_server]` attribute.
-pub struct McpServer;
+/// `#[mcp_server]`: a unit struct, its settings all in the attribute.
+pub const MCP_SERVER: Attribute<ItemStruct, ServerArgs, ResolvedServer> = Attribute {
+    name: "mcp_server",
+    keys: KEYS,
+    misplaced: Misplaced::AtName("#[mcp_server] goes on a unit struct: `pub struct NotesServer;`"),
+    check,
+    check_shape: |item, cx| {
+        unit_struct(
+            item,
+            "an MCP server is a unit struct (`pub struct NotesServer;`): its settings are in the attribute",
+            cx,
+        );
+    },
+    generate,
+    keep_on_error: keep_nothing,
+};
 
 /// `#[mcp_server(..)]` as written.
 #[derive(Debug, FromMeta)]
@@ -57,40 +71,6 @@ enum Transport {
     Stdio { command: LitStr },
     /// A streamable-HTTP endpoint.
     Http { url: LitStr },
-}
-
-impl Attribute for McpServer {
-    type Item = ItemStruct;
-    type Args = ServerArgs;
-    type Resolved = ResolvedServer;
-
-    fn name(&self) -> &'static str {
-        "mcp_server"
-    }
-
-    fn keys(&self) -> &'static [&'static str] {
-        KEYS
-    }
-
-    fn misplaced(&self) -> Misplaced {
-        Misplaced::AtName("#[mcp_server] goes on a unit struct: `pub struct NotesServer;`".into())
-    }
-
-    fn check(&self, args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedServer> {
-        check(args, item, cx)
-    }
-
-    fn check_shape(&self, item: &ItemStruct, cx: &mut Ctxt) {
-        unit_struct(
-            item,
-            "an MCP server is a unit struct (`pub struct NotesServer;`): its settings are in the attribute",
-            cx,
-        );
-    }
-
-    fn generate(&self, server: ResolvedServer, item: &ItemStruct) -> TokenStream {
-        generate(&server, item)
-    }
 }
 
 /// Checks `args`, reporting every problem into `cx`: the name, the lists, the variables the
@@ -225,7 +205,7 @@ fn generate(server: &ResolvedServer, item: &ItemStruct) -> TokenStream {
         "McpServerDescriptor",
         "McpServer",
     );
-    let descriptor_static = descriptor.to_static(quote! {
+    let value = quote! {
         #private::McpServerDescriptor::new(
             #name,
             #rust_type,
@@ -234,24 +214,98 @@ fn generate(server: &ResolvedServer, item: &ItemStruct) -> TokenStream {
             &__AGBOSS_TOOLS,
         )
         .with_env(&__AGBOSS_ENV)
-    });
-    let implementation = descriptor.implement(ident, false, TokenStream::new(), TokenStream::new());
+    };
+    let descriptor = descriptor.emit(value, ident, Members::default());
     let registration = submit(
         &private,
         quote!(#private::McpServerRegistration::of::<#ident>()),
     );
-    emit::component(
-        server.header.doc(item),
-        item,
-        quote! {
-            #tools
-            #args
-            #env
-            #descriptor_static
+    let items = [tools, args, env, descriptor, registration];
+    emit::component(server.header.doc(item), item, &items)
+}
 
-            #implementation
+#[cfg(test)]
+mod tests {
+    use quote::quote;
 
-            #registration
-        },
-    )
+    use super::*;
+
+    fn values(texts: &[LitStr]) -> Vec<String> {
+        texts.iter().map(LitStr::value).collect()
+    }
+
+    #[test]
+    fn a_stdio_server_is_resolved_with_its_lists_and_doc() {
+        let server = MCP_SERVER.resolve(
+            quote!(
+                name = "notes-fs",
+                command = "npx",
+                args = ["-y", "${NOTES_DIR}"],
+                tools = ["read_text_file", "write_file"],
+                env = ["NOTES_DIR"]
+            ),
+            quote!(
+                pub struct NotesServer;
+            ),
+        );
+        assert_eq!(server.header.name, "notes-fs");
+        assert_eq!(
+            server.header.description,
+            " The MCP server `notes-fs`, with the tools `read_text_file`, `write_file`."
+        );
+        let Transport::Stdio { command } = &server.transport else {
+            panic!("a program on stdio")
+        };
+        assert_eq!(command.value(), "npx");
+        assert_eq!(values(&server.args), ["-y", "${NOTES_DIR}"]);
+        assert_eq!(values(&server.tools), ["read_text_file", "write_file"]);
+        assert_eq!(values(&server.env), ["NOTES_DIR"]);
+    }
+
+    #[test]
+    fn an_http_server_needs_no_args() {
+        let server = MCP_SERVER.resolve(
+            quote!(
+                name = "notes",
+                url = "http://127.0.0.1:3001/mcp",
+                tools = []
+            ),
+            quote!(
+                pub struct NotesServer;
+            ),
+        );
+        assert!(matches!(server.transport, Transport::Http { .. }));
+        assert!(server.args.is_empty() && server.tools.is_empty());
+    }
+
+    #[test]
+    fn every_problem_of_a_server_is_reported_at_once() {
+        let problems = MCP_SERVER.problems(
+            quote!(
+                name = "Notes FS",
+                url = "http://${HOST}/mcp",
+                args = ["x"],
+                tools = ["a", "a", 3],
+                env = ["notes dir"]
+            ),
+            quote!(
+                pub struct NotesServer(u8);
+            ),
+        );
+        let lines: Vec<&str> = problems.lines().collect();
+        assert_eq!(lines.len(), 7, "{problems}");
+        assert!(lines[0].starts_with("[name.kebab-case] server name \"Notes FS\""));
+        assert_eq!(lines[1], "`tools` holds texts in quotes");
+        assert_eq!(lines[2], "`a` is listed twice");
+        assert!(
+            lines[3].starts_with("[config.env-name-invalid]"),
+            "{problems}"
+        );
+        assert!(
+            lines[4].starts_with("[mcp.env-undeclared] `${HOST}`"),
+            "{problems}"
+        );
+        assert_eq!(lines[5], "`args` go with `command`, not with `url`");
+        assert!(lines[6].starts_with("an MCP server is a unit struct"));
+    }
 }

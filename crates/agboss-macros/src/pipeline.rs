@@ -1,7 +1,7 @@
 //! The one way every attribute expands, as serde_derive's: parse (the item with `syn`, the
 //! arguments with darling) -> check (every problem into one [`Ctxt`], each at its token) ->
-//! generate (from a resolved model that passed every check). A macro is an [`Attribute`]; the
-//! stages, and what is emitted when one fails, are written here once.
+//! generate (from a resolved model that passed every check). A macro declares an [`Attribute`];
+//! the stages, and what is emitted when one fails, are written here once.
 
 use darling::FromMeta;
 use proc_macro2::TokenStream;
@@ -10,76 +10,105 @@ use syn::parse::Parse;
 
 use crate::ctxt::Ctxt;
 
-/// An attribute macro, as [`expand`] runs it.
-pub trait Attribute {
-    /// The item it goes on: a struct, or for `#[dto]` any data type.
-    type Item: Parse + ToTokens;
-    /// Its arguments as written, read by darling.
-    type Args: FromMeta;
-    /// What [`check`](Self::check) makes of the arguments and the item: every value valid, so
-    /// that generation has nothing left to refuse.
-    type Resolved;
-
+/// An attribute macro: what it goes on, what it accepts, and its stages. Each macro declares
+/// one (`tool::TOOL`, `agent::AGENT`, ..) and [`expand`](Attribute::expand) runs it.
+pub struct Attribute<Item, Args, Resolved> {
     /// The attribute's name, as messages write it (`mcp_tool`).
-    fn name(&self) -> &'static str;
-
+    pub name: &'static str,
     /// The keys it accepts.
-    fn keys(&self) -> &'static [&'static str];
-
-    /// What is said of an item that does not parse as [`Item`](Self::Item).
-    fn misplaced(&self) -> Misplaced;
-
-    /// Checks `args` on `item`, reporting every problem into `cx`. `None` only with a problem
-    /// reported.
-    fn check(&self, args: Self::Args, item: &Self::Item, cx: &mut Ctxt) -> Option<Self::Resolved>;
-
-    /// Checks the item's shape (a unit struct, no generics), after the arguments.
-    fn check_shape(&self, item: &Self::Item, cx: &mut Ctxt);
-
+    pub keys: &'static [&'static str],
+    /// What is said of an item that does not parse as `Item`.
+    pub misplaced: Misplaced,
+    /// Checks the arguments on the item, reporting every problem into the [`Ctxt`]: what it
+    /// returns is valid and resolved, so that generation has nothing left to refuse. `None`
+    /// only with a problem reported.
+    pub check: fn(Args, &Item, &mut Ctxt) -> Option<Resolved>,
+    /// Checks the item's shape (a unit struct, no generics): after the arguments, and also
+    /// when they could not be read.
+    pub check_shape: fn(&Item, &mut Ctxt),
     /// The code of a resolved attribute: the item, and what the attribute adds to it.
-    fn generate(&self, resolved: Self::Resolved, item: &Self::Item) -> TokenStream;
-
-    /// What keeps compiling beside the item when the attribute failed, so that only the real
-    /// problems show: nothing, unless the arguments use imports of their own.
-    fn keep_on_error(&self, _args: &Self::Args) -> TokenStream {
-        TokenStream::new()
-    }
+    pub generate: fn(&Resolved, &Item) -> TokenStream,
+    /// What is emitted beside the item when the attribute failed, so that what the user wrote
+    /// for it still compiles cleanly: the unit functions a time span names.
+    pub keep_on_error: fn(&Args) -> TokenStream,
 }
 
 /// How an attribute reports an item it does not go on.
 pub enum Misplaced {
     /// This message, at the part of the item that names it (`fn search_issues`); the
     /// arguments are not read.
-    AtName(String),
+    AtName(&'static str),
     /// The parser's own error, and then every problem of the arguments.
     ParserError,
 }
 
-/// Expands `#[attribute(args)] item`. On any problem the item is emitted unchanged beside the
-/// errors (and what [`Attribute::keep_on_error`] keeps), so the user's code around it still
-/// compiles and only the real problems show.
-pub fn expand<A: Attribute>(attribute: &A, args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut cx = Ctxt::new(attribute.name());
-    let parsed = match syn::parse2::<A::Item>(item.clone()) {
-        Ok(parsed) => Some(parsed),
-        Err(error) => match attribute.misplaced() {
-            Misplaced::AtName(message) => return misplaced(item, &message),
-            Misplaced::ParserError => {
-                cx.push(error);
-                None
+/// For [`Attribute::keep_on_error`]: nothing to keep.
+pub fn keep_nothing<Args>(_: &Args) -> TokenStream {
+    TokenStream::new()
+}
+
+impl<Item: Parse + ToTokens, Args: FromMeta, Resolved> Attribute<Item, Args, Resolved> {
+    /// Expands `#[attribute(args)] item`: parse -> check -> generate. On any problem the item
+    /// is emitted unchanged beside the errors (and what [`keep_on_error`](Self::keep_on_error)
+    /// keeps), so the user's code around it still compiles and only the real problems show.
+    pub fn expand(&self, args: TokenStream, item: TokenStream) -> TokenStream {
+        let mut cx = Ctxt::new(self.name);
+        let parsed = match syn::parse2::<Item>(item.clone()) {
+            Ok(parsed) => Some(parsed),
+            Err(error) => match self.misplaced {
+                Misplaced::AtName(message) => return misplaced(item, message),
+                Misplaced::ParserError => {
+                    cx.push(error);
+                    None
+                }
+            },
+        };
+        let args = cx.parse_args::<Args>(args, self.keys);
+        let kept = args.as_ref().map(self.keep_on_error);
+        let Some(parsed) = parsed else {
+            return fallback(item, cx, kept);
+        };
+        let resolved = args.and_then(|args| (self.check)(args, &parsed, &mut cx));
+        (self.check_shape)(&parsed, &mut cx);
+        match resolved {
+            Some(resolved) if !cx.has_errors() => (self.generate)(&resolved, &parsed),
+            _ => fallback(parsed.into_token_stream(), cx, kept),
+        }
+    }
+
+    /// For the tests of the check stages: the resolved model of `args` on `item`, or every
+    /// problem's message, one a line.
+    #[cfg(test)]
+    fn check_on(&self, args: TokenStream, item: TokenStream) -> Result<Resolved, String> {
+        let item: Item = syn::parse2(item).expect("the test's item parses");
+        let mut cx = Ctxt::new(self.name);
+        let resolved = cx
+            .parse_args::<Args>(args, self.keys)
+            .and_then(|args| (self.check)(args, &item, &mut cx));
+        (self.check_shape)(&item, &mut cx);
+        match cx.finish() {
+            Ok(()) => Ok(resolved.expect("no problem reported, so resolved")),
+            Err(errors) => {
+                let messages: Vec<String> = errors.into_iter().map(|e| e.to_string()).collect();
+                Err(messages.join("\n"))
             }
-        },
-    };
-    let args = cx.parse_args::<A::Args>(args, attribute.keys());
-    let kept = args.as_ref().map(|args| attribute.keep_on_error(args));
-    let Some(parsed) = parsed else {
-        return fallback(item, cx, kept);
-    };
-    let resolved = args.and_then(|args| attribute.check(args, &parsed, &mut cx));
-    attribute.check_shape(&parsed, &mut cx);
-    match resolved {
-        Some(resolved) if !cx.has_errors() => attribute.generate(resolved, &parsed),
-        _ => fallback(parsed.into_token_stream(), cx, kept),
+        }
+    }
+
+    /// For tests: the resolved model of `args` on `item`, which must have no problem.
+    #[cfg(test)]
+    pub fn resolve(&self, args: TokenStream, item: TokenStream) -> Resolved {
+        self.check_on(args, item)
+            .unwrap_or_else(|problems| panic!("#[{}] refused: {problems}", self.name))
+    }
+
+    /// For tests: every problem of `args` on `item`, one a line; there must be one.
+    #[cfg(test)]
+    pub fn problems(&self, args: TokenStream, item: TokenStream) -> String {
+        match self.check_on(args, item) {
+            Ok(_) => panic!("#[{}] accepted what it should refuse", self.name),
+            Err(problems) => problems,
+        }
     }
 }
 
@@ -117,24 +146,5 @@ fn item_name(item: &TokenStream) -> TokenStream {
             quote!(#token)
         }
         _ => item.clone().into_iter().take(1).collect(),
-    }
-}
-
-/// For the tests of the check stages: the resolved model, or every problem's message.
-#[cfg(test)]
-pub fn check_on<A: Attribute>(
-    attribute: &A,
-    args: TokenStream,
-    item: TokenStream,
-) -> Result<A::Resolved, Vec<String>> {
-    let item: A::Item = syn::parse2(item).expect("the test's item parses");
-    let mut cx = Ctxt::new(attribute.name());
-    let resolved = cx
-        .parse_args::<A::Args>(args, attribute.keys())
-        .and_then(|args| attribute.check(args, &item, &mut cx));
-    attribute.check_shape(&item, &mut cx);
-    match cx.finish() {
-        Ok(()) => Ok(resolved.expect("no problem reported, so resolved")),
-        Err(errors) => Err(errors.into_iter().map(|e| e.to_string()).collect()),
     }
 }

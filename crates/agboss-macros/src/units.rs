@@ -4,6 +4,8 @@ use agboss_rules::codes;
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
+
+use crate::ctxt::error_at;
 use syn::{Expr, ExprCall, Lit};
 
 /// A checked time span: the user's own unit function (so their `use agboss::units::seconds`
@@ -48,7 +50,7 @@ pub fn time_span(expr: &Expr, key: &str) -> darling::Result<TimeSpanValue> {
             let n: u64 = int.base10_parse()?;
             if n == 0 {
                 return Err(error_at(
-                    arg,
+                    &arg,
                     format!("{}: give at least `{}`", zero_span(key), least(key)),
                 ));
             }
@@ -56,7 +58,7 @@ pub fn time_span(expr: &Expr, key: &str) -> darling::Result<TimeSpanValue> {
         }
         Some(Lit::Float(_)) => {
             return Err(error_at(
-                arg,
+                &arg,
                 format!(
                     "`{function}` takes a whole number: write a fraction in a smaller unit, such as `millis(1500)`"
                 ),
@@ -64,7 +66,7 @@ pub fn time_span(expr: &Expr, key: &str) -> darling::Result<TimeSpanValue> {
         }
         Some(other) => {
             return Err(error_at(
-                other,
+                &other,
                 format!("`{function}` takes a whole number"),
             ));
         }
@@ -112,7 +114,7 @@ pub fn byte_size(expr: &Expr, key: &str) -> darling::Result<ByteSizeValue> {
     };
     let written = call.to_token_stream().to_string().replace(' ', "");
     let invalid =
-        |message: String| error_at(arg, size_invalid(key, &format!("`{written}` {message}")));
+        |message: String| error_at(&arg, size_invalid(key, &format!("`{written}` {message}")));
     let (bytes, whole_units) = match literal(arg) {
         Some(Lit::Int(int)) => {
             let n: u64 = int.base10_parse()?;
@@ -137,7 +139,7 @@ pub fn byte_size(expr: &Expr, key: &str) -> darling::Result<ByteSizeValue> {
         }
         Some(other) => {
             return Err(error_at(
-                other,
+                &other,
                 size_invalid(key, &format!("`{function}` takes a number")),
             ));
         }
@@ -214,9 +216,9 @@ fn size_invalid(key: &str, reason: &str) -> String {
 fn unit_call<'e>(expr: &'e Expr, key: &str, bare: &str) -> darling::Result<&'e ExprCall> {
     match strip(expr) {
         Expr::Call(call) => Ok(call),
-        Expr::Lit(lit) => Err(error_at(lit, bare)),
+        Expr::Lit(lit) => Err(error_at(&lit, bare)),
         other => Err(error_at(
-            other,
+            &other,
             format!(
                 "`{key}` takes a value with its unit, such as `{}`",
                 example(key)
@@ -245,11 +247,6 @@ fn call_parts<'c>(call: &'c ExprCall, key: &str) -> darling::Result<(String, &'c
         ));
     }
     Ok((function, &call.args[0]))
-}
-
-/// `message` at `node`.
-fn error_at(node: impl Spanned, message: impl std::fmt::Display) -> darling::Error {
-    darling::Error::custom(message).with_span(&node)
 }
 
 fn literal(expr: &Expr) -> Option<&Lit> {

@@ -27,18 +27,26 @@ const AGENT: header::Kind = header::Kind {
 pub struct ResolvedAgent {
     /// Its name, description (`description = ".."`, else the struct's doc comment) and crate.
     pub header: Header,
+    /// At least one file name, each read with `include_str!` at its literal.
     pub prompts: Vec<LitStr>,
+    /// `vendor/model`, checked.
     pub model: String,
+    /// Tool types, each checked to be a tool where it is written.
     pub tools: Vec<Path>,
+    /// The limits given, each at least 1; `None` takes the workflow's or the application's.
     pub max_tool_calls: Option<u32>,
-    pub thinking: String,
-    pub history_turns: u32,
-    pub history_summaries: u32,
-    pub output: Option<Path>,
-    pub tool_choice: Option<LitStr>,
-    pub first_turn_tool_choice: Option<LitStr>,
     pub max_turns: Option<u32>,
     pub answer_retries: Option<u32>,
+    /// One of [`THINKING`].
+    pub thinking: String,
+    /// Turns and summaries of its thread it remembers (5 and 10 unless given).
+    pub history_turns: u32,
+    pub history_summaries: u32,
+    /// The DTO it answers with, through the tool `answer-<dto>`.
+    pub output: Option<Path>,
+    /// As written: the runtime checks a tool's name against its tools.
+    pub tool_choice: Option<LitStr>,
+    pub first_turn_tool_choice: Option<LitStr>,
 }
 
 /// Checks `args` on `item`, reporting every problem into `cx`, in the order of the keys'
@@ -179,21 +187,13 @@ fn at_least_one(lit: &LitInt, code: &'static Code, subject: &str, cx: &mut Ctxt)
 
 #[cfg(test)]
 mod tests {
-    use proc_macro2::TokenStream;
     use quote::quote;
 
-    use super::*;
-    use crate::agent::Agent;
-    use crate::pipeline::check_on;
-
-    /// The resolved agent, or every problem's message.
-    fn resolve_on(args: TokenStream, item: TokenStream) -> Result<ResolvedAgent, Vec<String>> {
-        check_on(&Agent, args, item)
-    }
+    use crate::agent::AGENT;
 
     #[test]
     fn the_doc_comment_is_the_description_when_none_is_given() {
-        let agent = resolve_on(
+        let agent = AGENT.resolve(
             quote!(
                 name = "scout",
                 prompt = "scout.prompt.md",
@@ -203,15 +203,14 @@ mod tests {
                 /// Finds jobs that fit the user.
                 pub struct Scout;
             },
-        )
-        .unwrap();
+        );
         assert_eq!(agent.header.description, "Finds jobs that fit the user.");
         assert_eq!(agent.model, "openai/gpt-5-mini");
     }
 
     #[test]
     fn the_rules_report_with_their_codes() {
-        let problems = resolve_on(
+        let problems = AGENT.problems(
             quote!(
                 name = "JobScout",
                 prompt = "scout.prompt.md",
@@ -221,17 +220,91 @@ mod tests {
             quote!(
                 pub struct Scout;
             ),
-        )
-        .err()
-        .unwrap();
+        );
         assert_eq!(
-            problems,
+            problems.lines().collect::<Vec<_>>(),
             [
                 "[name.kebab-case] agent name \"JobScout\" must be kebab-case: name it \"job-scout\"",
                 "#[agent] needs a description, which says what the agent does: add a doc comment (`/// Finds jobs that fit the user`) or `description = \"...\"`",
                 "[agent.model-invalid] model \"gpt\" is not `vendor/model`: write it as the router knows it, such as \"openai/gpt-5-mini\" or \"moonshotai/kimi-k2.6\"",
                 "[agent.max-tool-calls-invalid] agent `JobScout`: max tool calls of 0 would stop it before its first call: give at least 1",
             ]
+        );
+    }
+
+    #[test]
+    fn every_key_is_resolved() {
+        let agent = AGENT.resolve(
+            quote!(
+                name = "job-scout",
+                description = "Finds jobs",
+                prompts = ["scout.prompt.md", "rules.prompt.md"],
+                model = "openai/gpt-5-mini",
+                tools = [SearchIssues, web::FetchPage],
+                max_tool_calls = 12,
+                thinking = "low",
+                history_turns = 3,
+                output = JobList,
+                tool_choice = "required",
+                max_turns = 9,
+                answer_retries = 0
+            ),
+            quote!(
+                pub struct Scout;
+            ),
+        );
+        let prompts: Vec<String> = agent.prompts.iter().map(|p| p.value()).collect();
+        assert_eq!(prompts, ["scout.prompt.md", "rules.prompt.md"]);
+        let tools: Vec<String> = agent.tools.iter().map(|p| quote!(#p).to_string()).collect();
+        assert_eq!(tools, ["SearchIssues", "web :: FetchPage"]);
+        assert_eq!(
+            (agent.max_tool_calls, agent.max_turns, agent.answer_retries),
+            (Some(12), Some(9), Some(0))
+        );
+        assert_eq!(agent.thinking, "low");
+        assert_eq!((agent.history_turns, agent.history_summaries), (3, 10));
+        assert!(agent.output.unwrap().is_ident("JobList"));
+        assert_eq!(agent.tool_choice.unwrap().value(), "required");
+        assert!(agent.first_turn_tool_choice.is_none());
+        assert!(agent.header.krate.is_none());
+    }
+
+    #[test]
+    fn defaults_fill_what_is_not_given() {
+        let agent = AGENT.resolve(
+            quote!(name = "notes", prompt = "notes.prompt.md", model = "a/b"),
+            quote! {
+                /// Keeps notes.
+                pub struct Notes;
+            },
+        );
+        assert_eq!(agent.prompts.len(), 1);
+        assert!(agent.tools.is_empty());
+        assert_eq!(agent.thinking, "default");
+        assert_eq!((agent.history_turns, agent.history_summaries), (5, 10));
+        assert_eq!(
+            (agent.max_tool_calls, agent.max_turns, agent.answer_retries),
+            (None, None, None)
+        );
+    }
+
+    #[test]
+    fn every_element_of_a_list_that_is_not_one_is_reported() {
+        let problems = AGENT.problems(
+            quote!(
+                name = "scout",
+                description = "Finds",
+                prompts = ["a.md", 1, 2],
+                model = "a/b",
+                tools = [Search, "fetch"]
+            ),
+            quote!(
+                pub struct Scout;
+            ),
+        );
+        assert_eq!(
+            problems,
+            "a prompt is a file name in quotes\na prompt is a file name in quotes\na tool is named by its type: `SearchIssues`"
         );
     }
 }

@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 use syn::{Ident, ItemStruct};
 
 use super::ResolvedAgent;
-use crate::emit::{self, Builder, Descriptor, hidden_static, submit};
+use crate::emit::{self, Builder, Descriptor, Members, hidden_static, submit};
 
 /// The struct, and in an anonymous constant its tools, prompt files, descriptor, `impl Agent`
 /// and registration.
@@ -39,25 +39,17 @@ pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
         quote!([#(#prompts),*]),
     );
     let descriptor = Descriptor::new(&private, "__AGBOSS_AGENT", "AgentDescriptor", "Agent");
-    let descriptor_static = descriptor.to_static(gen_descriptor(agent, item, &private));
-    let implementation = descriptor.implement(ident, false, TokenStream::new(), TokenStream::new());
+    let descriptor = descriptor.emit(
+        gen_descriptor(agent, item, &private),
+        ident,
+        Members::default(),
+    );
     let registration = submit(
         &private,
         quote!(#private::AgentRegistration::of::<#ident>()),
     );
-    emit::component(
-        agent.header.doc(item),
-        item,
-        quote! {
-            #tools
-            #prompts
-            #descriptor_static
-
-            #implementation
-
-            #registration
-        },
-    )
+    let items = [tools, prompts, descriptor, registration];
+    emit::component(agent.header.doc(item), item, &items)
 }
 
 /// The descriptor: a `const` expression.

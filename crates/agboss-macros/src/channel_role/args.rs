@@ -23,10 +23,15 @@ pub const KEYS: &[&str] = &[
 pub struct RoleArgs {
     #[darling(flatten)]
     pub header: HeaderArgs,
+    /// `ThreadOwner` or `Channel`, bare or as `PauseAnswerer::..`.
     pub answered_by: Option<Expr>,
+    /// The approval form: the input DTO of the tools whose calls it approves.
     pub approves: Option<TypePath>,
+    /// Or the question form: the DTOs of its question and of its answer.
     pub ask: Option<TypePath>,
     pub answer: Option<TypePath>,
+    /// A type that reads free-text replies as the role's answer.
     pub reply_interpreter: Option<TypePath>,
+    /// A time span: how long its pauses take answers.
     pub expires_after: Option<Expr>,
 }

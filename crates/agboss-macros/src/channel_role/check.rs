@@ -5,7 +5,7 @@ use agboss_rules::distance::typo_of;
 use syn::{Expr, ItemStruct, Path, Type, TypePath};
 
 use super::args::RoleArgs;
-use crate::ctxt::Ctxt;
+use crate::ctxt::{Ctxt, error_at};
 use crate::header::{self, Describing, Header, Naming};
 use crate::units::{TimeSpanValue, strip, time_span};
 
@@ -154,18 +154,18 @@ fn answerer(expr: &Expr) -> darling::Result<AnsweredBy> {
         path, qself: None, ..
     }) = strip(expr)
     else {
-        return Err(darling::Error::custom(format!(
-            "`answered_by` is {values}, written as a name: `answered_by = ThreadOwner`"
-        ))
-        .with_span(expr));
+        return Err(error_at(
+            expr,
+            format!("`answered_by` is {values}, written as a name: `answered_by = ThreadOwner`"),
+        ));
     };
     let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     let value = segments.last().map(String::as_str).unwrap_or_default();
     if segments.len() > 1 && segments[segments.len() - 2] != "PauseAnswerer" {
-        return Err(darling::Error::custom(format!(
-            "`answered_by` is {values}, or `PauseAnswerer::{value}`"
-        ))
-        .with_span(path));
+        return Err(error_at(
+            &path,
+            format!("`answered_by` is {values}, or `PauseAnswerer::{value}`"),
+        ));
     }
     let answerer = match value {
         "ThreadOwner" => Answerer::ThreadOwner,
@@ -174,10 +174,10 @@ fn answerer(expr: &Expr) -> darling::Result<AnsweredBy> {
             let hint = answerer_typo(other)
                 .map(|v| format!("did you mean `{v}`? "))
                 .unwrap_or_default();
-            return Err(darling::Error::custom(format!(
-                "unknown `answered_by` value `{other}`: {hint}the values are {values}"
-            ))
-            .with_span(path));
+            return Err(error_at(
+                &path,
+                format!("unknown `answered_by` value `{other}`: {hint}the values are {values}"),
+            ));
         }
     };
     Ok(AnsweredBy {

@@ -7,7 +7,7 @@ use syn::ItemStruct;
 use syn::spanned::Spanned;
 
 use super::check::{Answerer, Form, ResolvedRole};
-use crate::emit::{self, Builder, Descriptor};
+use crate::emit::{self, Builder, Descriptor, Members};
 use crate::fields::written_type;
 
 /// The struct, and in an anonymous constant its descriptor and impls.
@@ -34,23 +34,15 @@ pub fn generate(role: &ResolvedRole, item: &ItemStruct) -> TokenStream {
         ),
     };
     let descriptor = Descriptor::new(&private, "__AGBOSS_ROLE", "RoleDescriptor", "ChannelRole");
-    let descriptor_static = descriptor.to_static(gen_descriptor(role, item, &private));
-    let types = quote! {
-        type Question = #question;
-        type Answer = #answer;
-    };
-    let implementation = descriptor.implement(ident, false, types, TokenStream::new());
-    emit::component(
-        role.header.doc(item),
-        item,
-        quote! {
-            #descriptor_static
-
-            #implementation
-
-            #approves
+    let members = Members {
+        before: quote! {
+            type Question = #question;
+            type Answer = #answer;
         },
-    )
+        ..Members::default()
+    };
+    let descriptor = descriptor.emit(gen_descriptor(role, item, &private), ident, members);
+    emit::component(role.header.doc(item), item, &[descriptor, approves])
 }
 
 /// The descriptor: a `const` expression.

@@ -1,6 +1,8 @@
 //! The expansions of representative items, pretty-printed and compared with the reviewed
-//! snapshots in `tests/expanded/*.expanded.rs`: a change to what a macro generates shows there
-//! as a diff. `AGBOSS_BLESS=1 cargo test -p agboss-macros expansions` writes them anew.
+//! snapshots in `tests/expanded/*.expanded.snap`: a change to what a macro generates shows
+//! there as a diff. The snapshots are Rust, named so that tools reading source pass them over
+//! (generated code repeats itself by design). `AGBOSS_BLESS=1 cargo test -p agboss-macros
+//! expansions` writes them anew.
 
 mod cases;
 
@@ -10,15 +12,14 @@ use proc_macro2::TokenStream;
 
 /// The attribute `attribute(args)` on `item`, as the compiler would call it.
 fn expand(attribute: &str, args: TokenStream, item: TokenStream) -> TokenStream {
-    use crate::pipeline::expand;
     match attribute {
-        "tool" => expand(&crate::tool::Kind::Tool, args, item),
-        "mcp_tool" => expand(&crate::tool::Kind::Mcp, args, item),
-        "mcp_server" => expand(&crate::mcp_server::McpServer, args, item),
-        "dto" => expand(&crate::dto::Dto, args, item),
-        "agent" => expand(&crate::agent::Agent, args, item),
-        "channel_role" => expand(&crate::channel_role::ChannelRole, args, item),
-        "channel" => expand(&crate::channel::Channel, args, item),
+        "tool" => crate::tool::TOOL.expand(args, item),
+        "mcp_tool" => crate::tool::MCP_TOOL.expand(args, item),
+        "mcp_server" => crate::mcp_server::MCP_SERVER.expand(args, item),
+        "dto" => crate::dto::DTO.expand(args, item),
+        "agent" => crate::agent::AGENT.expand(args, item),
+        "channel_role" => crate::channel_role::CHANNEL_ROLE.expand(args, item),
+        "channel" => crate::channel::CHANNEL.expand(args, item),
         other => panic!("no attribute `{other}`"),
     }
 }
@@ -30,7 +31,7 @@ fn pretty(tokens: TokenStream) -> String {
     prettyplease::unparse(&file)
 }
 
-/// Compares the expansion with `tests/expanded/{name}.expanded.rs`, or writes it there when
+/// Compares the expansion with `tests/expanded/{name}.expanded.snap`, or writes it there when
 /// `AGBOSS_BLESS` is set.
 pub fn check(name: &str, attribute: &str, args: TokenStream, item: TokenStream) {
     let actual = format!(
@@ -39,7 +40,7 @@ pub fn check(name: &str, attribute: &str, args: TokenStream, item: TokenStream) 
     );
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/expanded")
-        .join(format!("{name}.expanded.rs"));
+        .join(format!("{name}.expanded.snap"));
     if std::env::var_os("AGBOSS_BLESS").is_some() {
         std::fs::write(&path, &actual).unwrap();
         return;

@@ -16,16 +16,6 @@ pub enum Kind {
     Mcp,
 }
 
-impl Kind {
-    /// The attribute's name, for messages.
-    pub fn attribute(self) -> &'static str {
-        match self {
-            Kind::Tool => "tool",
-            Kind::Mcp => "mcp_tool",
-        }
-    }
-}
-
 /// The keys `#[mcp_tool]` accepts.
 pub const MCP_KEYS: &[&str] = &[
     "name",
@@ -59,14 +49,18 @@ pub const KEYS: &[&str] = &[
 pub struct ToolArgs {
     #[darling(flatten)]
     pub header: HeaderArgs,
+    /// A time span: `seconds(10)`.
     pub timeout: Option<syn::Expr>,
+    /// A byte size: `kilobytes(256)`.
     pub max_result_size: Option<syn::Expr>,
+    /// `true` if the tool changes nothing.
     #[darling(default)]
     pub read_only: bool,
     /// The role its calls wait for: a `#[channel_role]`, or a built-in channel.
     pub channel: Option<syn::TypePath>,
     /// What recovery does with a call a crash interrupted: `rerun`, `report` or `ask`.
     pub on_crash: Option<syn::Path>,
+    /// For `#[mcp_tool]`: the `#[mcp_server]` type, and the server's tool it calls.
     pub server: Option<syn::Path>,
     pub calls: Option<SpannedValue<String>>,
     /// For `#[mcp_tool]`: with `output`, the macro writes the pass-through handler.

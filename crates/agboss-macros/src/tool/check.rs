@@ -199,25 +199,15 @@ fn client_field(item: &ItemStruct, server: &Path, krate: Option<&Path>) -> Field
 
 #[cfg(test)]
 mod tests {
-    use proc_macro2::TokenStream;
     use quote::quote;
 
     use super::*;
-    use crate::pipeline::check_on;
-
-    /// The resolved tool, or every problem's message, one a line.
-    fn resolve_on(
-        kind: Kind,
-        args: TokenStream,
-        item: TokenStream,
-    ) -> Result<ResolvedTool, String> {
-        check_on(&kind, args, item).map_err(|problems| problems.join("\n"))
-    }
+    use crate::fields::named;
+    use crate::tool::{MCP_TOOL, TOOL};
 
     #[test]
     fn the_doc_comment_is_the_description_when_none_is_given() {
-        let tool = resolve_on(
-            Kind::Tool,
+        let tool = TOOL.resolve(
             quote!(name = "search-issues-tool"),
             quote! {
                 /// Searches the team's issues.
@@ -225,8 +215,7 @@ mod tests {
                 /// Call it before filing one.
                 pub struct SearchIssues;
             },
-        )
-        .unwrap();
+        );
         assert_eq!(
             tool.header.description,
             "Searches the team's issues.\n\nCall it before filing one."
@@ -235,22 +224,19 @@ mod tests {
 
     #[test]
     fn a_given_description_wins_over_the_doc_comment() {
-        let tool = resolve_on(
-            Kind::Tool,
+        let tool = TOOL.resolve(
             quote!(name = "search-issues-tool", description = "Search"),
             quote! {
                 /// For the reader of the code.
                 pub struct SearchIssues;
             },
-        )
-        .unwrap();
+        );
         assert_eq!(tool.header.description, "Search");
     }
 
     #[test]
     fn neither_a_doc_nor_a_description_says_both_ways_to_give_one() {
-        let problems = resolve_on(
-            Kind::Mcp,
+        let problems = MCP_TOOL.problems(
             quote!(
                 name = "read-note-tool",
                 server = NotesFs,
@@ -260,9 +246,7 @@ mod tests {
                 ///
                 pub struct ReadNote;
             },
-        )
-        .err()
-        .unwrap();
+        );
         assert_eq!(
             problems,
             "#[mcp_tool] needs a description, which the model reads to decide when to call the tool: add a doc comment (`/// Searches the team's issues`) or `description = \"...\"`"
@@ -271,8 +255,7 @@ mod tests {
 
     #[test]
     fn input_and_output_add_the_servers_client_as_a_dependency() {
-        let tool = resolve_on(
-            Kind::Mcp,
+        let tool = MCP_TOOL.resolve(
             quote!(
                 name = "read-note-tool",
                 server = fs::NotesFs,
@@ -284,8 +267,7 @@ mod tests {
                 /// Reads a note.
                 pub struct ReadNote { clock: Clock }
             },
-        )
-        .unwrap();
+        );
         let (_, client) = tool.pass_through().unwrap();
         assert_eq!(client.name, MCP_FIELD);
         let call = tool.mcp.unwrap();
@@ -293,19 +275,13 @@ mod tests {
         let pass_through = call.pass_through.unwrap();
         assert!(pass_through.input.path.is_ident("NotePath"));
         assert!(pass_through.output.path.is_ident("PlainText"));
-        let fields: Vec<(&str, &str)> = tool
-            .fields
-            .iter()
-            .map(|f| (f.name.as_str(), f.written.as_str()))
-            .collect();
         assert_eq!(
-            fields,
+            named(&tool.fields),
             [("clock", "Clock"), (MCP_FIELD, "McpClient<fs::NotesFs>")]
         );
         assert_eq!(tool.fields[1].ident.as_ref().unwrap(), MCP_FIELD);
 
-        let tuple = resolve_on(
-            Kind::Mcp,
+        let tuple = MCP_TOOL.resolve(
             quote!(
                 name = "read-note-tool",
                 server = NotesFs,
@@ -317,16 +293,14 @@ mod tests {
                 /// Reads a note.
                 pub struct ReadNote(Clock);
             },
-        )
-        .unwrap();
+        );
         assert_eq!(tuple.fields[1].name, "1", "a tuple struct's next position");
         assert!(tuple.fields[1].ident.is_none());
     }
 
     #[test]
     fn input_without_output_is_refused_and_adds_no_field() {
-        let problems = resolve_on(
-            Kind::Mcp,
+        let problems = MCP_TOOL.problems(
             quote!(
                 name = "read-note-tool",
                 server = NotesFs,
@@ -337,9 +311,7 @@ mod tests {
                 /// Reads a note.
                 pub struct ReadNote;
             },
-        )
-        .err()
-        .unwrap();
+        );
         assert!(
             problems.starts_with("`input` without `output`: give both"),
             "{problems}"
@@ -348,8 +320,7 @@ mod tests {
 
     #[test]
     fn a_plain_tool_has_no_client_field() {
-        let tool = resolve_on(
-            Kind::Mcp,
+        let tool = MCP_TOOL.resolve(
             quote!(
                 name = "read-note-tool",
                 description = "Reads",
@@ -361,11 +332,68 @@ mod tests {
                     fs: McpClient<NotesFs>,
                 }
             ),
-        )
-        .unwrap();
+        );
         assert!(tool.pass_through().is_none());
         assert!(tool.mcp.unwrap().pass_through.is_none());
         assert_eq!(tool.fields.len(), 1);
         assert_eq!(tool.fields[0].written, "McpClient<NotesFs>");
+    }
+
+    #[test]
+    fn bounds_and_the_crash_policy_are_resolved() {
+        let tool = TOOL.resolve(
+            quote!(
+                name = "refund-card-tool",
+                description = "Refunds",
+                timeout = seconds(10),
+                max_result_size = kilobytes(64),
+                read_only = true,
+                channel = RefundApproval,
+                on_crash = ask,
+                crate = my::agboss
+            ),
+            quote!(
+                pub struct RefundCard(Clock);
+            ),
+        );
+        assert_eq!(tool.header.name, "refund-card-tool");
+        assert!(tool.header.krate.is_some());
+        assert_eq!(
+            tool.timeout.unwrap().to_tokens().to_string(),
+            "seconds (10u64)"
+        );
+        assert!(tool.max_result_size.is_some());
+        assert!(tool.read_only);
+        assert!(tool.channel.unwrap().path.is_ident("RefundApproval"));
+        assert_eq!(tool.on_crash, Some("Ask"));
+        assert!(tool.mcp.is_none());
+        assert_eq!(named(&tool.fields), [("0", "Clock")]);
+    }
+
+    #[test]
+    fn every_problem_of_a_tool_is_reported_at_once_in_the_keys_order() {
+        let problems = MCP_TOOL.problems(
+            quote!(input = NotePath, calls = " ", timeout = 10, on_crash = ask),
+            quote!(
+                pub struct ReadNote<T>(T);
+            ),
+        );
+        let firsts: Vec<&str> = problems
+            .lines()
+            .map(|line| line.split([':', ' ']).next().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            firsts,
+            [
+                "`input`",
+                "#[mcp_tool]",
+                "#[mcp_tool]",
+                "#[mcp_tool]",
+                "a",
+                "[tool.on-crash-needs-channel]",
+                "a"
+            ],
+            "{problems}"
+        );
     }
 }

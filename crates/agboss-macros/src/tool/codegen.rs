@@ -31,19 +31,8 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let ident = &item.ident;
     let registration = submit(&private, quote!(#private::ToolRegistration::of::<#ident>()));
     // A struct without a doc comment is documented with what the model reads of it.
-    emit::component(
-        tool.header.doc(item),
-        item,
-        quote! {
-            #implementation
-
-            #mcp_check
-
-            #handler
-
-            #registration
-        },
-    )
+    let items = [implementation, mcp_check, handler, registration];
+    emit::component(tool.header.doc(item), item, &items)
 }
 
 /// The struct as the user wrote it, plus, for a pass-through `#[mcp_tool]`, the hidden field

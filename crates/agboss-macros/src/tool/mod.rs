@@ -5,7 +5,6 @@ mod args;
 mod check;
 mod codegen;
 
-use proc_macro2::TokenStream;
 use syn::ItemStruct;
 
 pub use args::Kind;
@@ -15,51 +14,34 @@ use crate::ctxt::Ctxt;
 use crate::pipeline::{Attribute, Misplaced};
 use crate::shape::not_generic;
 
-impl Attribute for Kind {
-    type Item = ItemStruct;
-    type Args = args::ToolArgs;
-    type Resolved = ResolvedTool;
+/// `#[tool]`: a struct whose fields are its dependencies.
+pub const TOOL: Attribute<ItemStruct, args::ToolArgs, ResolvedTool> = Attribute {
+    name: "tool",
+    keys: args::KEYS,
+    misplaced: Misplaced::AtName(
+        "#[tool] goes on a struct: its fields are the tool's dependencies, and its `ToolHandler` impl is the code",
+    ),
+    check: |args, item, cx| check::check(args, Kind::Tool, item, cx),
+    check_shape,
+    generate: codegen::generate,
+    keep_on_error: args::ToolArgs::keep_unit_imports,
+};
 
-    fn name(&self) -> &'static str {
-        self.attribute()
-    }
+/// `#[mcp_tool]`: a tool bound to a tool of an MCP server.
+pub const MCP_TOOL: Attribute<ItemStruct, args::ToolArgs, ResolvedTool> = Attribute {
+    name: "mcp_tool",
+    keys: args::MCP_KEYS,
+    misplaced: Misplaced::AtName(
+        "#[mcp_tool] goes on a struct: its fields are the tool's dependencies, and its `ToolHandler` impl is the code",
+    ),
+    check: |args, item, cx| check::check(args, Kind::Mcp, item, cx),
+    ..TOOL
+};
 
-    fn keys(&self) -> &'static [&'static str] {
-        match self {
-            Kind::Tool => args::KEYS,
-            Kind::Mcp => args::MCP_KEYS,
-        }
-    }
-
-    fn misplaced(&self) -> Misplaced {
-        Misplaced::AtName(format!(
-            "#[{}] goes on a struct: its fields are the tool's dependencies, and its `ToolHandler` impl is the code",
-            self.attribute()
-        ))
-    }
-
-    fn check(
-        &self,
-        args: args::ToolArgs,
-        item: &ItemStruct,
-        cx: &mut Ctxt,
-    ) -> Option<ResolvedTool> {
-        check::check(args, *self, item, cx)
-    }
-
-    fn check_shape(&self, item: &ItemStruct, cx: &mut Ctxt) {
-        not_generic(
-            item,
-            "a tool cannot be generic: each tool is one registered type with one name; make a struct per tool",
-            cx,
-        );
-    }
-
-    fn generate(&self, tool: ResolvedTool, item: &ItemStruct) -> TokenStream {
-        codegen::generate(&tool, item)
-    }
-
-    fn keep_on_error(&self, args: &args::ToolArgs) -> TokenStream {
-        args.keep_unit_imports()
-    }
+fn check_shape(item: &ItemStruct, cx: &mut Ctxt) {
+    not_generic(
+        item,
+        "a tool cannot be generic: each tool is one registered type with one name; make a struct per tool",
+        cx,
+    );
 }

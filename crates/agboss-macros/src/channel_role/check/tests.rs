@@ -1,21 +1,14 @@
 //! The check stage of `#[channel_role]`: the resolved role, or every problem at once.
 
-use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::*;
-use crate::channel_role::ChannelRole;
+use crate::channel_role::CHANNEL_ROLE;
 use crate::fields::written_type;
-use crate::pipeline::check_on;
-
-/// The resolved role, or every problem's message, one a line.
-fn resolve_on(args: TokenStream, item: TokenStream) -> Result<ResolvedRole, String> {
-    check_on(&ChannelRole, args, item).map_err(|problems| problems.join("\n"))
-}
 
 #[test]
 fn an_approval_role_reads_its_dto_and_answerer() {
-    let role = resolve_on(
+    let role = CHANNEL_ROLE.resolve(
         quote!(
             name = "refund-approval-channel",
             approves = RefundInput,
@@ -25,8 +18,7 @@ fn an_approval_role_reads_its_dto_and_answerer() {
             /// Approves card refunds.
             pub struct RefundApproval;
         },
-    )
-    .unwrap();
+    );
     assert_eq!(role.header.name, "refund-approval-channel");
     assert_eq!(role.header.description, "Approves card refunds.");
     assert_eq!(role.answered_by.answerer, Answerer::Channel);
@@ -39,7 +31,7 @@ fn an_approval_role_reads_its_dto_and_answerer() {
 
 #[test]
 fn a_question_role_reads_both_types() {
-    let role = resolve_on(
+    let role = CHANNEL_ROLE.resolve(
         quote!(
             name = "budget-question-channel",
             description = "Asks for a budget",
@@ -51,8 +43,7 @@ fn a_question_role_reads_both_types() {
         quote!(
             pub struct BudgetQuestion;
         ),
-    )
-    .unwrap();
+    );
     assert_eq!(role.answered_by.answerer, Answerer::ThreadOwner);
     assert!(role.answered_by.written.is_none());
     assert!(role.reply_interpreter.is_some());
@@ -67,7 +58,7 @@ fn a_question_role_reads_both_types() {
 
 #[test]
 fn every_problem_is_reported_at_once() {
-    let problems = resolve_on(
+    let problems = CHANNEL_ROLE.problems(
         quote!(
             name = "RefundApproval",
             approves = RefundInput,
@@ -79,9 +70,7 @@ fn every_problem_is_reported_at_once() {
                 x: u8,
             }
         ),
-    )
-    .err()
-    .unwrap();
+    );
     let lines: Vec<&str> = problems.lines().collect();
     assert_eq!(lines.len(), 5, "{problems}");
     assert!(lines[0].starts_with("[name.kind-suffix]"), "{problems}");
@@ -104,14 +93,12 @@ fn every_problem_is_reported_at_once() {
 
 #[test]
 fn neither_form_nor_answerer_says_what_to_add() {
-    let problems = resolve_on(
+    let problems = CHANNEL_ROLE.problems(
         quote!(name = "refund-approval-channel", description = "Approves"),
         quote!(
             pub struct RefundApproval;
         ),
-    )
-    .err()
-    .unwrap();
+    );
     let lines: Vec<&str> = problems.lines().collect();
     assert_eq!(lines.len(), 2, "{problems}");
     assert!(lines[0].starts_with("#[channel_role] needs `answered_by`, which has no default"));
@@ -122,7 +109,7 @@ fn neither_form_nor_answerer_says_what_to_add() {
 
 #[test]
 fn ask_without_answer_names_the_missing_key() {
-    let problems = resolve_on(
+    let problems = CHANNEL_ROLE.problems(
         quote!(
             name = "budget-channel",
             description = "Asks",
@@ -132,9 +119,7 @@ fn ask_without_answer_names_the_missing_key() {
         quote!(
             pub struct Budget;
         ),
-    )
-    .err()
-    .unwrap();
+    );
     assert!(
         problems.starts_with("`answer` without `ask`: a question role gives both"),
         "{problems}"
@@ -143,57 +128,30 @@ fn ask_without_answer_names_the_missing_key() {
 
 #[test]
 fn answered_by_must_name_a_pause_answerer() {
-    let problems = resolve_on(
-        quote!(
-            name = "budget-channel",
-            description = "Asks",
-            answered_by = Who::Channel,
-            approves = Input
+    let cases = [
+        (quote!(Who::Channel), "or `PauseAnswerer::Channel`"),
+        // darling reads a string as the expression inside it.
+        (
+            quote!("thread_owner"),
+            "unknown `answered_by` value `thread_owner`: did you mean `ThreadOwner`?",
         ),
-        quote!(
-            pub struct Budget;
+        (
+            quote!(owner()),
+            "written as a name: `answered_by = ThreadOwner`",
         ),
-    )
-    .err()
-    .unwrap();
-    assert!(
-        problems.contains("or `PauseAnswerer::Channel`"),
-        "{problems}"
-    );
-    let problems = resolve_on(
-        quote!(
-            name = "budget-channel",
-            description = "Asks",
-            answered_by = "thread_owner",
-            approves = Input
-        ),
-        quote!(
-            pub struct Budget;
-        ),
-    )
-    .err()
-    .unwrap();
-    // darling reads a string as the expression inside it.
-    assert!(
-        problems
-            .starts_with("unknown `answered_by` value `thread_owner`: did you mean `ThreadOwner`?"),
-        "{problems}"
-    );
-    let problems = resolve_on(
-        quote!(
-            name = "budget-channel",
-            description = "Asks",
-            answered_by = owner(),
-            approves = Input
-        ),
-        quote!(
-            pub struct Budget;
-        ),
-    )
-    .err()
-    .unwrap();
-    assert!(
-        problems.ends_with("written as a name: `answered_by = ThreadOwner`"),
-        "{problems}"
-    );
+    ];
+    for (answered_by, says) in cases {
+        let problems = CHANNEL_ROLE.problems(
+            quote!(
+                name = "budget-channel",
+                description = "Asks",
+                answered_by = #answered_by,
+                approves = Input
+            ),
+            quote!(
+                pub struct Budget;
+            ),
+        );
+        assert!(problems.contains(says), "{problems}");
+    }
 }
