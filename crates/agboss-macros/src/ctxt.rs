@@ -17,7 +17,7 @@ pub struct Ctxt {
     attribute: &'static str,
     errors: Vec<darling::Error>,
     /// Known keys an unknown key was reported as a typo of: a problem about such a key being
-    /// missing ("#[tool] needs `description`") is not said again.
+    /// missing (`#[tool] needs description`) is not said again.
     mistyped: Vec<&'static str>,
 }
 

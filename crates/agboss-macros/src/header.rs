@@ -43,11 +43,11 @@ pub enum Naming {
 
 /// What a kind's description says, for the messages about an empty or missing one.
 pub struct Describing {
-    /// "the description is empty: say {says}".
+    /// `the description is empty: say {says}`.
     pub says: &'static str,
-    /// "#[tool] needs a description, which {which}".
+    /// `#[tool] needs a description, which {which}`.
     pub which: &'static str,
-    /// A doc comment of this kind: "/// {example}".
+    /// A doc comment of this kind: `/// {example}`.
     pub example: &'static str,
 }
 

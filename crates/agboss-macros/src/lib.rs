@@ -3,13 +3,13 @@
 //!
 //! `#[tool]`, `#[mcp_tool]`, `#[mcp_server]`, `#[dto]`, `#[agent]`, and for approvals
 //! `#[channel_role]` and `#[channel]`: each documents its keys in a table.
-//!
-//! Every macro declares a [`pipeline::Attribute`], which one pipeline runs
-//! ([`pipeline::Attribute::expand`]): parse (the item with `syn`, the arguments with darling), check
-//! (every problem into one error sink, [`ctxt::Ctxt`], at its token), generate (from a resolved
-//! model). The parts components share are written once: the header (`header`: name, description,
-//! crate path), the fields as dependencies (`fields`), the item's shape and list values
-//! (`shape`), and the shape of the generated code (`emit`).
+
+// How the macros are built: every macro declares a `pipeline::Attribute` (its name, keys and
+// stages), which one pipeline runs: parse (the item with `syn`, the arguments with darling),
+// check (every problem into one error sink, `ctxt::Ctxt`, each at its token), generate (from a
+// resolved model). The parts components share are written once: the header (`header`: name,
+// description, crate path; `doc`), the fields as dependencies (`fields`), the item's shape and
+// list values (`shape`), and the shape of the generated code (`emit`).
 
 mod agent;
 mod channel;

@@ -77,7 +77,7 @@ enum Transport {
 /// texts use, the transport.
 fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedServer> {
     let header = SERVER.check(args.header, item, cx);
-    let texts = |key: &Option<Expr>, name: &str, cx: &mut Ctxt| -> Vec<LitStr> {
+    let texts_of = |key: &Option<Expr>, name: &str, cx: &mut Ctxt| -> Vec<LitStr> {
         let messages = ListOf {
             not_a_list: &format!("`{name}` takes a list: `{name} = [\"..\"]`"),
             not_an_element: &format!("`{name}` holds texts in quotes"),
@@ -85,9 +85,9 @@ fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedS
         key.as_ref()
             .map_or_else(Vec::new, |list| list_of(list, &messages, shape::text, cx))
     };
-    let tools = texts(&args.tools, "tools", cx);
-    let server_args = texts(&args.args, "args", cx);
-    let env = texts(&args.env, "env", cx);
+    let tools = texts_of(&args.tools, "tools", cx);
+    let server_args = texts_of(&args.args, "args", cx);
+    let env = texts_of(&args.env, "env", cx);
     if args.tools.is_none() {
         cx.needs(
             "tools",

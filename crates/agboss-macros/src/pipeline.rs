@@ -68,12 +68,18 @@ impl<Item: Parse + ToTokens, Args: FromMeta, Resolved> Attribute<Item, Args, Res
         let Some(parsed) = parsed else {
             return fallback(item, cx, kept);
         };
-        let resolved = args.and_then(|args| (self.check)(args, &parsed, &mut cx));
-        (self.check_shape)(&parsed, &mut cx);
-        match resolved {
-            Some(resolved) if !cx.has_errors() => (self.generate)(&resolved, &parsed),
-            _ => fallback(parsed.into_token_stream(), cx, kept),
+        match self.check_item(args, &parsed, &mut cx) {
+            Some(resolved) => (self.generate)(&resolved, &parsed),
+            None => fallback(parsed.into_token_stream(), cx, kept),
         }
+    }
+
+    /// The check stage: the arguments (when they could be read) on the item, then the item's
+    /// shape. The resolved model when no problem was reported.
+    fn check_item(&self, args: Option<Args>, item: &Item, cx: &mut Ctxt) -> Option<Resolved> {
+        let resolved = args.and_then(|args| (self.check)(args, item, cx));
+        (self.check_shape)(item, cx);
+        resolved.filter(|_| !cx.has_errors())
     }
 
     /// For the tests of the check stages: the resolved model of `args` on `item`, or every
@@ -82,10 +88,8 @@ impl<Item: Parse + ToTokens, Args: FromMeta, Resolved> Attribute<Item, Args, Res
     fn check_on(&self, args: TokenStream, item: TokenStream) -> Result<Resolved, String> {
         let item: Item = syn::parse2(item).expect("the test's item parses");
         let mut cx = Ctxt::new(self.name);
-        let resolved = cx
-            .parse_args::<Args>(args, self.keys)
-            .and_then(|args| (self.check)(args, &item, &mut cx));
-        (self.check_shape)(&item, &mut cx);
+        let args = cx.parse_args::<Args>(args, self.keys);
+        let resolved = self.check_item(args, &item, &mut cx);
         match cx.finish() {
             Ok(()) => Ok(resolved.expect("no problem reported, so resolved")),
             Err(errors) => {
