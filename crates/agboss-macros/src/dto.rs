@@ -3,13 +3,34 @@
 use darling::FromMeta;
 use proc_macro2::TokenStream;
 use quote::quote;
+use syn::DeriveInput;
 
-use crate::attrs::{parse_args, private_path};
+use crate::header::private_path;
+use crate::pipeline::{Attribute, Misplaced, keep_nothing};
 
 const KEYS: &[&str] = &["open", "crate"];
 
+/// `#[dto]`: on a struct or an enum; its arguments need no check.
+pub const DTO: Attribute<DeriveInput, DtoArgs, DtoArgs> = Attribute {
+    name: "dto",
+    keys: KEYS,
+    misplaced: Misplaced::ParserError,
+    check: |args, _, _| Some(args),
+    check_shape: |item, cx| {
+        if let syn::Data::Union(union) = &item.data {
+            cx.error_at(
+                &union.union_token,
+                "#[dto] goes on a struct or an enum, not a union",
+            );
+        }
+    },
+    generate,
+    keep_on_error: keep_nothing,
+};
+
+/// `#[dto(..)]` as written.
 #[derive(Debug, Default, FromMeta)]
-struct DtoArgs {
+pub struct DtoArgs {
     /// Accept fields the type does not declare instead of refusing them.
     #[darling(default)]
     open: bool,
@@ -17,30 +38,9 @@ struct DtoArgs {
     krate: Option<syn::Path>,
 }
 
-pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = darling::Error::accumulator();
-    let parsed = syn::parse2::<syn::DeriveInput>(item.clone())
-        .map_err(|e| errors.push(e.into()))
-        .ok();
-    let args = parse_args::<DtoArgs>(args, KEYS, "dto", &mut errors).map(|(args, _)| args);
-    if let Some(syn::DeriveInput {
-        data: syn::Data::Union(u),
-        ..
-    }) = &parsed
-    {
-        errors.push(
-            darling::Error::custom("#[dto] goes on a struct or an enum, not a union")
-                .with_span(&u.union_token),
-        );
-    }
-    let (Some(input), Some(args)) = (parsed, args) else {
-        let errors = errors.finish().err().map(|e| e.write_errors());
-        return quote!(#item #errors);
-    };
-    if let Err(e) = errors.finish() {
-        let errors = e.write_errors();
-        return quote!(#item #errors);
-    }
+/// The derives, their crate paths pointed at agboss's re-exports; a struct refuses fields it
+/// does not declare unless `open`.
+fn generate(args: &DtoArgs, input: &DeriveInput) -> TokenStream {
     let private = private_path(args.krate.as_ref());
     let serde_crate = format!("{}::serde", private.to_string().replace(' ', ""));
     let schemars_crate = format!("{}::schemars", private.to_string().replace(' ', ""));
@@ -52,5 +52,51 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         #[schemars(crate = #schemars_crate)]
         #closed
         #input
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::*;
+
+    #[test]
+    fn a_dto_reads_open_and_its_crate() {
+        let args = DTO.resolve(
+            quote!(open, crate = my::agboss),
+            quote!(
+                pub struct Query {
+                    q: String,
+                }
+            ),
+        );
+        assert!(args.open);
+        assert!(args.krate.unwrap().segments.len() == 2);
+        let args = DTO.resolve(
+            quote!(),
+            quote!(
+                pub enum Verdict {
+                    Yes,
+                }
+            ),
+        );
+        assert!(!args.open && args.krate.is_none());
+    }
+
+    #[test]
+    fn a_union_is_refused_with_every_problem_of_the_arguments() {
+        let problems = DTO.problems(
+            quote!(opn),
+            quote!(
+                pub union Bits {
+                    a: u8,
+                }
+            ),
+        );
+        assert_eq!(
+            problems,
+            "unknown #[dto] key `opn` (did you mean `open`?); the keys are `open`, `crate`\n#[dto] goes on a struct or an enum, not a union"
+        );
     }
 }

@@ -6,6 +6,8 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{ItemStruct, Type};
 
+use crate::emit::{Builder, Descriptor, Members};
+
 /// One field of the struct: a dependency.
 pub struct Field {
     /// `None` for a tuple struct's field.
@@ -34,10 +36,42 @@ pub fn fields_of(item: &ItemStruct) -> Vec<Field> {
         .collect()
 }
 
+/// For a component whose fields are its dependencies: their static array, the static
+/// descriptor holding `value`, and the impl of its trait with `fn build`, spanned on the
+/// struct's name.
+pub fn gen_dependent_impl(
+    fields: &[Field],
+    item: &ItemStruct,
+    descriptor: &Descriptor<'_>,
+    value: TokenStream,
+) -> TokenStream {
+    let private = descriptor.private;
+    let dependencies = gen_dependencies(fields, private);
+    let members = Members {
+        at_name: true,
+        before: TokenStream::new(),
+        after: gen_build(fields, item, private, &descriptor.name),
+    };
+    let implementation = descriptor.emit(value, &item.ident, members);
+    quote! {
+        #dependencies
+
+        #implementation
+    }
+}
+
+/// The descriptor, with `.with_dependencies(&__AGBOSS_DEPENDENCIES)` when there are fields.
+pub fn dependencies_of(mut descriptor: Builder, fields: &[Field]) -> TokenStream {
+    if !fields.is_empty() {
+        descriptor.call("with_dependencies", quote!(&__AGBOSS_DEPENDENCIES));
+    }
+    descriptor.finish()
+}
+
 /// The fields as a `static __AGBOSS_DEPENDENCIES` array (nothing without fields): a borrowed
 /// array literal in the descriptor would rely on constant promotion, which not every field
 /// expression allows.
-pub fn gen_dependencies(fields: &[Field], private: &TokenStream) -> TokenStream {
+fn gen_dependencies(fields: &[Field], private: &TokenStream) -> TokenStream {
     if fields.is_empty() {
         return TokenStream::new();
     }
@@ -60,7 +94,7 @@ pub fn gen_dependencies(fields: &[Field], private: &TokenStream) -> TokenStream 
 /// value is the error `#descriptor.unresolved(index, why)`, `descriptor` being the static
 /// descriptor itself. Not `<Self as Tool>::DESCRIPTOR`: that would need the handler's impl, and
 /// a missing one would be reported again at every field.
-pub fn gen_build(
+fn gen_build(
     fields: &[Field],
     item: &ItemStruct,
     private: &TokenStream,
@@ -99,6 +133,15 @@ pub fn gen_build(
             ::core::result::Result::Ok(#construct)
         }
     }
+}
+
+/// For tests: each field's name and type as written.
+#[cfg(test)]
+pub fn named(fields: &[Field]) -> Vec<(&str, &str)> {
+    fields
+        .iter()
+        .map(|f| (f.name.as_str(), f.written.as_str()))
+        .collect()
 }
 
 /// The type as a person writes it: `Arc<dyn IssuesApi>`, not `Arc < dyn IssuesApi >`.
@@ -148,15 +191,11 @@ mod tests {
                 api: Arc<dyn SlackApi>,
             }
         );
-        let named: Vec<(String, String)> = fields_of(&item)
-            .into_iter()
-            .map(|f| (f.name, f.written))
-            .collect();
         assert_eq!(
-            named,
+            named(&fields_of(&item)),
             [
-                ("execution".to_owned(), "ExecutionContext".to_owned()),
-                ("api".to_owned(), "Arc<dyn SlackApi>".to_owned())
+                ("execution", "ExecutionContext"),
+                ("api", "Arc<dyn SlackApi>")
             ]
         );
         let item: ItemStruct = syn::parse_quote!(

@@ -4,13 +4,27 @@
 //! `#[tool]`, `#[mcp_tool]`, `#[mcp_server]`, `#[dto]`, `#[agent]`, and for approvals
 //! `#[channel_role]` and `#[channel]`: each documents its keys in a table.
 
+// How the macros are built: every macro declares a `pipeline::Attribute` (its name, keys and
+// stages), which one pipeline runs: parse (the item with `syn`, the arguments with darling),
+// check (every problem into one error sink, `ctxt::Ctxt`, each at its token), generate (from a
+// resolved model). The parts components share are written once: the header (`header`: name,
+// description, crate path; `doc`), the fields as dependencies (`fields`), the item's shape and
+// list values (`shape`), and the shape of the generated code (`emit`).
+
 mod agent;
-mod attrs;
 mod channel;
 mod channel_role;
+mod ctxt;
+mod doc;
 mod dto;
+mod emit;
+#[cfg(test)]
+mod expansions;
 mod fields;
+mod header;
 mod mcp_server;
+mod pipeline;
+mod shape;
 mod tool;
 mod units;
 
@@ -50,7 +64,7 @@ use proc_macro::TokenStream;
 /// See the `agboss` crate for examples.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    tool::expand(args.into(), item.into(), tool::Kind::Tool).into()
+    tool::TOOL.expand(args.into(), item.into()).into()
 }
 
 /// A tool bound to one tool of an MCP server: `#[tool]`'s keys, plus the server and its tool.
@@ -90,7 +104,7 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    tool::expand(args.into(), item.into(), tool::Kind::Mcp).into()
+    tool::MCP_TOOL.expand(args.into(), item.into()).into()
 }
 
 /// Declares an MCP server: how to reach it, the tools of it the application uses, and the
@@ -106,7 +120,9 @@ pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `crate` | the path of the `agboss` crate, if renamed |
 #[proc_macro_attribute]
 pub fn mcp_server(args: TokenStream, item: TokenStream) -> TokenStream {
-    mcp_server::expand(args.into(), item.into()).into()
+    mcp_server::MCP_SERVER
+        .expand(args.into(), item.into())
+        .into()
 }
 
 /// Derives `Serialize`, `Deserialize` and `JsonSchema` through agboss's re-exports, so a DTO
@@ -118,7 +134,7 @@ pub fn mcp_server(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `#[dto(crate = path)]` names a renamed `agboss`.
 #[proc_macro_attribute]
 pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
-    dto::expand(args.into(), item.into()).into()
+    dto::DTO.expand(args.into(), item.into()).into()
 }
 
 /// Makes a unit struct an agent: a model with a prompt and the tools it may call.
@@ -141,7 +157,7 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 #[proc_macro_attribute]
 pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
-    agent::expand(args.into(), item.into()).into()
+    agent::AGENT.expand(args.into(), item.into()).into()
 }
 
 /// Makes a unit struct a channel role: what a channel is asked (the approval of a tool's call,
@@ -193,7 +209,9 @@ pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
 /// (with the key meant).
 #[proc_macro_attribute]
 pub fn channel_role(args: TokenStream, item: TokenStream) -> TokenStream {
-    channel_role::expand(args.into(), item.into()).into()
+    channel_role::CHANNEL_ROLE
+        .expand(args.into(), item.into())
+        .into()
 }
 
 /// Makes a struct a channel: the code that asks a role's question somewhere (Slack, a ticket,
@@ -245,5 +263,5 @@ pub fn channel_role(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `[name.kind-suffix]`, unknown keys, a missing description, generics) at once.
 #[proc_macro_attribute]
 pub fn channel(args: TokenStream, item: TokenStream) -> TokenStream {
-    channel::expand(args.into(), item.into()).into()
+    channel::CHANNEL.expand(args.into(), item.into()).into()
 }

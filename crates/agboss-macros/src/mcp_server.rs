@@ -1,242 +1,311 @@
-//! `#[mcp_server]`: an MCP server's declaration, checked and registered.
+//! `#[mcp_server]`: an MCP server's declaration, checked into a [`ResolvedServer`] and
+//! generated as `impl McpServer` with its static descriptor, and its registration.
 
 use agboss_rules::codes::{self, Finding};
-use agboss_rules::names;
 use agboss_rules::vars::{check_variable_name, variables_in};
 use darling::FromMeta;
-use darling::util::SpannedValue;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use syn::{Expr, ItemStruct, LitStr};
+use syn::{Expr, Ident, ItemStruct, LitStr};
 
-use crate::attrs::{doc_unless_documented, finding_at, parse_args, private_path, source_location};
+use crate::ctxt::Ctxt;
+use crate::emit::{self, Descriptor, Members, hidden_static, submit};
+use crate::header::{self, Header, HeaderArgs, Naming, source_location};
+use crate::pipeline::{Attribute, Misplaced, keep_nothing};
+use crate::shape::{self, ListOf, list_of, unit_struct};
 
 const KEYS: &[&str] = &["name", "command", "args", "url", "tools", "env", "crate"];
 
+/// How servers are named: kebab-case only, its name being the `source` of its tools; no
+/// `description` key, the doc of the struct says its name and tools.
+const SERVER: header::Kind = header::Kind {
+    naming: Naming::Source,
+    describing: None,
+};
+
+/// `#[mcp_server]`: a unit struct, its settings all in the attribute.
+pub const MCP_SERVER: Attribute<ItemStruct, ServerArgs, ResolvedServer> = Attribute {
+    name: "mcp_server",
+    keys: KEYS,
+    misplaced: Misplaced::AtName("#[mcp_server] goes on a unit struct: `pub struct NotesServer;`"),
+    check,
+    check_shape: |item, cx| {
+        unit_struct(
+            item,
+            "an MCP server is a unit struct (`pub struct NotesServer;`): its settings are in the attribute",
+            cx,
+        );
+    },
+    generate,
+    keep_on_error: keep_nothing,
+};
+
+/// `#[mcp_server(..)]` as written.
 #[derive(Debug, FromMeta)]
-struct ServerArgs {
-    name: Option<SpannedValue<String>>,
+pub struct ServerArgs {
+    #[darling(flatten)]
+    header: HeaderArgs,
     command: Option<LitStr>,
     args: Option<Expr>,
     url: Option<LitStr>,
     tools: Option<Expr>,
     env: Option<Expr>,
-    #[darling(rename = "crate")]
-    krate: Option<syn::Path>,
-    #[darling(skip)]
-    mistyped: Vec<&'static str>,
 }
 
-pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let item_struct = match syn::parse2::<ItemStruct>(item.clone()) {
-        Ok(item_struct) => item_struct,
-        Err(_) => {
-            return crate::tool::on_wrong_item(
-                item,
-                "#[mcp_server] goes on a unit struct: `pub struct NotesServer;`",
-            );
-        }
-    };
-    let mut errors = darling::Error::accumulator();
-    let parsed = parse_args::<ServerArgs>(args, KEYS, "mcp_server", &mut errors).map(
-        |(mut args, mistyped)| {
-            args.mistyped = mistyped;
-            args
-        },
-    );
-    let generated = parsed.and_then(|args| generate(args, &item_struct, &mut errors));
-    match errors.finish_with(generated) {
-        Ok(Some(tokens)) => tokens,
-        Ok(None) => quote!(#item_struct),
-        Err(errors) => {
-            let errors = errors.write_errors();
-            quote!(#item_struct #errors)
-        }
-    }
+/// A server declaration that passed every check.
+pub struct ResolvedServer {
+    /// Its name and crate; its description is the doc of a struct without one.
+    header: Header,
+    transport: Transport,
+    /// The server's tools the application calls, by the server's names.
+    tools: Vec<LitStr>,
+    /// The program's arguments (none for HTTP).
+    args: Vec<LitStr>,
+    /// The names of the environment variables it needs.
+    env: Vec<LitStr>,
 }
 
-fn generate(
-    args: ServerArgs,
-    item: &ItemStruct,
-    errors: &mut darling::error::Accumulator,
-) -> Option<TokenStream> {
-    let mut failed = false;
-    let mut fail = |error: darling::Error| {
-        failed = true;
-        errors.push(error);
-    };
-    let name = match &args.name {
-        Some(name) => {
-            // Kebab-case only: a server's name is the `source` of its tools, never sent to a
-            // model, so the length of names models see does not bind it.
-            if !names::is_kebab(name) {
-                let finding = codes::NAME_KEBAB_CASE.finding(&[
-                    ("kind", &"server"),
-                    ("name", &format!("{:?}", name.as_str())),
-                    ("suggestion", &format!("{:?}", names::kebab(name))),
-                ]);
-                fail(finding_at(&finding, name.span()));
-            }
-            Some((**name).clone())
-        }
-        None => {
-            if !args.mistyped.contains(&"name") {
-                fail(darling::Error::custom(format!(
-                    "#[mcp_server] needs `name`: add `name = {:?}`",
-                    names::kebab(item.ident.to_string().trim_end_matches("Server"))
-                )));
-            }
-            None
-        }
-    };
-    let list =
-        |expr: &Option<Expr>, key: &str, fail: &mut dyn FnMut(darling::Error)| -> Vec<LitStr> {
-            match expr {
-                None => Vec::new(),
-                Some(Expr::Array(array)) => array
-                    .elems
-                    .iter()
-                    .filter_map(|e| match e {
-                        Expr::Lit(syn::ExprLit {
-                            lit: syn::Lit::Str(s),
-                            ..
-                        }) => Some(s.clone()),
-                        other => {
-                            fail(
-                                darling::Error::custom(format!("`{key}` holds texts in quotes"))
-                                    .with_span(other),
-                            );
-                            None
-                        }
-                    })
-                    .collect(),
-                Some(other) => {
-                    fail(
-                        darling::Error::custom(format!("`{key}` takes a list: `{key} = [\"..\"]`"))
-                            .with_span(other),
-                    );
-                    Vec::new()
-                }
-            }
+/// How the server is reached.
+enum Transport {
+    /// A program speaking MCP on stdio.
+    Stdio { command: LitStr },
+    /// A streamable-HTTP endpoint.
+    Http { url: LitStr },
+}
+
+/// Checks `args`, reporting every problem into `cx`: the name, the lists, the variables the
+/// texts use, the transport.
+fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedServer> {
+    let header = SERVER.check(args.header, item, cx);
+    let texts_of = |key: &Option<Expr>, name: &str, cx: &mut Ctxt| -> Vec<LitStr> {
+        let messages = ListOf {
+            not_a_list: &format!("`{name}` takes a list: `{name} = [\"..\"]`"),
+            not_an_element: &format!("`{name}` holds texts in quotes"),
         };
-    let tools = list(&args.tools, "tools", &mut fail);
-    let server_args = list(&args.args, "args", &mut fail);
-    let env = list(&args.env, "env", &mut fail);
-    if args.tools.is_none() && !args.mistyped.contains(&"tools") {
-        fail(darling::Error::custom(
-            "#[mcp_server] needs `tools`: the server's tools the application calls, by the server's names: `tools = [\"read_text_file\"]`",
-        ));
+        key.as_ref()
+            .map_or_else(Vec::new, |list| list_of(list, &messages, shape::text, cx))
+    };
+    let tools = texts_of(&args.tools, "tools", cx);
+    let server_args = texts_of(&args.args, "args", cx);
+    let env = texts_of(&args.env, "env", cx);
+    if args.tools.is_none() {
+        cx.needs(
+            "tools",
+            "the server's tools the application calls, by the server's names: `tools = [\"read_text_file\"]`",
+        );
     }
     for (i, tool) in tools.iter().enumerate() {
         if tools[..i].iter().any(|t| t.value() == tool.value()) {
-            fail(
-                darling::Error::custom(format!("`{}` is listed twice", tool.value()))
-                    .with_span(tool),
-            );
+            cx.error_at(tool, format!("`{}` is listed twice", tool.value()));
         }
     }
     for variable in &env {
         if let Err(finding) = check_variable_name(&variable.value()) {
-            fail(finding_at(&finding, variable.span()));
+            cx.finding_at(&finding, &variable.span());
         }
     }
+    let texts = args.command.iter().chain(&args.url).chain(&server_args);
+    check_variables_declared(texts, &env, cx);
+    let transport = check_transport(args.command, args.url, args.args.is_some(), cx);
+    let mut header = header.finish()?;
+    header.description = format!(
+        " The MCP server `{}`, with the tools {}.",
+        header.name,
+        tools
+            .iter()
+            .map(|t| format!("`{}`", t.value()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Some(ResolvedServer {
+        header,
+        transport: transport?,
+        tools,
+        args: server_args,
+        env,
+    })
+}
+
+/// Each `${VAR}` of `texts` must be one of the `env` the server declares.
+fn check_variables_declared<'a>(
+    texts: impl Iterator<Item = &'a LitStr>,
+    env: &[LitStr],
+    cx: &mut Ctxt,
+) {
     let declared: Vec<String> = env.iter().map(LitStr::value).collect();
-    let texts = args
-        .command
-        .iter()
-        .chain(args.url.iter())
-        .chain(server_args.iter());
     for text in texts {
         let value = text.value();
         for variable in variables_in(&value) {
             if !declared.iter().any(|d| d == variable) {
                 let finding = codes::MCP_ENV_UNDECLARED.finding(&[("variable", &variable)]);
-                fail(finding_at(&finding, text.span()));
+                cx.finding_at(&finding, &text.span());
             }
         }
     }
-    let transport = match (&args.command, &args.url) {
+}
+
+/// `command` (with its `args`) or `url`: one of them.
+fn check_transport(
+    command: Option<LitStr>,
+    url: Option<LitStr>,
+    has_args: bool,
+    cx: &mut Ctxt,
+) -> Option<Transport> {
+    match (command, url) {
         (Some(_), Some(url)) => {
-            fail(finding_at(
-                &transport("give `command` (stdio) or `url` (streamable HTTP), not both"),
-                url.span(),
-            ));
+            let detail = "give `command` (stdio) or `url` (streamable HTTP), not both";
+            cx.finding_at(&transport(detail), &url.span());
             None
         }
         (None, None) => {
-            fail(finding_at(
-                &transport(
-                    "#[mcp_server] needs `command = \"..\"` (a program speaking MCP on stdio) or `url = \"..\"` (a streamable-HTTP endpoint)",
-                ),
-                Span::call_site(),
-            ));
+            let detail = "#[mcp_server] needs `command = \"..\"` (a program speaking MCP on stdio) or `url = \"..\"` (a streamable-HTTP endpoint)";
+            cx.finding_at(&transport(detail), &Span::call_site());
             None
         }
-        (None, Some(url)) if args.args.is_some() => {
-            fail(darling::Error::custom("`args` go with `command`, not with `url`").with_span(url));
+        (None, Some(url)) if has_args => {
+            cx.error_at(&url, "`args` go with `command`, not with `url`");
             None
         }
-        (Some(command), None) => Some(quote!(Stdio { command: #command, args: &__AGBOSS_ARGS })),
-        (None, Some(url)) => Some(quote!(Http { url: #url })),
-    };
-    if !matches!(item.fields, syn::Fields::Unit) {
-        fail(darling::Error::custom("an MCP server is a unit struct (`pub struct NotesServer;`): its settings are in the attribute").with_span(&item.fields));
+        (Some(command), None) => Some(Transport::Stdio { command }),
+        (None, Some(url)) => Some(Transport::Http { url }),
     }
-    if failed {
-        return None;
-    }
-    let (name, transport) = (name?, transport?);
-    let private = private_path(args.krate.as_ref());
-    let ident = &item.ident;
-    let rust_type = ident.to_string();
-    let (n_tools, n_args, n_env) = (tools.len(), server_args.len(), env.len());
-    let doc = doc_unless_documented(
-        item,
-        &format!(
-            " The MCP server `{name}`, with the tools {}.",
-            tools
-                .iter()
-                .map(|t| format!("`{}`", t.value()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    );
-    let location = source_location(&private);
-    Some(quote! {
-        #doc
-        #item
-
-        #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
-            #[doc(hidden)]
-            static __AGBOSS_TOOLS: [&str; #n_tools] = [#(#tools),*];
-            #[doc(hidden)]
-            static __AGBOSS_ARGS: [&str; #n_args] = [#(#server_args),*];
-            #[doc(hidden)]
-            static __AGBOSS_ENV: [&str; #n_env] = [#(#env),*];
-            #[doc(hidden)]
-            static __AGBOSS_SERVER: #private::McpServerDescriptor = #private::McpServerDescriptor::new(
-                #name,
-                #rust_type,
-                #location,
-                #private::McpTransport::#transport,
-                &__AGBOSS_TOOLS,
-            )
-            .with_env(&__AGBOSS_ENV);
-
-            #[automatically_derived]
-            impl #private::McpServer for #ident {
-                const DESCRIPTOR: &'static #private::McpServerDescriptor = &__AGBOSS_SERVER;
-            }
-
-            #private::inventory::submit! {
-                #private::McpServerRegistration::of::<#ident>()
-            }
-        };
-    })
 }
 
 /// `[mcp.transport]` saying `detail`.
 fn transport(detail: &str) -> Finding {
     codes::MCP_TRANSPORT.finding(&[("detail", &detail)])
+}
+
+/// The struct, and in an anonymous constant its lists, its descriptor, `impl McpServer` and
+/// its registration.
+fn generate(server: &ResolvedServer, item: &ItemStruct) -> TokenStream {
+    let private = server.header.private();
+    let ident = &item.ident;
+    let name = &server.header.name;
+    let rust_type = ident.to_string();
+    let location = source_location(&private);
+    let list = |static_name: &str, texts: &[LitStr]| {
+        let count = texts.len();
+        hidden_static(
+            &Ident::new(static_name, Span::call_site()),
+            quote!([&str; #count]),
+            quote!([#(#texts),*]),
+        )
+    };
+    let tools = list("__AGBOSS_TOOLS", &server.tools);
+    let args = list("__AGBOSS_ARGS", &server.args);
+    let env = list("__AGBOSS_ENV", &server.env);
+    let transport = match &server.transport {
+        Transport::Stdio { command } => quote!(Stdio { command: #command, args: &__AGBOSS_ARGS }),
+        Transport::Http { url } => quote!(Http { url: #url }),
+    };
+    let descriptor = Descriptor::new(
+        &private,
+        "__AGBOSS_SERVER",
+        "McpServerDescriptor",
+        "McpServer",
+    );
+    let value = quote! {
+        #private::McpServerDescriptor::new(
+            #name,
+            #rust_type,
+            #location,
+            #private::McpTransport::#transport,
+            &__AGBOSS_TOOLS,
+        )
+        .with_env(&__AGBOSS_ENV)
+    };
+    let descriptor = descriptor.emit(value, ident, Members::default());
+    let registration = submit(
+        &private,
+        quote!(#private::McpServerRegistration::of::<#ident>()),
+    );
+    let items = [tools, args, env, descriptor, registration];
+    emit::component(server.header.doc(item), item, &items)
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::*;
+
+    fn values(texts: &[LitStr]) -> Vec<String> {
+        texts.iter().map(LitStr::value).collect()
+    }
+
+    #[test]
+    fn a_stdio_server_is_resolved_with_its_lists_and_doc() {
+        let server = MCP_SERVER.resolve(
+            quote!(
+                name = "notes-fs",
+                command = "npx",
+                args = ["-y", "${NOTES_DIR}"],
+                tools = ["read_text_file", "write_file"],
+                env = ["NOTES_DIR"]
+            ),
+            quote!(
+                pub struct NotesServer;
+            ),
+        );
+        assert_eq!(server.header.name, "notes-fs");
+        assert_eq!(
+            server.header.description,
+            " The MCP server `notes-fs`, with the tools `read_text_file`, `write_file`."
+        );
+        let Transport::Stdio { command } = &server.transport else {
+            panic!("a program on stdio")
+        };
+        assert_eq!(command.value(), "npx");
+        assert_eq!(values(&server.args), ["-y", "${NOTES_DIR}"]);
+        assert_eq!(values(&server.tools), ["read_text_file", "write_file"]);
+        assert_eq!(values(&server.env), ["NOTES_DIR"]);
+    }
+
+    #[test]
+    fn an_http_server_needs_no_args() {
+        let server = MCP_SERVER.resolve(
+            quote!(
+                name = "notes",
+                url = "http://127.0.0.1:3001/mcp",
+                tools = []
+            ),
+            quote!(
+                pub struct NotesServer;
+            ),
+        );
+        assert!(matches!(server.transport, Transport::Http { .. }));
+        assert!(server.args.is_empty() && server.tools.is_empty());
+    }
+
+    #[test]
+    fn every_problem_of_a_server_is_reported_at_once() {
+        let problems = MCP_SERVER.problems(
+            quote!(
+                name = "Notes FS",
+                url = "http://${HOST}/mcp",
+                args = ["x"],
+                tools = ["a", "a", 3],
+                env = ["notes dir"]
+            ),
+            quote!(
+                pub struct NotesServer(u8);
+            ),
+        );
+        let lines: Vec<&str> = problems.lines().collect();
+        assert_eq!(lines.len(), 7, "{problems}");
+        assert!(lines[0].starts_with("[name.kebab-case] server name \"Notes FS\""));
+        assert_eq!(lines[1], "`tools` holds texts in quotes");
+        assert_eq!(lines[2], "`a` is listed twice");
+        assert!(
+            lines[3].starts_with("[config.env-name-invalid]"),
+            "{problems}"
+        );
+        assert!(
+            lines[4].starts_with("[mcp.env-undeclared] `${HOST}`"),
+            "{problems}"
+        );
+        assert_eq!(lines[5], "`args` go with `command`, not with `url`");
+        assert!(lines[6].starts_with("an MCP server is a unit struct"));
+    }
 }

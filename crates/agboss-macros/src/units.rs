@@ -4,6 +4,8 @@ use agboss_rules::codes;
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
+
+use crate::ctxt::error_at;
 use syn::{Expr, ExprCall, Lit};
 
 /// A checked time span: the user's own unit function (so their `use agboss::units::seconds`
@@ -18,7 +20,7 @@ pub struct ByteSizeValue {
 }
 
 /// Parses `millis(n)`, `seconds(n)`, `minutes(n)`, `hours(n)` or `days(n)`.
-pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
+pub fn time_span(expr: &Expr, key: &str) -> darling::Result<TimeSpanValue> {
     let call = unit_call(
         expr,
         key,
@@ -35,7 +37,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
     match function.as_str() {
         "millis" | "seconds" | "minutes" | "hours" | "days" => {}
         other => {
-            return Err(syn::Error::new_spanned(
+            return Err(error_at(
                 &call.func,
                 format!(
                     "`{other}` is not a unit of time: use `millis(..)`, `seconds(..)`, `minutes(..)`, `hours(..)` or `days(..)`"
@@ -47,24 +49,24 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
         Some(Lit::Int(int)) => {
             let n: u64 = int.base10_parse()?;
             if n == 0 {
-                return Err(syn::Error::new_spanned(
-                    arg,
+                return Err(error_at(
+                    &arg,
                     format!("{}: give at least `{}`", zero_span(key), least(key)),
                 ));
             }
             quote!(#func(#n))
         }
         Some(Lit::Float(_)) => {
-            return Err(syn::Error::new_spanned(
-                arg,
+            return Err(error_at(
+                &arg,
                 format!(
                     "`{function}` takes a whole number: write a fraction in a smaller unit, such as `millis(1500)`"
                 ),
             ));
         }
         Some(other) => {
-            return Err(syn::Error::new_spanned(
-                other,
+            return Err(error_at(
+                &other,
                 format!("`{function}` takes a whole number"),
             ));
         }
@@ -83,7 +85,7 @@ pub fn time_span(expr: &Expr, key: &str) -> syn::Result<TimeSpanValue> {
 
 /// Parses `bytes(n)`, `kilobytes(n)` (a whole number of bytes, so `kilobytes(0.5)` is allowed)
 /// or `megabytes(n)`.
-pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
+pub fn byte_size(expr: &Expr, key: &str) -> darling::Result<ByteSizeValue> {
     let call = unit_call(
         expr,
         key,
@@ -99,7 +101,7 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
         "kilobytes" => 1024,
         "megabytes" => 1024 * 1024,
         other => {
-            return Err(syn::Error::new_spanned(
+            return Err(error_at(
                 &call.func,
                 size_invalid(
                     key,
@@ -111,9 +113,8 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
         }
     };
     let written = call.to_token_stream().to_string().replace(' ', "");
-    let invalid = |message: String| {
-        syn::Error::new_spanned(arg, size_invalid(key, &format!("`{written}` {message}")))
-    };
+    let invalid =
+        |message: String| error_at(&arg, size_invalid(key, &format!("`{written}` {message}")));
     let (bytes, whole_units) = match literal(arg) {
         Some(Lit::Int(int)) => {
             let n: u64 = int.base10_parse()?;
@@ -137,8 +138,8 @@ pub fn byte_size(expr: &Expr, key: &str) -> syn::Result<ByteSizeValue> {
             (bytes as u64, None)
         }
         Some(other) => {
-            return Err(syn::Error::new_spanned(
-                other,
+            return Err(error_at(
+                &other,
                 size_invalid(key, &format!("`{function}` takes a number")),
             ));
         }
@@ -212,12 +213,12 @@ fn size_invalid(key: &str, reason: &str) -> String {
         .to_string()
 }
 
-fn unit_call<'e>(expr: &'e Expr, key: &str, bare: &str) -> syn::Result<&'e ExprCall> {
+fn unit_call<'e>(expr: &'e Expr, key: &str, bare: &str) -> darling::Result<&'e ExprCall> {
     match strip(expr) {
         Expr::Call(call) => Ok(call),
-        Expr::Lit(lit) => Err(syn::Error::new_spanned(lit, bare)),
-        other => Err(syn::Error::new_spanned(
-            other,
+        Expr::Lit(lit) => Err(error_at(&lit, bare)),
+        other => Err(error_at(
+            &other,
             format!(
                 "`{key}` takes a value with its unit, such as `{}`",
                 example(key)
@@ -226,9 +227,9 @@ fn unit_call<'e>(expr: &'e Expr, key: &str, bare: &str) -> syn::Result<&'e ExprC
     }
 }
 
-fn call_parts<'c>(call: &'c ExprCall, key: &str) -> syn::Result<(String, &'c Expr)> {
+fn call_parts<'c>(call: &'c ExprCall, key: &str) -> darling::Result<(String, &'c Expr)> {
     let Expr::Path(path) = strip(&call.func) else {
-        return Err(syn::Error::new_spanned(
+        return Err(error_at(
             &call.func,
             format!("`{key}` takes a unit function, such as `{}`", example(key)),
         ));
@@ -240,7 +241,7 @@ fn call_parts<'c>(call: &'c ExprCall, key: &str) -> syn::Result<(String, &'c Exp
         .map(|s| s.ident.to_string())
         .unwrap_or_default();
     if call.args.len() != 1 {
-        return Err(syn::Error::new_spanned(
+        return Err(error_at(
             &call.args,
             format!("`{function}` takes one number"),
         ));
@@ -255,7 +256,8 @@ fn literal(expr: &Expr) -> Option<&Lit> {
     }
 }
 
-fn strip(expr: &Expr) -> &Expr {
+/// `expr` without the parentheses and invisible groups around it.
+pub fn strip(expr: &Expr) -> &Expr {
     match expr {
         Expr::Group(group) => strip(&group.expr),
         Expr::Paren(paren) => strip(&paren.expr),

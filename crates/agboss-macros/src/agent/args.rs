@@ -2,7 +2,8 @@
 
 use darling::FromMeta;
 use darling::util::SpannedValue;
-use proc_macro2::TokenStream;
+
+use crate::header::HeaderArgs;
 
 /// The keys `#[agent]` accepts.
 pub const KEYS: &[&str] = &[
@@ -24,34 +25,33 @@ pub const KEYS: &[&str] = &[
     "crate",
 ];
 
-/// `#[agent(..)]` as written; checked in `validate`.
+/// `#[agent(..)]` as written; checked in `check`.
 #[derive(Debug, FromMeta)]
 pub struct AgentArgs {
-    pub name: Option<SpannedValue<String>>,
-    pub description: Option<SpannedValue<String>>,
+    #[darling(flatten)]
+    pub header: HeaderArgs,
+    /// One prompt file, next to the source file.
     pub prompt: Option<syn::LitStr>,
+    /// Or several: a list of file names.
     pub prompts: Option<syn::Expr>,
+    /// `vendor/model`.
     pub model: Option<SpannedValue<String>>,
+    /// A list of `#[tool]` types.
     pub tools: Option<syn::Expr>,
+    /// Tool calls per run.
     pub max_tool_calls: Option<syn::LitInt>,
+    /// One of [`THINKING`](super::check::THINKING).
     pub thinking: Option<SpannedValue<String>>,
+    /// What the agent remembers of its thread: turns, then summaries.
     pub history_turns: Option<syn::LitInt>,
     pub history_summaries: Option<syn::LitInt>,
+    /// The DTO it answers with.
     pub output: Option<syn::Path>,
+    /// `"auto"`, `"required"`, `"none"` or one of its tools; for every turn, then the first.
     pub tool_choice: Option<syn::LitStr>,
     pub first_turn_tool_choice: Option<syn::LitStr>,
+    /// Model turns per run.
     pub max_turns: Option<syn::LitInt>,
+    /// With `output`: invalid answers sent back before the run fails.
     pub answer_retries: Option<syn::LitInt>,
-    #[darling(rename = "crate")]
-    pub krate: Option<syn::Path>,
-    /// Keys an unknown key was reported as a typo of.
-    #[darling(skip)]
-    pub mistyped: Vec<&'static str>,
-}
-
-/// Parses the attribute's arguments; problems go to `errors`.
-pub fn parse(args: TokenStream, errors: &mut darling::error::Accumulator) -> Option<AgentArgs> {
-    let (mut args, mistyped) = crate::attrs::parse_args::<AgentArgs>(args, KEYS, "agent", errors)?;
-    args.mistyped = mistyped;
-    Some(args)
 }

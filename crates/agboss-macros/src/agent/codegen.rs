@@ -1,26 +1,31 @@
-//! Generates a resolved agent's descriptor, its `Agent` impl and its registration.
+//! Generates a resolved agent's descriptor, its `Agent` impl and its registration, in the shape
+//! of every component ([`emit`]).
 
-use proc_macro2::TokenStream;
+use agboss_rules::names;
+use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
-use syn::ItemStruct;
 use syn::spanned::Spanned;
+use syn::{Ident, ItemStruct};
 
 use super::ResolvedAgent;
-use crate::attrs::{doc_unless_documented, private_path, source_location};
-use agboss_rules::names;
+use crate::emit::{self, Builder, Descriptor, Members, hidden_static, submit};
 
+/// The struct, and in an anonymous constant its tools, prompt files, descriptor, `impl Agent`
+/// and registration.
 pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
-    let private = private_path(agent.krate.as_ref());
+    let private = agent.header.private();
     let ident = &item.ident;
-    let description = &agent.description;
-    let doc = doc_unless_documented(item, description);
-
     // Each tool type spanned where it is written: one that is not a `#[tool]` is reported there.
     let tool_count = agent.tools.len();
     let tools = agent
         .tools
         .iter()
         .map(|path| quote_spanned!(path.span()=> #private::ToolRegistration::of::<#path>()));
+    let tools = hidden_static(
+        &Ident::new("__AGBOSS_TOOLS", Span::call_site()),
+        quote!([#private::ToolRegistration; #tool_count]),
+        quote!([#(#tools),*]),
+    );
     // `include_str!` spanned on the literal resolves the file next to the user's source, and a
     // missing file is reported at the literal.
     let prompt_count = agent.prompts.len();
@@ -28,42 +33,57 @@ pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
         let text = quote_spanned!(lit.span()=> ::core::include_str!(#lit));
         quote!(#private::PromptFile::new(#lit, #text))
     });
-    let name = &agent.name;
+    let prompts = hidden_static(
+        &Ident::new("__AGBOSS_PROMPTS", Span::call_site()),
+        quote!([#private::PromptFile; #prompt_count]),
+        quote!([#(#prompts),*]),
+    );
+    let descriptor = Descriptor::new(&private, "__AGBOSS_AGENT", "AgentDescriptor", "Agent");
+    let descriptor = descriptor.emit(
+        gen_descriptor(agent, item, &private),
+        ident,
+        Members::default(),
+    );
+    let registration = submit(
+        &private,
+        quote!(#private::AgentRegistration::of::<#ident>()),
+    );
+    let items = [tools, prompts, descriptor, registration];
+    emit::component(agent.header.doc(item), item, &items)
+}
+
+/// The descriptor: a `const` expression.
+fn gen_descriptor(agent: &ResolvedAgent, item: &ItemStruct, private: &TokenStream) -> TokenStream {
+    let head = agent.header.descriptor_args(item, private);
     let model = &agent.model;
-    let rust_type = ident.to_string();
-    let location = source_location(&private);
-    let thinking = syn::Ident::new(&capitalize(&agent.thinking), proc_macro2::Span::call_site());
+    let thinking = Ident::new(&capitalize(&agent.thinking), Span::call_site());
     let turns = agent.history_turns;
     let summaries = agent.history_summaries;
-    let mut descriptor = quote! {
+    let mut descriptor = Builder::new(quote! {
         #private::AgentDescriptor::new(
-            #name,
-            #description,
-            #rust_type,
-            #location,
+            #head,
             #model,
             &__AGBOSS_PROMPTS,
             &__AGBOSS_TOOLS,
         )
         .with_thinking(#private::Thinking::#thinking)
         .with_history(#private::History::new(#turns, #summaries))
-    };
-    if let Some(n) = agent.max_tool_calls {
-        descriptor = quote!(#descriptor.with_max_tool_calls(#n));
-    }
-    if let Some(choice) = &agent.tool_choice {
-        descriptor = quote!(#descriptor.with_tool_choice(#choice));
-    }
-    if let Some(choice) = &agent.first_turn_tool_choice {
-        descriptor = quote!(#descriptor.with_first_turn_tool_choice(#choice));
-    }
-    if let Some(n) = agent.max_turns {
-        descriptor = quote!(#descriptor.with_max_turns(#n));
-    }
-    if let Some(n) = agent.answer_retries {
-        descriptor = quote!(#descriptor.with_answer_retries(#n));
-    }
-    if let Some(output) = &agent.output {
+    });
+    let number = |n: u32| quote!(#n);
+    descriptor.call_with("with_max_tool_calls", agent.max_tool_calls, number);
+    descriptor.call_with(
+        "with_tool_choice",
+        agent.tool_choice.as_ref(),
+        |c| quote!(#c),
+    );
+    descriptor.call_with(
+        "with_first_turn_tool_choice",
+        agent.first_turn_tool_choice.as_ref(),
+        |c| quote!(#c),
+    );
+    descriptor.call_with("with_max_turns", agent.max_turns, number);
+    descriptor.call_with("with_answer_retries", agent.answer_retries, number);
+    descriptor.call_with("with_answer", agent.output.as_ref(), |output| {
         let answer = format!(
             "answer-{}",
             names::kebab(
@@ -74,32 +94,9 @@ pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
                     .unwrap_or_default()
             )
         );
-        let spec = quote_spanned!(output.span()=> #private::AnswerSpec::of::<#output>(#answer));
-        descriptor = quote!(#descriptor.with_answer(#spec));
-    }
-    quote! {
-        #doc
-        #item
-
-        #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
-            #[doc(hidden)]
-            static __AGBOSS_TOOLS: [#private::ToolRegistration; #tool_count] = [#(#tools),*];
-            #[doc(hidden)]
-            static __AGBOSS_PROMPTS: [#private::PromptFile; #prompt_count] = [#(#prompts),*];
-            #[doc(hidden)]
-            static __AGBOSS_AGENT: #private::AgentDescriptor = #descriptor;
-
-            #[automatically_derived]
-            impl #private::Agent for #ident {
-                const DESCRIPTOR: &'static #private::AgentDescriptor = &__AGBOSS_AGENT;
-            }
-
-            #private::inventory::submit! {
-                #private::AgentRegistration::of::<#ident>()
-            }
-        };
-    }
+        quote_spanned!(output.span()=> #private::AnswerSpec::of::<#output>(#answer))
+    });
+    descriptor.finish()
 }
 
 fn capitalize(word: &str) -> String {

@@ -1,35 +1,31 @@
-//! `#[agent]`: parse, validate into a [`ResolvedAgent`], generate the descriptor and its
-//! registration.
+//! `#[agent]`: the arguments (`args`), checked into a [`ResolvedAgent`] (`check`), generated as
+//! the descriptor, `impl Agent` and its registration (`codegen`).
 
 mod args;
+mod check;
 mod codegen;
-mod validate;
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use syn::ItemStruct;
 
-pub use validate::ResolvedAgent;
+pub use check::ResolvedAgent;
 
-/// Expands `#[agent(args)] item`; on error the struct is emitted unchanged beside the errors.
-pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let item_struct = match syn::parse2::<syn::ItemStruct>(item.clone()) {
-        Ok(item_struct) => item_struct,
-        Err(_) => {
-            return crate::tool::on_wrong_item(
-                item,
-                "#[agent] goes on a unit struct: `pub struct Scout;`",
-            );
-        }
-    };
-    let mut errors = darling::Error::accumulator();
-    let resolved = args::parse(args, &mut errors)
-        .and_then(|args| validate::resolve(args, &item_struct, &mut errors));
-    match errors.finish_with(resolved) {
-        Ok(Some(resolved)) => codegen::generate(&resolved, &item_struct),
-        Ok(None) => quote!(#item_struct),
-        Err(errors) => {
-            let errors = errors.write_errors();
-            quote!(#item_struct #errors)
-        }
-    }
-}
+use crate::pipeline::{Attribute, Misplaced, keep_nothing};
+use crate::shape::{not_generic, unit_struct};
+
+/// `#[agent]`: a unit struct, its settings all in the attribute.
+pub const AGENT: Attribute<ItemStruct, args::AgentArgs, ResolvedAgent> = Attribute {
+    name: "agent",
+    keys: args::KEYS,
+    misplaced: Misplaced::AtName("#[agent] goes on a unit struct: `pub struct Scout;`"),
+    check: check::check,
+    check_shape: |item, cx| {
+        unit_struct(
+            item,
+            "an agent is a unit struct (`pub struct Scout;`): its tools, prompt and model are in the attribute",
+            cx,
+        );
+        not_generic(item, "an agent cannot be generic", cx);
+    },
+    generate: codegen::generate,
+    keep_on_error: keep_nothing,
+};

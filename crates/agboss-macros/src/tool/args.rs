@@ -1,8 +1,11 @@
-//! The arguments of `#[tool(..)]`, as written.
+//! The arguments of `#[tool(..)]` and `#[mcp_tool(..)]`, as written.
 
 use darling::FromMeta;
 use darling::util::SpannedValue;
 use proc_macro2::TokenStream;
+
+use crate::header::HeaderArgs;
+use crate::units::keep_unit_import;
 
 /// Which attribute is being expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,23 +14,6 @@ pub enum Kind {
     Tool,
     /// `#[mcp_tool]`: a tool bound to a tool of an MCP server.
     Mcp,
-}
-
-impl Kind {
-    /// The attribute's name, for messages.
-    pub fn attribute(self) -> &'static str {
-        match self {
-            Kind::Tool => "tool",
-            Kind::Mcp => "mcp_tool",
-        }
-    }
-
-    fn keys(self) -> &'static [&'static str] {
-        match self {
-            Kind::Tool => KEYS,
-            Kind::Mcp => MCP_KEYS,
-        }
-    }
 }
 
 /// The keys `#[mcp_tool]` accepts.
@@ -58,58 +44,44 @@ pub const KEYS: &[&str] = &[
     "crate",
 ];
 
-/// `#[tool(..)]` as written; checked in `validate`.
+/// `#[tool(..)]` as written; checked in `check`.
 #[derive(Debug, FromMeta)]
 pub struct ToolArgs {
-    pub name: Option<SpannedValue<String>>,
-    pub description: Option<SpannedValue<String>>,
+    #[darling(flatten)]
+    pub header: HeaderArgs,
+    /// A time span: `seconds(10)`.
     pub timeout: Option<syn::Expr>,
+    /// A byte size: `kilobytes(256)`.
     pub max_result_size: Option<syn::Expr>,
+    /// `true` if the tool changes nothing.
     #[darling(default)]
     pub read_only: bool,
     /// The role its calls wait for: a `#[channel_role]`, or a built-in channel.
     pub channel: Option<syn::TypePath>,
     /// What recovery does with a call a crash interrupted: `rerun`, `report` or `ask`.
     pub on_crash: Option<syn::Path>,
+    /// For `#[mcp_tool]`: the `#[mcp_server]` type, and the server's tool it calls.
     pub server: Option<syn::Path>,
     pub calls: Option<SpannedValue<String>>,
     /// For `#[mcp_tool]`: with `output`, the macro writes the pass-through handler.
     pub input: Option<syn::TypePath>,
     pub output: Option<syn::TypePath>,
-    #[darling(rename = "crate")]
-    pub krate: Option<syn::Path>,
-    /// Keys an unknown key was reported as a typo of.
-    #[darling(skip)]
-    pub mistyped: Vec<&'static str>,
 }
 
-/// After a failed expansion: uses of the unit functions the attribute names (see
-/// [`keep_unit_import`](crate::units::keep_unit_import)).
-pub fn keep_unit_imports(args: &ToolArgs) -> TokenStream {
-    use crate::units::keep_unit_import;
-    let mut kept = TokenStream::new();
-    if let Some(timeout) = &args.timeout {
-        kept.extend(keep_unit_import(timeout, &["millis", "seconds", "minutes"]));
+impl ToolArgs {
+    /// After a failed expansion: uses of the unit functions the attribute names (see
+    /// [`keep_unit_import`]).
+    pub fn keep_unit_imports(&self) -> TokenStream {
+        let mut kept = TokenStream::new();
+        if let Some(timeout) = &self.timeout {
+            kept.extend(keep_unit_import(timeout, &["millis", "seconds", "minutes"]));
+        }
+        if let Some(bound) = &self.max_result_size {
+            kept.extend(keep_unit_import(
+                bound,
+                &["bytes", "kilobytes", "megabytes"],
+            ));
+        }
+        kept
     }
-    if let Some(bound) = &args.max_result_size {
-        kept.extend(keep_unit_import(
-            bound,
-            &["bytes", "kilobytes", "megabytes"],
-        ));
-    }
-    kept
-}
-
-/// Parses the attribute's arguments; unknown or repeated keys and malformed values go to
-/// `errors`, and the keys that could be read are returned so that validation can report its
-/// own problems in the same pass.
-pub fn parse(
-    args: TokenStream,
-    kind: Kind,
-    errors: &mut darling::error::Accumulator,
-) -> Option<ToolArgs> {
-    let (mut args, mistyped) =
-        crate::attrs::parse_args::<ToolArgs>(args, kind.keys(), kind.attribute(), errors)?;
-    args.mistyped = mistyped;
-    Some(args)
 }

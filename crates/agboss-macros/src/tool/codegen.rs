@@ -1,7 +1,5 @@
-//! Generates a resolved tool's `Tool` impl, its static descriptor and its registration.
-//!
-//! Everything is reached through `::agboss::__private` (or the `crate = ..` override), wrapped
-//! in `const _: () = { .. };` so no name leaks into the user's module.
+//! Generates a resolved tool's `Tool` impl, its static descriptor and its registration, in the
+//! shape of every component ([`emit`]).
 
 use agboss_rules::codes;
 use proc_macro2::{Span, TokenStream};
@@ -10,58 +8,31 @@ use syn::ItemStruct;
 use syn::spanned::Spanned;
 
 use super::ResolvedTool;
-use super::validate::{McpCall, PassThrough};
-use crate::attrs::{doc_unless_documented, private_path, source_location};
-use crate::fields::{Field, gen_build, gen_dependencies};
+use super::check::{McpCall, PassThrough};
+use crate::emit::{self, Builder, Descriptor, submit};
+use crate::fields::{Field, dependencies_of, gen_dependent_impl};
 
+/// The struct (with the pass-through's client field, if any), and in an anonymous constant its
+/// dependencies, descriptor, `impl Tool`, the checks and handler of an `#[mcp_tool]`, and its
+/// registration.
 pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
-    let private = private_path(tool.krate.as_ref());
+    let private = tool.header.private();
     let item = &gen_struct(tool, item);
-    let descriptor = gen_descriptor(tool, item, &private);
-    let dependencies = gen_dependencies(&tool.fields, &private);
+    let descriptor = Descriptor::new(&private, "__AGBOSS_DESCRIPTOR", "ToolDescriptor", "Tool");
     // The fields of the emitted struct, the pass-through's client among them.
-    let build = gen_build(
+    let implementation = gen_dependent_impl(
         &tool.fields,
         item,
-        &private,
-        &syn::Ident::new("__AGBOSS_DESCRIPTOR", Span::call_site()),
+        &descriptor,
+        gen_descriptor(tool, item, &private),
     );
     let mcp_check = gen_mcp_check(tool, &private);
     let handler = gen_pass_through(tool, item, &private);
     let ident = &item.ident;
+    let registration = submit(&private, quote!(#private::ToolRegistration::of::<#ident>()));
     // A struct without a doc comment is documented with what the model reads of it.
-    let doc = doc_unless_documented(item, &tool.description);
-    // Spanned on the struct's name: a missing `ToolHandler` impl is reported there, once.
-    let impl_header = quote_spanned! {ident.span()=>
-        #[automatically_derived]
-        impl #private::Tool for #ident
-    };
-    quote! {
-        #doc
-        #item
-
-        #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
-            #dependencies
-
-            #[doc(hidden)]
-            static __AGBOSS_DESCRIPTOR: #private::ToolDescriptor = #descriptor;
-
-            #impl_header {
-                const DESCRIPTOR: &'static #private::ToolDescriptor = &__AGBOSS_DESCRIPTOR;
-
-                #build
-            }
-
-            #mcp_check
-
-            #handler
-
-            #private::inventory::submit! {
-                #private::ToolRegistration::of::<#ident>()
-            }
-        };
-    }
+    let items = [implementation, mcp_check, handler, registration];
+    emit::component(tool.header.doc(item), item, &items)
 }
 
 /// The struct as the user wrote it, plus, for a pass-through `#[mcp_tool]`, the hidden field
@@ -159,50 +130,39 @@ fn gen_mcp_check(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
 /// The descriptor: a `const` expression, as `inventory` needs.
 fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream) -> TokenStream {
     let ident = &item.ident;
-    let name = &tool.name;
-    let description = &tool.description;
-    let rust_type = ident.to_string();
-    let location = source_location(private);
-    let mut descriptor = quote! {
+    let head = tool.header.descriptor_args(item, private);
+    let mut descriptor = Builder::new(quote! {
         #private::ToolDescriptor::new(
-            #name,
-            #description,
-            #rust_type,
-            #location,
+            #head,
             #private::tool_input_schema::<#ident>,
             #private::tool_output_schema::<#ident>,
         )
-    };
-    if let Some(timeout) = &tool.timeout {
-        let timeout = timeout.to_tokens();
-        descriptor = quote!(#descriptor.with_timeout(#timeout));
-    }
-    if let Some(bound) = &tool.max_result_size {
-        let bound = bound.to_tokens(private);
-        descriptor = quote!(#descriptor.with_max_result_size(#bound));
-    }
+    });
+    descriptor.call_with("with_timeout", tool.timeout.as_ref(), |t| t.to_tokens());
+    descriptor.call_with("with_max_result_size", tool.max_result_size.as_ref(), |b| {
+        b.to_tokens(private)
+    });
     if tool.read_only {
-        descriptor = quote!(#descriptor.read_only());
+        descriptor.call("read_only", TokenStream::new());
     }
-    if let Some(role) = &tool.channel {
+    descriptor.call_with("with_approval", tool.channel.as_ref(), |role| {
         // Spanned on the role: a role that does not approve the tool's input (or asks a
         // question instead) fails `Approves<Input>` there, with `[channel.wrong-tool]`.
-        let approval = quote_spanned! {role.span()=>
+        quote_spanned! {role.span()=>
             #private::approval_for::<#role, <#ident as #private::ToolHandler>::Input>()
-        };
-        descriptor = quote!(#descriptor.with_approval(#approval));
-    }
-    if let Some(variant) = tool.on_crash {
-        let variant = syn::Ident::new(variant, proc_macro2::Span::call_site());
-        descriptor = quote!(#descriptor.with_on_crash(#private::OnCrash::#variant));
-    }
-    if let Some(McpCall { server, calls, .. }) = &tool.mcp {
-        let server = quote_spanned!(server.span()=> <#server as #private::McpServer>);
-        descriptor =
-            quote!(#descriptor.with_remote(#private::mcp_remote_tool(#server::DESCRIPTOR, #calls)));
-    }
-    if !tool.fields.is_empty() {
-        descriptor = quote!(#descriptor.with_dependencies(&__AGBOSS_DEPENDENCIES));
-    }
-    descriptor
+        }
+    });
+    descriptor.call_with("with_on_crash", tool.on_crash, |variant| {
+        let variant = syn::Ident::new(variant, Span::call_site());
+        quote!(#private::OnCrash::#variant)
+    });
+    descriptor.call_with(
+        "with_remote",
+        tool.mcp.as_ref(),
+        |McpCall { server, calls, .. }| {
+            let server = quote_spanned!(server.span()=> <#server as #private::McpServer>);
+            quote!(#private::mcp_remote_tool(#server::DESCRIPTOR, #calls))
+        },
+    );
+    dependencies_of(descriptor, &tool.fields)
 }

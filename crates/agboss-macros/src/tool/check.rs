@@ -1,15 +1,16 @@
-//! Checks `#[tool(..)]` and the struct under it, collecting every problem, into a
+//! Checks `#[tool(..)]` and the struct under it, reporting every problem, into a
 //! [`ResolvedTool`] that code generation can trust.
 
-use agboss_rules::{codes, names};
+use agboss_rules::codes;
 use proc_macro2::Span;
 use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{ItemStruct, Path, Type, TypePath};
 
 use super::args::{Kind, ToolArgs};
-use crate::attrs::{doc_text, finding_at, private_path};
+use crate::ctxt::Ctxt;
 use crate::fields::{Field, fields_of, written_type};
+use crate::header::{self, Describing, Header, Naming, private_path};
 use crate::units::{ByteSizeValue, TimeSpanValue, byte_size, time_span};
 
 /// The field `#[mcp_tool(.., input, output)]` adds to its struct: the server's client.
@@ -17,9 +18,8 @@ pub const MCP_FIELD: &str = "__agboss_mcp";
 
 /// A tool attribute that passed every check.
 pub struct ResolvedTool {
-    pub name: String,
-    /// `description = ".."`, else the struct's doc comment.
-    pub description: String,
+    /// Its name, description (`description = ".."`, else the struct's doc comment) and crate.
+    pub header: Header,
     pub timeout: Option<TimeSpanValue>,
     pub max_result_size: Option<ByteSizeValue>,
     pub read_only: bool,
@@ -29,7 +29,6 @@ pub struct ResolvedTool {
     pub on_crash: Option<&'static str>,
     /// For `#[mcp_tool]`: the server and the server's tool it calls.
     pub mcp: Option<McpCall>,
-    pub krate: Option<Path>,
     /// The struct's fields, then the one the pass-through handler adds, if any.
     pub fields: Vec<Field>,
 }
@@ -59,87 +58,55 @@ pub struct PassThrough {
     pub output: TypePath,
 }
 
-/// Resolves `args` on `item`, pushing every problem into `errors`; `None` if any.
-pub fn resolve(
-    args: ToolArgs,
-    kind: Kind,
-    item: &ItemStruct,
-    errors: &mut darling::error::Accumulator,
-) -> Option<ResolvedTool> {
-    let mut problems = Vec::new();
+/// How tools are named and described.
+const TOOL: header::Kind = header::Kind {
+    naming: Naming::Suffixed("tool"),
+    describing: Some(Describing {
+        says: "what the tool does, the model reads it to decide when to call it",
+        which: "the model reads to decide when to call the tool",
+        example: "Searches the team's issues",
+    }),
+};
+
+/// Checks `args` on `item`, reporting every problem into `cx`: what an `#[mcp_tool]` calls
+/// first, then the header, the bounds and the crash policy.
+pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedTool> {
     let mcp = match kind {
         Kind::Tool => None,
-        Kind::Mcp => resolve_mcp(&args, &mut problems),
+        Kind::Mcp => check_mcp(&args, cx),
     };
-    let name = match &args.name {
-        Some(name) => {
-            for finding in names::check_tool(name) {
-                problems.push(finding_at(&finding, name.span()));
-            }
-            Some((**name).clone())
-        }
-        None => {
-            if !args.mistyped.contains(&"name") {
-                problems.push(darling::Error::custom(format!(
-                    "#[{}] needs `name`: add `name = {:?}`",
-                    kind.attribute(),
-                    names::suggest(&item.ident.to_string(), "tool")
-                )));
-            }
-            None
-        }
-    };
-    let description = resolve_description(&args, kind, item, &mut problems);
-    let timeout = args.timeout.as_ref().and_then(|t| {
-        time_span(t, "timeout")
-            .map_err(|e| problems.push(e.into()))
-            .ok()
-    });
-    let max_result_size = args.max_result_size.as_ref().and_then(|m| {
-        byte_size(m, "max_result_size")
-            .map_err(|e| problems.push(e.into()))
-            .ok()
-    });
-    let on_crash = resolve_on_crash(&args, &mut problems);
-    if !item.generics.params.is_empty() {
-        problems.push(
-            darling::Error::custom(
-                "a tool cannot be generic: each tool is one registered type with one name; make a struct per tool",
-            )
-            .with_span(&item.generics),
-        );
-    }
+    let header = TOOL.check(args.header, item, cx);
+    let timeout = args
+        .timeout
+        .as_ref()
+        .and_then(|t| cx.handle(time_span(t, "timeout")));
+    let max_result_size = args
+        .max_result_size
+        .as_ref()
+        .and_then(|m| cx.handle(byte_size(m, "max_result_size")));
+    let on_crash = check_on_crash(args.on_crash.as_ref(), args.channel.is_some(), cx);
     let mut fields = fields_of(item);
     if let Some(call) = mcp.as_ref().filter(|call| call.pass_through.is_some()) {
-        fields.push(client_field(item, &call.server, args.krate.as_ref()));
+        fields.push(client_field(item, &call.server, header.krate.as_ref()));
     }
-    if !problems.is_empty()
-        || name.is_none()
-        || description.is_none()
-        || (kind == Kind::Mcp && mcp.is_none())
-    {
-        for problem in problems {
-            errors.push(problem);
-        }
+    if kind == Kind::Mcp && mcp.is_none() {
         return None;
     }
     Some(ResolvedTool {
-        name: name?,
-        description: description?,
+        header: header.finish()?,
         timeout,
         max_result_size,
         read_only: args.read_only,
         channel: args.channel,
         on_crash,
         mcp,
-        krate: args.krate,
         fields,
     })
 }
 
 /// `on_crash = rerun | report | ask`; `ask` needs the role a `channel` names, which it asks.
-fn resolve_on_crash(args: &ToolArgs, problems: &mut Vec<darling::Error>) -> Option<&'static str> {
-    let path = args.on_crash.as_ref()?;
+fn check_on_crash(path: Option<&Path>, has_channel: bool, cx: &mut Ctxt) -> Option<&'static str> {
+    let path = path?;
     let written = path.to_token_stream().to_string().replace(' ', "");
     let variant = match written.as_str() {
         "rerun" => "Rerun",
@@ -147,20 +114,20 @@ fn resolve_on_crash(args: &ToolArgs, problems: &mut Vec<darling::Error>) -> Opti
         "ask" => "Ask",
         _ => {
             let finding = codes::TOOL_ON_CRASH_INVALID.finding(&[("value", &written)]);
-            problems.push(finding_at(&finding, path.span()));
+            cx.finding_at(&finding, &path.span());
             return None;
         }
     };
-    if variant == "Ask" && args.channel.is_none() {
+    if variant == "Ask" && !has_channel {
         let finding = codes::TOOL_ON_CRASH_NEEDS_CHANNEL.finding(&[]);
-        problems.push(finding_at(&finding, path.span()));
+        cx.finding_at(&finding, &path.span());
         return None;
     }
     Some(variant)
 }
 
 /// `server`, `calls`, and `input` with `output`: both or neither.
-fn resolve_mcp(args: &ToolArgs, problems: &mut Vec<darling::Error>) -> Option<McpCall> {
+fn check_mcp(args: &ToolArgs, cx: &mut Ctxt) -> Option<McpCall> {
     let pass_through = match (&args.input, &args.output) {
         (Some(input), Some(output)) => Some(PassThrough {
             input: input.clone(),
@@ -172,78 +139,41 @@ fn resolve_mcp(args: &ToolArgs, problems: &mut Vec<darling::Error>) -> Option<Mc
                 Some(input) => ("input", "output", input.to_token_stream()),
                 None => ("output", "input", args.output.to_token_stream()),
             };
-            problems.push(
-                darling::Error::custom(format!(
+            cx.error_at(
+                &ty,
+                format!(
                     "`{key}` without `{other}`: give both and #[mcp_tool] writes the handler that passes the input to the server's tool, or give neither and write `impl ToolHandler`"
-                ))
-                .with_span(&ty),
+                ),
             );
             None
         }
     };
-    match (&args.server, &args.calls) {
-        (Some(server), Some(calls)) => {
-            if calls.trim().is_empty() {
-                problems.push(
-                    darling::Error::custom(
-                        "`calls` names the server's tool this tool calls; it is empty",
-                    )
-                    .with_span(&calls.span()),
-                );
-            }
-            Some(McpCall {
-                server: server.clone(),
-                calls: (**calls).clone(),
-                pass_through,
-            })
-        }
-        (server, calls) => {
-            if server.is_none() && !args.mistyped.contains(&"server") {
-                problems.push(darling::Error::custom(
-                    "#[mcp_tool] needs `server`: add `server = NotesServer`, the #[mcp_server] type it calls",
-                ));
-            }
-            if calls.is_none() && !args.mistyped.contains(&"calls") {
-                problems.push(darling::Error::custom(
-                    "#[mcp_tool] needs `calls`: add `calls = \"read_text_file\"`, the server's tool it calls",
-                ));
-            }
-            None
-        }
-    }
-}
-
-/// `description = ".."` when given (not blank), else the struct's doc comment; neither is an
-/// error on the struct's name.
-fn resolve_description(
-    args: &ToolArgs,
-    kind: Kind,
-    item: &ItemStruct,
-    problems: &mut Vec<darling::Error>,
-) -> Option<String> {
-    if let Some(description) = &args.description {
-        if description.trim().is_empty() {
-            problems.push(
-                darling::Error::custom(
-                    "the description is empty: say what the tool does, the model reads it to decide when to call it",
-                )
-                .with_span(&description.span()),
+    let (Some(server), Some(calls)) = (&args.server, &args.calls) else {
+        if args.server.is_none() {
+            cx.needs(
+                "server",
+                "add `server = NotesServer`, the #[mcp_server] type it calls",
             );
         }
-        return Some((**description).clone());
-    }
-    let doc = doc_text(&item.attrs);
-    // Already said: an unknown key was reported as a typo of `description`.
-    if doc.is_none() && !args.mistyped.contains(&"description") {
-        problems.push(
-            darling::Error::custom(format!(
-                "#[{}] needs a description, which the model reads to decide when to call the tool: add a doc comment (`/// Searches the team's issues`) or `description = \"...\"`",
-                kind.attribute()
-            ))
-            .with_span(&item.ident),
+        if args.calls.is_none() {
+            cx.needs(
+                "calls",
+                "add `calls = \"read_text_file\"`, the server's tool it calls",
+            );
+        }
+        return None;
+    };
+    if calls.trim().is_empty() {
+        cx.error_at(
+            &calls.span(),
+            "`calls` names the server's tool this tool calls; it is empty",
         );
     }
-    doc
+    Some(McpCall {
+        server: server.clone(),
+        calls: (**calls).clone(),
+        pass_through,
+    })
 }
 
 /// The `McpClient<Server>` field the pass-through handler calls through, named for a struct
@@ -269,36 +199,15 @@ fn client_field(item: &ItemStruct, server: &Path, krate: Option<&Path>) -> Field
 
 #[cfg(test)]
 mod tests {
-    use proc_macro2::TokenStream;
     use quote::quote;
 
     use super::*;
-    use crate::tool::args;
-
-    /// The resolved tool, or every problem's message.
-    fn resolve_on(
-        kind: Kind,
-        args: TokenStream,
-        item: TokenStream,
-    ) -> Result<ResolvedTool, String> {
-        let item: ItemStruct = syn::parse2(item).unwrap();
-        let mut errors = darling::Error::accumulator();
-        let resolved = args::parse(args, kind, &mut errors)
-            .and_then(|args| resolve(args, kind, &item, &mut errors));
-        match errors.finish_with(resolved) {
-            Ok(resolved) => Ok(resolved.expect("no problem reported, so resolved")),
-            Err(e) => Err(e
-                .into_iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")),
-        }
-    }
+    use crate::fields::named;
+    use crate::tool::{MCP_TOOL, TOOL};
 
     #[test]
     fn the_doc_comment_is_the_description_when_none_is_given() {
-        let tool = resolve_on(
-            Kind::Tool,
+        let tool = TOOL.resolve(
             quote!(name = "search-issues-tool"),
             quote! {
                 /// Searches the team's issues.
@@ -306,32 +215,28 @@ mod tests {
                 /// Call it before filing one.
                 pub struct SearchIssues;
             },
-        )
-        .unwrap();
+        );
         assert_eq!(
-            tool.description,
+            tool.header.description,
             "Searches the team's issues.\n\nCall it before filing one."
         );
     }
 
     #[test]
     fn a_given_description_wins_over_the_doc_comment() {
-        let tool = resolve_on(
-            Kind::Tool,
+        let tool = TOOL.resolve(
             quote!(name = "search-issues-tool", description = "Search"),
             quote! {
                 /// For the reader of the code.
                 pub struct SearchIssues;
             },
-        )
-        .unwrap();
-        assert_eq!(tool.description, "Search");
+        );
+        assert_eq!(tool.header.description, "Search");
     }
 
     #[test]
     fn neither_a_doc_nor_a_description_says_both_ways_to_give_one() {
-        let problems = resolve_on(
-            Kind::Mcp,
+        let problems = MCP_TOOL.problems(
             quote!(
                 name = "read-note-tool",
                 server = NotesFs,
@@ -341,9 +246,7 @@ mod tests {
                 ///
                 pub struct ReadNote;
             },
-        )
-        .err()
-        .unwrap();
+        );
         assert_eq!(
             problems,
             "#[mcp_tool] needs a description, which the model reads to decide when to call the tool: add a doc comment (`/// Searches the team's issues`) or `description = \"...\"`"
@@ -352,8 +255,7 @@ mod tests {
 
     #[test]
     fn input_and_output_add_the_servers_client_as_a_dependency() {
-        let tool = resolve_on(
-            Kind::Mcp,
+        let tool = MCP_TOOL.resolve(
             quote!(
                 name = "read-note-tool",
                 server = fs::NotesFs,
@@ -365,8 +267,7 @@ mod tests {
                 /// Reads a note.
                 pub struct ReadNote { clock: Clock }
             },
-        )
-        .unwrap();
+        );
         let (_, client) = tool.pass_through().unwrap();
         assert_eq!(client.name, MCP_FIELD);
         let call = tool.mcp.unwrap();
@@ -374,19 +275,13 @@ mod tests {
         let pass_through = call.pass_through.unwrap();
         assert!(pass_through.input.path.is_ident("NotePath"));
         assert!(pass_through.output.path.is_ident("PlainText"));
-        let fields: Vec<(&str, &str)> = tool
-            .fields
-            .iter()
-            .map(|f| (f.name.as_str(), f.written.as_str()))
-            .collect();
         assert_eq!(
-            fields,
+            named(&tool.fields),
             [("clock", "Clock"), (MCP_FIELD, "McpClient<fs::NotesFs>")]
         );
         assert_eq!(tool.fields[1].ident.as_ref().unwrap(), MCP_FIELD);
 
-        let tuple = resolve_on(
-            Kind::Mcp,
+        let tuple = MCP_TOOL.resolve(
             quote!(
                 name = "read-note-tool",
                 server = NotesFs,
@@ -398,16 +293,14 @@ mod tests {
                 /// Reads a note.
                 pub struct ReadNote(Clock);
             },
-        )
-        .unwrap();
+        );
         assert_eq!(tuple.fields[1].name, "1", "a tuple struct's next position");
         assert!(tuple.fields[1].ident.is_none());
     }
 
     #[test]
     fn input_without_output_is_refused_and_adds_no_field() {
-        let problems = resolve_on(
-            Kind::Mcp,
+        let problems = MCP_TOOL.problems(
             quote!(
                 name = "read-note-tool",
                 server = NotesFs,
@@ -418,9 +311,7 @@ mod tests {
                 /// Reads a note.
                 pub struct ReadNote;
             },
-        )
-        .err()
-        .unwrap();
+        );
         assert!(
             problems.starts_with("`input` without `output`: give both"),
             "{problems}"
@@ -429,8 +320,7 @@ mod tests {
 
     #[test]
     fn a_plain_tool_has_no_client_field() {
-        let tool = resolve_on(
-            Kind::Mcp,
+        let tool = MCP_TOOL.resolve(
             quote!(
                 name = "read-note-tool",
                 description = "Reads",
@@ -442,11 +332,68 @@ mod tests {
                     fs: McpClient<NotesFs>,
                 }
             ),
-        )
-        .unwrap();
+        );
         assert!(tool.pass_through().is_none());
         assert!(tool.mcp.unwrap().pass_through.is_none());
         assert_eq!(tool.fields.len(), 1);
         assert_eq!(tool.fields[0].written, "McpClient<NotesFs>");
+    }
+
+    #[test]
+    fn bounds_and_the_crash_policy_are_resolved() {
+        let tool = TOOL.resolve(
+            quote!(
+                name = "refund-card-tool",
+                description = "Refunds",
+                timeout = seconds(10),
+                max_result_size = kilobytes(64),
+                read_only = true,
+                channel = RefundApproval,
+                on_crash = ask,
+                crate = my::agboss
+            ),
+            quote!(
+                pub struct RefundCard(Clock);
+            ),
+        );
+        assert_eq!(tool.header.name, "refund-card-tool");
+        assert!(tool.header.krate.is_some());
+        assert_eq!(
+            tool.timeout.unwrap().to_tokens().to_string(),
+            "seconds (10u64)"
+        );
+        assert!(tool.max_result_size.is_some());
+        assert!(tool.read_only);
+        assert!(tool.channel.unwrap().path.is_ident("RefundApproval"));
+        assert_eq!(tool.on_crash, Some("Ask"));
+        assert!(tool.mcp.is_none());
+        assert_eq!(named(&tool.fields), [("0", "Clock")]);
+    }
+
+    #[test]
+    fn every_problem_of_a_tool_is_reported_at_once_in_the_keys_order() {
+        let problems = MCP_TOOL.problems(
+            quote!(input = NotePath, calls = " ", timeout = 10, on_crash = ask),
+            quote!(
+                pub struct ReadNote<T>(T);
+            ),
+        );
+        let firsts: Vec<&str> = problems
+            .lines()
+            .map(|line| line.split([':', ' ']).next().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            firsts,
+            [
+                "`input`",
+                "#[mcp_tool]",
+                "#[mcp_tool]",
+                "#[mcp_tool]",
+                "a",
+                "[tool.on-crash-needs-channel]",
+                "a"
+            ],
+            "{problems}"
+        );
     }
 }
