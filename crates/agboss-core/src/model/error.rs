@@ -1,5 +1,8 @@
 //! [`ModelError`]: why a model call failed, said so that the reader knows what to do.
 
+use agboss_rules::codes;
+
+use super::ToolChoice;
 use crate::context::AbortReason;
 use crate::units::TimeSpan;
 
@@ -69,6 +72,28 @@ pub enum ModelError {
         /// The URL the requests went to.
         url: String,
     },
+    /// A request that forced a tool choice (`required`, or a tool's name) got a 500 on every
+    /// attempt made, two at most: some servers fail every request that forces a choice in a
+    /// form they do not take (llama-cpp-python 0.3.36 serving Gemma 3 answers `required` so,
+    /// with an empty message). The message names the setting to change and what to set it to
+    /// (docs/decisions/0008).
+    #[error("{}", forced_choice_failed(self))]
+    ToolChoiceFailed {
+        /// The provider.
+        provider: String,
+        /// The last status.
+        status: u16,
+        /// Attempts made.
+        attempts: u32,
+        /// The choice the request forced.
+        choice: ToolChoice,
+        /// The provider's message; empty when it gave none.
+        message: String,
+        /// A tool of the request, named in the advice.
+        tool: Option<String>,
+        /// The URL the requests went to.
+        url: String,
+    },
     /// The API answered with something that is not its documented format.
     #[error("{provider} answered with a body that is not its format: {detail}{}", at(.url))]
     MalformedResponse {
@@ -123,6 +148,15 @@ pub enum ModelError {
 }
 
 impl ModelError {
+    /// Its code in `agboss_rules::codes`, which a run that fails with it keeps:
+    /// `model.tool-choice` for [`ToolChoiceFailed`](Self::ToolChoiceFailed), else `model`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ModelError::ToolChoiceFailed { .. } => codes::MODEL_TOOL_CHOICE.id(),
+            _ => codes::MODEL.id(),
+        }
+    }
+
     /// The same error, naming `url` as the one its request went to (for an answer read apart
     /// from its request, as a provider's parser reads it).
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
@@ -132,6 +166,7 @@ impl ModelError {
             | ModelError::BadRequest { url, .. }
             | ModelError::RateLimited { url, .. }
             | ModelError::Server { url, .. }
+            | ModelError::ToolChoiceFailed { url, .. }
             | ModelError::MalformedResponse { url, .. }
             | ModelError::Timeout { url, .. }
                 if url.is_empty() =>
@@ -142,6 +177,50 @@ impl ModelError {
         }
         self
     }
+}
+
+/// The message of [`ModelError::ToolChoiceFailed`]: what failed, and the setting to change.
+fn forced_choice_failed(error: &ModelError) -> String {
+    let ModelError::ToolChoiceFailed {
+        provider,
+        status,
+        attempts,
+        choice,
+        message,
+        tool,
+        url,
+    } = error
+    else {
+        return String::new();
+    };
+    let attempts = match attempts {
+        1 => "1 attempt".to_owned(),
+        n => format!("{n} attempts"),
+    };
+    let said = if message.is_empty() {
+        "with an empty message".to_owned()
+    } else {
+        format!("saying {message:?}")
+    };
+    let (choice, instead) = match choice {
+        ToolChoice::Tool(name) => (format!("{name:?}"), "\"required\" or \"auto\"".to_owned()),
+        _ => (
+            "\"required\"".to_owned(),
+            match tool {
+                Some(tool) => format!("one of its tools' names, such as {tool:?}, or to \"auto\""),
+                None => "one of its tools' names, or to \"auto\"".to_owned(),
+            },
+        ),
+    };
+    let text = codes::MODEL_TOOL_CHOICE.fill(&[
+        ("provider", provider),
+        ("status", status),
+        ("attempts", &attempts),
+        ("choice", &choice),
+        ("said", &said),
+        ("instead", &instead),
+    ]);
+    format!("{text}{}", at(url))
 }
 
 /// ` (POST <url>)`, or nothing when the URL is not known.
