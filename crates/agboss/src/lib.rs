@@ -330,7 +330,7 @@ pub mod config {
 pub mod cli {
     pub use agboss_cli::{
         AgbossArgs, Answerer, Command, PauseCommand, USER_VARIABLES, WorkerArgs, command,
-        command_from, current_user, render_pause,
+        command_from, current_user, current_user_or, render_pause,
     };
     #[cfg(feature = "mcp")]
     pub use agboss_cli::{Generate, GenerateMcp};

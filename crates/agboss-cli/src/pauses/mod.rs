@@ -263,7 +263,7 @@ pub(crate) fn wall_ms(app: &Application) -> u64 {
 /// 3f9c0a...  note-save-tool waits for note-approval-channel, answered by alice (its thread's owner)
 ///     arguments: {"text":"The dentist is on Tuesday at 9"}
 ///     opened 2 min ago; expires in 6 d 23 h
-///     execution 0193..., thread desk-thread
+///     execution 0193..., thread desk/alice/notes
 /// ```
 pub fn render(pause: &PauseRecord, now_ms: u64) -> String {
     let opened = &pause.opened;
