@@ -6,6 +6,7 @@
 
 use super::*;
 use agboss::config::Config;
+use agboss::model::ToolChoiceFailure;
 use agboss::prelude::*;
 use agboss::{Application, Workflow};
 use wire_server::{Flavour, Quirk};
@@ -51,7 +52,7 @@ fn required_that_the_server_fails_is_tried_twice_then_names_the_setting() {
         let url = server.requests()[0].url.clone();
         assert_eq!(
             error,
-            ModelError::ToolChoiceFailed {
+            ModelError::ToolChoiceFailed(Box::new(ToolChoiceFailure {
                 provider: "openai".into(),
                 status: 500,
                 attempts: 2,
@@ -59,7 +60,7 @@ fn required_that_the_server_fails_is_tried_twice_then_names_the_setting() {
                 message: String::new(),
                 tool: Some("lookup-customer-tool".into()),
                 url: url.clone(),
-            }
+            }))
         );
         assert_eq!(
             error.to_string(),
@@ -102,17 +103,11 @@ fn every_provider_tries_a_forced_choice_that_fails_twice() {
             let call = spawn_chat(model, forcing(spec, named.clone()), Signal::new());
             expect_wait(&manual, Duration::from_secs(1), spec).await;
             let error = call.await.unwrap().unwrap_err();
-            let ModelError::ToolChoiceFailed {
-                attempts,
-                choice,
-                message,
-                ..
-            } = &error
-            else {
+            let ModelError::ToolChoiceFailed(failure) = &error else {
                 panic!("{}: {error:?}", spec.name);
             };
             assert_eq!(
-                (*attempts, choice, message.as_str()),
+                (failure.attempts, &failure.choice, failure.message.as_str()),
                 (2, &named, spec.server_error),
                 "{}",
                 spec.name
@@ -203,28 +198,29 @@ pub struct Finder;
 
 /// The whole path: the agent's first turn forced with `required`, the server failing it; the
 /// run fails with `model.tool-choice`, which its journal keeps.
-#[tokio::test]
-async fn a_run_whose_forced_first_turn_the_server_fails_ends_with_its_own_code() {
-    let _shared = SWITCH.read().unwrap_or_else(PoisonError::into_inner);
-    let server = gemma_on_llama_cpp_python(Vec::new()).await;
-    let config = Config::from_toml(
-        "gemma.toml",
-        &format!(
-            "[models.local]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nvendors = [\"local\"]\n\n[agents.finder]\nfirst_turn_tool_choice = \"required\"\n",
-            server.base_url()
-        ),
-    );
-    let app = Application::builder("gemma")
-        .workflow(Workflow::new("desk").agent::<Finder>())
-        .config(config)
-        .build()
-        .unwrap();
-    let error = app.run("desk", "Who is C-17?").await.unwrap_err();
-    assert_eq!(error.code(), "model.tool-choice");
-    let text = error.to_string();
-    assert!(
-        text.contains("first_turn_tool_choice (or tool_choice, whichever forced it) to one of its tools' names, such as \"find-customer-tool\", or to \"auto\""),
-        "{text}"
-    );
-    assert_eq!(server.requests().len(), 2);
+#[test]
+fn a_run_whose_forced_first_turn_the_server_fails_ends_with_its_own_code() {
+    run(async {
+        let server = gemma_on_llama_cpp_python(Vec::new()).await;
+        let config = Config::from_toml(
+            "gemma.toml",
+            &format!(
+                "[models.local]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nvendors = [\"local\"]\n\n[agents.finder]\nfirst_turn_tool_choice = \"required\"\n",
+                server.base_url()
+            ),
+        );
+        let app = Application::builder("gemma")
+            .workflow(Workflow::new("desk").agent::<Finder>())
+            .config(config)
+            .build()
+            .unwrap();
+        let error = app.run("desk", "Who is C-17?").await.unwrap_err();
+        assert_eq!(error.code(), "model.tool-choice");
+        let text = error.to_string();
+        assert!(
+            text.contains("first_turn_tool_choice (or tool_choice, whichever forced it) to one of its tools' names, such as \"find-customer-tool\", or to \"auto\""),
+            "{text}"
+        );
+        assert_eq!(server.requests().len(), 2);
+    });
 }

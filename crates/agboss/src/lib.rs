@@ -178,7 +178,7 @@ pub mod model {
     pub use agboss_core::model::{
         ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelClient,
         ModelError, ModelRoute, ModelRouter, ModelSettings, PriceSettings, Prices, ScriptedModel,
-        Thinking, ToolCall, ToolChoice, Turn, Usage, forbid_real_requests,
+        Thinking, ToolCall, ToolChoice, ToolChoiceFailure, Turn, Usage, forbid_real_requests,
     };
     /// Providers over HTTP, by wire format.
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]

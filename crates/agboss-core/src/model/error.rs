@@ -1,5 +1,7 @@
 //! [`ModelError`]: why a model call failed, said so that the reader knows what to do.
 
+use std::fmt;
+
 use agboss_rules::codes;
 
 use super::ToolChoice;
@@ -77,23 +79,8 @@ pub enum ModelError {
     /// form they do not take (llama-cpp-python 0.3.36 serving Gemma 3 answers `required` so,
     /// with an empty message). The message names the setting to change and what to set it to
     /// (docs/decisions/0008).
-    #[error("{}", forced_choice_failed(self))]
-    ToolChoiceFailed {
-        /// The provider.
-        provider: String,
-        /// The last status.
-        status: u16,
-        /// Attempts made.
-        attempts: u32,
-        /// The choice the request forced.
-        choice: ToolChoice,
-        /// The provider's message; empty when it gave none.
-        message: String,
-        /// A tool of the request, named in the advice.
-        tool: Option<String>,
-        /// The URL the requests went to.
-        url: String,
-    },
+    #[error("{0}")]
+    ToolChoiceFailed(Box<ToolChoiceFailure>),
     /// The API answered with something that is not its documented format.
     #[error("{provider} answered with a body that is not its format: {detail}{}", at(.url))]
     MalformedResponse {
@@ -152,7 +139,7 @@ impl ModelError {
     /// `model.tool-choice` for [`ToolChoiceFailed`](Self::ToolChoiceFailed), else `model`.
     pub fn code(&self) -> &'static str {
         match self {
-            ModelError::ToolChoiceFailed { .. } => codes::MODEL_TOOL_CHOICE.id(),
+            ModelError::ToolChoiceFailed(_) => codes::MODEL_TOOL_CHOICE.id(),
             _ => codes::MODEL.id(),
         }
     }
@@ -166,12 +153,14 @@ impl ModelError {
             | ModelError::BadRequest { url, .. }
             | ModelError::RateLimited { url, .. }
             | ModelError::Server { url, .. }
-            | ModelError::ToolChoiceFailed { url, .. }
             | ModelError::MalformedResponse { url, .. }
             | ModelError::Timeout { url, .. }
                 if url.is_empty() =>
             {
                 to.clone_into(url);
+            }
+            ModelError::ToolChoiceFailed(failure) if failure.url.is_empty() => {
+                to.clone_into(&mut failure.url);
             }
             _ => {}
         }
@@ -179,48 +168,59 @@ impl ModelError {
     }
 }
 
-/// The message of [`ModelError::ToolChoiceFailed`]: what failed, and the setting to change.
-fn forced_choice_failed(error: &ModelError) -> String {
-    let ModelError::ToolChoiceFailed {
-        provider,
-        status,
-        attempts,
-        choice,
-        message,
-        tool,
-        url,
-    } = error
-    else {
-        return String::new();
-    };
-    let attempts = match attempts {
-        1 => "1 attempt".to_owned(),
-        n => format!("{n} attempts"),
-    };
-    let said = if message.is_empty() {
-        "with an empty message".to_owned()
-    } else {
-        format!("saying {message:?}")
-    };
-    let (choice, instead) = match choice {
-        ToolChoice::Tool(name) => (format!("{name:?}"), "\"required\" or \"auto\"".to_owned()),
-        _ => (
-            "\"required\"".to_owned(),
-            match tool {
-                Some(tool) => format!("one of its tools' names, such as {tool:?}, or to \"auto\""),
-                None => "one of its tools' names, or to \"auto\"".to_owned(),
-            },
-        ),
-    };
-    let text = codes::MODEL_TOOL_CHOICE.fill(&[
-        ("provider", provider),
-        ("status", status),
-        ("attempts", &attempts),
-        ("choice", &choice),
-        ("said", &said),
-        ("instead", &instead),
-    ]);
-    format!("{text}{}", at(url))
+/// A 500 to a request that forced a tool choice, on every attempt made
+/// ([`ModelError::ToolChoiceFailed`]); its `Display` says what failed and the setting to change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolChoiceFailure {
+    /// The provider.
+    pub provider: String,
+    /// The last status.
+    pub status: u16,
+    /// Attempts made.
+    pub attempts: u32,
+    /// The choice the request forced.
+    pub choice: ToolChoice,
+    /// The provider's message; empty when it gave none.
+    pub message: String,
+    /// A tool of the request, named in the advice.
+    pub tool: Option<String>,
+    /// The URL the requests went to.
+    pub url: String,
+}
+
+impl fmt::Display for ToolChoiceFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let attempts = match self.attempts {
+            1 => "1 attempt".to_owned(),
+            n => format!("{n} attempts"),
+        };
+        let said = if self.message.is_empty() {
+            "with an empty message".to_owned()
+        } else {
+            format!("saying {:?}", self.message)
+        };
+        let (choice, instead) = match &self.choice {
+            ToolChoice::Tool(name) => (format!("{name:?}"), "\"required\" or \"auto\"".to_owned()),
+            _ => (
+                "\"required\"".to_owned(),
+                match &self.tool {
+                    Some(tool) => {
+                        format!("one of its tools' names, such as {tool:?}, or to \"auto\"")
+                    }
+                    None => "one of its tools' names, or to \"auto\"".to_owned(),
+                },
+            ),
+        };
+        let text = codes::MODEL_TOOL_CHOICE.fill(&[
+            ("provider", &self.provider),
+            ("status", &self.status),
+            ("attempts", &attempts),
+            ("choice", &choice),
+            ("said", &said),
+            ("instead", &instead),
+        ]);
+        write!(f, "{text}{}", at(&self.url))
+    }
 }
 
 /// ` (POST <url>)`, or nothing when the URL is not known.

@@ -203,7 +203,7 @@ impl Client {
             let error = failure::map(self, url, &answer, attempt, forced);
             let retryable = match error {
                 // One more attempt tells a passing failure from one that comes back every time.
-                ModelError::ToolChoiceFailed { .. } => attempt < FORCED_CHOICE_ATTEMPTS,
+                ModelError::ToolChoiceFailed(_) => attempt < FORCED_CHOICE_ATTEMPTS,
                 // A 5xx whose body says the request is invalid fails the same way every time.
                 ModelError::BadRequest { .. } => false,
                 _ => {

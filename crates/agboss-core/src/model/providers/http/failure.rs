@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{Answer, Client, Forced};
 
-use crate::model::ModelError;
+use crate::model::{ModelError, ToolChoiceFailure};
 
 /// The error a failed answer (`attempt` being the number of attempts made) reports; `forced`
 /// is the tool choice the request forced, if it forced one.
@@ -52,7 +52,7 @@ pub(super) fn map(
                 url,
             },
             (None, Some(forced)) if s == StatusCode::INTERNAL_SERVER_ERROR => {
-                ModelError::ToolChoiceFailed {
+                ModelError::ToolChoiceFailed(Box::new(ToolChoiceFailure {
                     provider,
                     status,
                     attempts,
@@ -60,7 +60,7 @@ pub(super) fn map(
                     message: client.redact(&said(answer)),
                     tool: forced.tool.map(str::to_owned),
                     url,
-                }
+                }))
             }
             (None, _) => ModelError::Server {
                 provider,
