@@ -15,6 +15,7 @@ use std::process::Command as Process;
 use agboss::cli::{AgbossArgs, Command, command_from};
 use clap::{Parser, Subcommand};
 use common::support_desk;
+use wire_server::{Canned, WireServer};
 
 /// A program with a command line of its own, agboss's mounted under `agboss`.
 #[derive(Debug, Parser)]
@@ -165,8 +166,17 @@ fn agboss_new_creates_a_project_whose_test_passes() {
             .current_dir(&work),
         "agboss new demo",
     );
-    assert!(said.contains("created demo (7 files)"), "{said}");
+    assert!(said.contains("created demo (8 files)"), "{said}");
     let demo = work.join("demo");
+    let readme = std::fs::read_to_string(demo.join("README.md")).unwrap();
+    assert!(readme.starts_with("# demo\n"), "{readme}");
+    assert!(
+        readme.contains("--port 8080")
+            && std::fs::read_to_string(demo.join("demo.toml"))
+                .unwrap()
+                .contains("base_url = \"http://127.0.0.1:8080/v1\""),
+        "the README starts the server where demo.toml looks for it"
+    );
     let manifest = std::fs::read_to_string(demo.join("Cargo.toml")).unwrap();
     let facade = workspace().join("crates/agboss").canonicalize().unwrap();
     assert!(
@@ -203,5 +213,57 @@ fn agboss_new_creates_a_project_whose_test_passes() {
         tested.contains("test the_tool_counts_words_separated_by_whitespace ... ok"),
         "{tested}"
     );
+    the_program_runs_from_any_directory(&builds.join("debug").join("demo"), &work);
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// The program `cargo test` built, run from `elsewhere` (not its project's folder): it finds
+/// `demo.toml` beside the project, and `DEMO_CONFIG` names another file, here one pointing at
+/// a replay server that plays the model.
+fn the_program_runs_from_any_directory(program: &Path, elsewhere: &Path) {
+    let described = succeed(
+        Process::new(program)
+            .args(["agboss", "describe"])
+            .current_dir(elsewhere)
+            .env_remove("DEMO_CONFIG"),
+        "demo agboss describe, from another directory",
+    );
+    assert!(described.contains("assistant"), "{described}");
+
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let completion = |message: serde_json::Value| {
+        let body = serde_json::json!({
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 90, "completion_tokens": 10, "total_tokens": 100},
+        });
+        Canned::json(200, body.to_string())
+    };
+    let server = runtime.block_on(WireServer::start([
+        completion(serde_json::json!({"role": "assistant", "content": "", "tool_calls": [{
+            "id": "call_1", "type": "function",
+            "function": {"name": "count-words-tool", "arguments": "{\"text\": \"the quick brown fox\"}"},
+        }]})),
+        completion(serde_json::json!({"role": "assistant", "content": "It has 4 words."})),
+    ]));
+    let config = elsewhere.join("elsewhere.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[models.local]\nkind = \"openai\"\nbase_url = \"{}/v1\"\nvendors = [\"local\"]\n",
+            server.base_url()
+        ),
+    )
+    .unwrap();
+    let asked = succeed(
+        Process::new(program)
+            .args(["ask", "How many words are in 'the quick brown fox'?"])
+            .current_dir(elsewhere)
+            .env("DEMO_CONFIG", &config),
+        "demo ask, with DEMO_CONFIG",
+    );
+    assert!(
+        asked.contains("· count-words-tool -> {\"words\":4}") && asked.contains("It has 4 words."),
+        "{asked}"
+    );
+    assert_eq!(server.requests().len(), 2);
 }

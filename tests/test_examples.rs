@@ -15,18 +15,22 @@ const PROVIDER_VARIABLES: &[&str] = &[
     "DESK_MODEL",
 ];
 
+/// The variables that say who is at the terminal.
+const USER_VARIABLES: &[&str] = &["AGBOSS_USER", "USER"];
+
 /// Runs `cargo run -q -p agboss --example <name> -- <args>` with `stdin` piped in; its
 /// standard output, and whether it succeeded.
 fn example(name: &str, args: &[&str], stdin: &str) -> (String, bool) {
     example_with(name, args, stdin, &[])
 }
 
-/// [`example`], with variables `env` set (and no provider's).
+/// [`example`], with variables `env` set (and no provider's, nor who the user is unless `env`
+/// says so).
 fn example_with(name: &str, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> (String, bool) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let mut command = Command::new(cargo);
-    for variable in PROVIDER_VARIABLES {
+    for variable in PROVIDER_VARIABLES.iter().chain(USER_VARIABLES) {
         command.env_remove(variable);
     }
     let mut child = command
@@ -98,31 +102,62 @@ fn refunds_through_the_inbox_complete_when_the_manager_approves() {
     );
 }
 
-/// A desk of its own: its store and notes file in a fresh folder, asked for `alice`.
+/// A desk of its own: its store and notes file in a fresh folder, asked for `alice` (or for
+/// nobody: neither `AGBOSS_USER` nor `USER` set).
 struct Desk {
     folder: tempfile::TempDir,
+    user: Option<&'static str>,
 }
 
 impl Desk {
     fn new() -> Desk {
         Desk {
             folder: tempfile::tempdir().unwrap(),
+            user: Some("alice"),
         }
+    }
+
+    /// A desk run with no user in the environment.
+    fn for_nobody() -> Desk {
+        Desk {
+            user: None,
+            ..Desk::new()
+        }
+    }
+
+    /// Who the desk's runs are for: the user, else the desk's own `desk-user`.
+    fn owner(&self) -> &'static str {
+        self.user.unwrap_or("desk-user")
     }
 
     fn path(&self, name: &str) -> String {
         self.folder.path().join(name).to_str().unwrap().to_owned()
     }
 
-    /// `cargo run --example desk -- <args>`, as alice: what it printed, and whether it succeeded.
+    /// `cargo run --example desk -- <args>`, as the desk's user: what it printed, and whether
+    /// it succeeded.
     fn run(&self, args: &[&str]) -> (String, bool) {
         let (db, notes) = (self.path("desk.db"), self.path("notes.jsonl"));
-        let env = [
-            ("DESK_DB", db.as_str()),
-            ("NOTES_FILE", notes.as_str()),
-            ("AGBOSS_USER", "alice"),
-        ];
+        let mut env = vec![("DESK_DB", db.as_str()), ("NOTES_FILE", notes.as_str())];
+        if let Some(user) = self.user {
+            env.push(("AGBOSS_USER", user));
+        }
         example_with("desk", args, "", &env)
+    }
+
+    /// The executions of thread `thread`, read from the desk's SQLite file: (agent, input).
+    fn thread(&self, thread: &str) -> Vec<(String, String)> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let store = agboss::store::SqliteStore::open(self.path("desk.db"))
+                .await
+                .unwrap();
+            let records = agboss::store::Store::thread(&store, thread).await.unwrap();
+            records.into_iter().map(|r| (r.agent, r.input)).collect()
+        })
     }
 
     fn notes(&self) -> String {
@@ -146,7 +181,10 @@ impl Desk {
             .find(|line| line.contains("note-save-tool waits for note-approval-channel"))
             .unwrap_or_else(|| panic!("no pause printed: {out}"));
         assert!(
-            line.ends_with("answered by alice (its thread's owner)"),
+            line.ends_with(&format!(
+                "answered by {} (its thread's owner)",
+                self.owner()
+            )),
             "{line}"
         );
         assert!(
@@ -251,4 +289,57 @@ fn the_desk_takes_a_refusal_and_a_reply_in_words_from_another_process() {
         "{out}"
     );
     assert_eq!(desk.notes().lines().count(), 1);
+}
+
+/// With neither `AGBOSS_USER` nor `USER` set, the desk asks as `desk-user`, and its subcommands
+/// act for the same user: `pending` lists the save, and `approve` answers it without `--as`,
+/// saying first that the answer was taken, then what ran, then how the run ended.
+#[test]
+fn without_a_user_the_desk_and_its_subcommands_agree_on_who_asks() {
+    let desk = Desk::for_nobody();
+    let pause_id = desk.ask();
+    let (out, ok) = desk.run(&["pending"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.starts_with(&format!("{pause_id}  note-save-tool waits")),
+        "{out}"
+    );
+    assert!(out.contains(", thread desk/desk-user/notes\n"), "{out}");
+
+    let (out, ok) = desk.run(&["approve", &pause_id]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with(&format!(
+            "pause {pause_id}: approved by desk-user; the answer is journaled in execution "
+        )),
+        "{out}"
+    );
+    assert_eq!(lines[1], "  · note-save-tool -> {\"total\":1}", "{out}");
+    assert!(lines[2].contains(" completed (1 tool calls, "), "{out}");
+    assert_eq!(lines[3], "Saved: The dentist is on Tuesday at 9.", "{out}");
+    assert_eq!(desk.notes().lines().count(), 1);
+}
+
+/// Each agent of the desk keeps a thread of its own for each user: the notes agent's runs in
+/// one, the scout's in another, so neither reads the other's turns as its history.
+#[test]
+fn each_agent_of_the_desk_has_its_own_thread() {
+    let desk = Desk::new();
+    desk.ask();
+    let (out, ok) = desk.run(&[]);
+    assert!(ok, "{out}");
+    let notes = desk.thread("desk/alice/notes");
+    let scout = desk.thread("desk/alice/scout");
+    assert_eq!(notes.len(), 4, "two runs of two questions: {notes:?}");
+    assert!(notes.iter().all(|(agent, _)| agent == "notes"), "{notes:?}");
+    assert_eq!(
+        scout,
+        vec![("scout".to_owned(), "Find me remote Rust jobs.".to_owned()); 2]
+    );
+    assert_eq!(
+        desk.thread("desk-thread"),
+        Vec::new(),
+        "the old shared thread"
+    );
 }

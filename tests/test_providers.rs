@@ -309,5 +309,7 @@ fn a_forbidden_key_names_the_variable_too() {
 mod details;
 #[path = "providers/each_provider.rs"]
 mod each_provider;
+#[path = "providers/tool_choice.rs"]
+mod tool_choice;
 #[path = "providers/wire_format.rs"]
 mod wire_format;

@@ -20,8 +20,10 @@
 //! the route each agent's model takes: the provider, its URL, the model's name there and the
 //! variable its key comes from. `NOTES_FILE` names the notes file, `JOBS_FILE` the job board,
 //! `DESK_DB` the store (default: `desk.db` in the data folder, docs/stores.md). The questions
-//! are asked for the user at the terminal (`$AGBOSS_USER`, else `$USER`): they own the thread,
-//! so they answer its pauses.
+//! are asked for the user at the terminal (`$AGBOSS_USER`, else `$USER`, else `desk-user`):
+//! they own the threads, so they answer their pauses, and the subcommands act for the same user.
+//! Each agent keeps a thread of its own per user (`desk/<user>/<agent>`): an agent remembers
+//! its own conversations, not the other agent's.
 
 mod approval;
 mod models;
@@ -43,8 +45,14 @@ use models::Models;
 use notes::{NotesAgent, NotesFile};
 use scout::{JobBoard, Scout};
 
-/// The thread the desk's questions belong to.
-const THREAD: &str = "desk-thread";
+/// Who asks when the environment names nobody.
+const DESK_USER: &str = "desk-user";
+
+/// The thread of `agent`'s questions for `owner`: one per agent, so that an agent's history
+/// holds its own turns only (the notes agent never reads the scout's calls), and one per user.
+fn thread(owner: &str, agent: &str) -> String {
+    format!("desk/{owner}/{agent}")
+}
 
 /// The desk's application, its models as `models` says, its variables read from `env`, its
 /// journals kept in `store`.
@@ -76,9 +84,10 @@ async fn store(env: &Env) -> Result<SqliteStore, StoreError> {
     }
 }
 
-/// Who asks: the user at the terminal, who owns the thread and answers its pauses.
+/// Who asks: the user at the terminal (else `desk-user`), who owns the threads and answers
+/// their pauses. The subcommands act for the same user (`Command::run_as`).
 fn owner(env: &Env) -> String {
-    agboss::cli::current_user(env).unwrap_or_else(|| "desk-user".into())
+    agboss::cli::current_user_or(env, DESK_USER)
 }
 
 /// One line per agent: the route its model takes (`notes: local/qwen2.5 via local at
@@ -110,25 +119,20 @@ async fn ask(
 ) -> Result<RunOutcome, RunError> {
     app.run("desk", question)
         .agent(agent)
-        .thread(THREAD)
+        .thread(&thread(owner, agent))
         .owner(owner)
         .on_tool_end(|end| println!("  · {} -> {}", end.tool, end.content))
         .await
 }
 
 /// What the desk prints of a run that waits: each pause, and how to answer it from a shell.
-async fn waiting(app: &Application, execution_id: &str, pause_ids: &[String], env: &Env) -> String {
+async fn waiting(app: &Application, execution_id: &str, pause_ids: &[String]) -> String {
     let now = app
         .clock()
         .wall_time()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |since| since.as_millis() as u64);
     let mut text = format!("  waits for your answer (execution {execution_id}):\n");
-    // Without $AGBOSS_USER or $USER the desk asked as `desk-user`: the answer must say so.
-    let answerer = match agboss::cli::current_user(env) {
-        Some(_) => String::new(),
-        None => " --as desk-user".to_owned(),
-    };
     for pause_id in pause_ids {
         match app.store().pause(pause_id).await {
             Ok(Some(pause)) => text.push_str(&agboss::cli::render_pause(&pause, now)),
@@ -136,7 +140,7 @@ async fn waiting(app: &Application, execution_id: &str, pause_ids: &[String], en
             Err(error) => text.push_str(&format!("{pause_id}  (the store failed: {error})\n")),
         }
         text.push_str(&format!(
-            "  answer it from any shell:\n    cargo run --example desk -- approve {pause_id}{answerer}\n    cargo run --example desk -- refuse {pause_id} \"the reason\"{answerer}\n    cargo run --example desk -- reply {pause_id} \"yes, save it\"{answerer}\n"
+            "  answer it from any shell:\n    cargo run --example desk -- approve {pause_id}\n    cargo run --example desk -- refuse {pause_id} \"the reason\"\n    cargo run --example desk -- reply {pause_id} \"yes, save it\"\n"
         ));
     }
     text
@@ -160,8 +164,9 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let owner = owner(&env);
     if let Some(command) = agboss::cli::command() {
-        return command.run(&app).await;
+        return command.run_as(&app, &owner).await;
     }
     match &models {
         Models::Scripted(_) => println!(
@@ -177,7 +182,6 @@ async fn main() -> ExitCode {
         eprintln!("{problems}");
         return ExitCode::FAILURE;
     }
-    let owner = owner(&env);
     let questions = [
         ("notes", "When is my dentist appointment?"),
         ("notes", "Remember: the dentist is on Tuesday at 9."),
@@ -200,7 +204,7 @@ async fn main() -> ExitCode {
             }
             Ok(RunOutcome::Paused(paused)) => {
                 let ids: Vec<String> = paused.pending.iter().map(|p| p.pause_id.clone()).collect();
-                print!("{}", waiting(&app, &paused.execution_id, &ids, &env).await);
+                print!("{}", waiting(&app, &paused.execution_id, &ids).await);
             }
             Ok(RunOutcome::Elsewhere(elsewhere)) => {
                 println!(
@@ -328,6 +332,35 @@ mod tests {
             std::fs::read_to_string(&notes)
                 .unwrap()
                 .contains("dentist Tuesday 9")
+        );
+    }
+
+    /// With nobody named in the environment, the desk asks as `desk-user`, and its `pending`
+    /// lists that user's pauses (it used to refuse to guess whose pauses to list).
+    #[tokio::test]
+    async fn the_desk_and_its_subcommands_agree_on_the_user() {
+        let notes = temp_file("agree-notes.jsonl", "");
+        let env = Env::from_pairs([("NOTES_FILE", notes.to_str().unwrap())]);
+        let app = desk(&Models::Scripted(script::DeskModel), &env, memory()).unwrap();
+        let owner = owner(&env);
+        assert_eq!(owner, "desk-user");
+        let outcome = ask(
+            &app,
+            "notes",
+            "Remember: the dentist is on Tuesday at 9.",
+            &owner,
+        )
+        .await
+        .unwrap();
+        let pause_id = &outcome.paused().expect("the save waits").pending[0].pause_id;
+        let pending = agboss::cli::command_from(["desk", "pending"])
+            .unwrap()
+            .unwrap();
+        let listed = pending.output_as(&app, &env, &owner).await;
+        assert!(listed.starts_with(pause_id.as_str()), "{listed}");
+        assert!(
+            listed.contains(", thread desk/desk-user/notes\n"),
+            "{listed}"
         );
     }
 

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use agboss::cli::{Command, command_from};
+use agboss::journal::LoopEvent;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
@@ -147,6 +148,91 @@ async fn pending_lists_the_current_users_pauses_and_approve_goes_on_in_this_proc
         command_from(["bank", "cancel"]).is_err(),
         "cancel names the execution"
     );
+}
+
+/// An answer that is taken says so first, on its own line, with the calls it let run; a run
+/// that then fails says so last, with the run's own code (here `answer.empty`, not `model`).
+#[tokio::test]
+async fn an_answer_says_it_was_taken_before_the_run_fails_with_its_own_code() {
+    let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+    let first = app(
+        store.clone(),
+        vec![Turn::call("transfer-tool", json!({"cents": 500}))],
+    );
+    let pause_id = paused(&first, "alice").await;
+    let execution_id = first
+        .store()
+        .pause(&pause_id)
+        .await
+        .unwrap()
+        .unwrap()
+        .execution_id;
+    // Another process, whose model answers the next turn with nothing.
+    let second = app(store, vec![Turn::text("")]);
+    let alice = Env::from_pairs([("USER", "alice")]);
+
+    let out = cli(&second, &format!("bank approve {pause_id}"), &alice).await;
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!(
+            "pause {pause_id}: approved by alice; the answer is journaled in execution {execution_id}"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        lines[1], r#"  · transfer-tool -> {"text":"moved 500 cents"}"#,
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with(
+            "error: the run went on and failed: [answer.empty] agent `teller`: the model `scripted/teller` answered turn 2 with neither text nor a tool call"
+        ),
+        "{out}"
+    );
+    assert_eq!(lines.len(), 3, "{out}");
+    let events = second.store().events(&execution_id).await.unwrap();
+    assert!(
+        matches!(events.last(), Some(LoopEvent::Failed { code, .. }) if code == "answer.empty"),
+        "{events:?}"
+    );
+    // The answer stays taken: a second one is refused, and says nothing was taken.
+    let again = cli(&second, &format!("bank approve {pause_id}"), &alice).await;
+    assert_eq!(
+        again,
+        format!("error: [pause.already-answered] pause `{pause_id}` is already answered\n")
+    );
+}
+
+/// A refusal and a reply in words say what was journaled, then how the run went on.
+#[tokio::test]
+async fn a_refusal_says_it_was_taken_and_the_run_goes_on() {
+    let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+    let first = app(
+        store.clone(),
+        vec![Turn::call("transfer-tool", json!({"cents": 500}))],
+    );
+    let pause_id = paused(&first, "alice").await;
+    let second = app(store, vec![Turn::text("Not moved.")]);
+    let out = cli(
+        &second,
+        &format!("bank refuse {pause_id} not-today --as alice"),
+        &Env::from_pairs::<&str, &str>([]),
+    )
+    .await;
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with(&format!(
+            "pause {pause_id}: refused (\"not-today\") by alice; the answer is journaled in execution "
+        )),
+        "{out}"
+    );
+    assert_eq!(
+        lines[1], "  · transfer-tool -> Tool error: the call was refused: not-today",
+        "{out}"
+    );
+    assert!(lines[2].contains(" completed (1 tool calls, "), "{out}");
+    assert_eq!(lines[3], "Not moved.", "{out}");
 }
 
 #[tokio::test]

@@ -69,6 +69,19 @@
 //! myapp answer 3f9c0a... '{"date": "2026-12-01"}' --as alice
 //! ```
 //!
+//! An answer says first that it was taken and journaled, then each call that ran after it,
+//! then how the run went on, each on its own line; a run that fails after the answer prints
+//! its own code on standard error (the answer stays taken):
+//!
+//! ```text
+//! pause 3f9c0a...: approved by alice; the answer is journaled in execution 0193...
+//!   · note-save-tool -> {"total":1}
+//! error: the run went on and failed: [answer.empty] agent `notes`: the model ...
+//! ```
+//!
+//! A program whose user, when the environment names none, is one of its own runs the
+//! subcommands for that user ([`Command::run_as`], with [`current_user_or`] deciding for both).
+//!
 //! `g mcp` starts the server (or reaches its URL), lists its tools and writes the module:
 //!
 //! ```text
@@ -85,7 +98,9 @@ pub mod mcp;
 #[cfg(feature = "mcp")]
 pub use generate::{Generate, GenerateMcp};
 pub use new::{AgbossSource, New, NewError};
-pub use pauses::{Answerer, PauseCommand, USER_VARIABLES, current_user, render as render_pause};
+pub use pauses::{
+    Answerer, PauseCommand, USER_VARIABLES, current_user, current_user_or, render as render_pause,
+};
 pub use worker::WorkerArgs;
 
 mod new;
@@ -98,6 +113,7 @@ use std::process::ExitCode;
 use agboss_core::app::Application;
 use agboss_core::base::Env;
 use clap::{Args, Parser, Subcommand};
+use pauses::Printed;
 
 /// A subcommand of agboss's command line.
 // Parsed once per process: the size of `g mcp`'s options does not matter.
@@ -183,6 +199,18 @@ impl Command {
     /// module to `--out` or standard output. The pause subcommands answer as `--as` says, else
     /// as [`current_user`] finds in the process's environment.
     pub async fn run(&self, app: &Application) -> ExitCode {
+        self.run_for(app, current_user(&Env::process())).await
+    }
+
+    /// [`run`](Self::run), the current user being `user`: for a program whose user, when the
+    /// environment names none, is one of its own (`current_user_or(&env, "desk-user")`), so
+    /// that `pending` lists the pauses of the runs it started and an answer comes from their
+    /// owner.
+    pub async fn run_as(&self, app: &Application, user: &str) -> ExitCode {
+        self.run_for(app, Some(user.to_owned())).await
+    }
+
+    async fn run_for(&self, app: &Application, user: Option<String>) -> ExitCode {
         if let Some(code) = self.run_without_application() {
             return code;
         }
@@ -195,48 +223,65 @@ impl Command {
                 ExitCode::FAILURE
             };
         }
-        let (text, failed) = self.printed(app, &Env::process()).await;
-        if failed {
-            eprint!("{text}");
+        let printed = self.printed(app, &Env::process(), user.as_deref()).await;
+        print!("{}", printed.text);
+        eprint!("{}", printed.error);
+        if printed.failed {
             ExitCode::FAILURE
         } else {
-            print!("{text}");
             ExitCode::SUCCESS
         }
     }
 
-    /// What the subcommand prints, an error as `error: ..`. For `g mcp`, the generated module
-    /// (whatever `--out` says). `env` stands for the process's environment (who the current
-    /// user is).
+    /// What the subcommand prints: its output, then its error as `error: ..` (an answer's
+    /// subcommand says the answer was taken before how the run went on, failure included).
+    /// For `g mcp`, the generated module (whatever `--out` says). `env` stands for the
+    /// process's environment (the variables, and who the current user is).
     pub async fn output(&self, app: &Application, env: &Env) -> String {
-        self.printed(app, env).await.0
+        let printed = self.printed(app, env, current_user(env).as_deref()).await;
+        printed.text + &printed.error
     }
 
-    async fn printed(&self, app: &Application, env: &Env) -> (String, bool) {
+    /// [`output`](Self::output), the current user being `user` (see [`run_as`](Self::run_as)).
+    pub async fn output_as(&self, app: &Application, env: &Env, user: &str) -> String {
+        let printed = self.printed(app, env, Some(user)).await;
+        printed.text + &printed.error
+    }
+
+    async fn printed(&self, app: &Application, env: &Env, user: Option<&str>) -> Printed {
+        // Only `g mcp` reads variables.
+        #[cfg(not(feature = "mcp"))]
+        let _ = env;
         match self {
             #[cfg(feature = "mcp")]
             Command::G(Generate::Mcp(mcp)) => match mcp.generate(env) {
-                Ok(generated) => (generated.code, false),
-                Err(e) => (format!("error: {e}\n"), true),
+                Ok(generated) => Printed::ok(generated.code),
+                Err(e) => Printed::error(e),
             },
-            Command::Describe { json: false } => (agboss_core::describe::text(app), false),
+            Command::Describe { json: false } => Printed::ok(agboss_core::describe::text(app)),
             Command::Describe { json: true } => {
                 let mut text = serde_json::to_string_pretty(&agboss_core::describe::json(app))
                     .unwrap_or_default();
                 text.push('\n');
-                (text, false)
+                Printed::ok(text)
             }
-            Command::Pauses(command) => {
-                let printed = command.run(app, env).await;
-                (printed.text, printed.failed)
-            }
+            Command::Pauses(command) => command.run(app, user).await,
             Command::Worker(worker) => {
                 let mut out = Vec::new();
                 let report = worker.work(app, Default::default(), &mut out).await;
                 let mut text = String::from_utf8_lossy(&out).into_owned();
                 text.push_str(&worker::summary(&report));
                 text.push('\n');
-                (text, !report.failed.is_empty())
+                if report.failed.is_empty() {
+                    Printed::ok(text)
+                } else {
+                    // As before: a worker that saw failures prints its whole report as an error.
+                    Printed {
+                        text: String::new(),
+                        error: text,
+                        failed: true,
+                    }
+                }
             }
         }
     }

@@ -335,6 +335,9 @@ catalogue! {
     /// The model call failed.
     MODEL = ("model", "a model call failed",
         "model call failed: {detail}");
+    /// A server failed a request that forced a tool choice, and failed it again.
+    MODEL_TOOL_CHOICE = ("model.tool-choice", "a server failed (500) a request that forced a tool choice (`required` or a tool's name), twice: it may not take that form",
+        "{provider} failed ({status}) after {attempts} on a request that forced the tool choice {choice}, {said}: this server may not take a forced choice in that form. Set the agent's first_turn_tool_choice (or tool_choice, whichever forced it) to {instead}");
     /// The execution was cancelled.
     CANCELLED = ("cancelled", "the execution was cancelled",
         "cancelled: {reason}");

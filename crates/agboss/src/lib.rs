@@ -199,7 +199,7 @@ pub mod model {
     pub use agboss_core::model::{
         ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelClient,
         ModelError, ModelRoute, ModelRouter, Prices, ScriptedModel, Thinking, ToolCall, ToolChoice,
-        Turn, Usage, forbid_real_requests,
+        ToolChoiceFailure, Turn, Usage, forbid_real_requests,
     };
     /// Providers over HTTP, by wire format ([`WireFormat`](crate::tool::WireFormat)).
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
@@ -361,7 +361,7 @@ pub mod config {
 pub mod cli {
     pub use agboss_cli::{
         AgbossArgs, Answerer, Command, PauseCommand, USER_VARIABLES, WorkerArgs, command,
-        command_from, current_user, render_pause,
+        command_from, current_user, current_user_or, render_pause,
     };
     #[cfg(feature = "mcp")]
     pub use agboss_cli::{Generate, GenerateMcp};

@@ -1,5 +1,10 @@
 //! [`ModelError`]: why a model call failed, said so that the reader knows what to do.
 
+use std::fmt;
+
+use agboss_rules::codes;
+
+use super::ToolChoice;
 use crate::context::AbortReason;
 use crate::units::TimeSpan;
 
@@ -69,6 +74,13 @@ pub enum ModelError {
         /// The URL the requests went to.
         url: String,
     },
+    /// A request that forced a tool choice (`required`, or a tool's name) got a 500 on every
+    /// attempt made, two at most: some servers fail every request that forces a choice in a
+    /// form they do not take (llama-cpp-python 0.3.36 serving Gemma 3 answers `required` so,
+    /// with an empty message). The message names the setting to change and what to set it to
+    /// (docs/decisions/0008).
+    #[error("{0}")]
+    ToolChoiceFailed(Box<ToolChoiceFailure>),
     /// The API answered with something that is not its documented format.
     #[error("{provider} answered with a body that is not its format: {detail}{}", at(.url))]
     MalformedResponse {
@@ -123,6 +135,15 @@ pub enum ModelError {
 }
 
 impl ModelError {
+    /// Its code in `agboss_rules::codes`, which a run that fails with it keeps:
+    /// `model.tool-choice` for [`ToolChoiceFailed`](Self::ToolChoiceFailed), else `model`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ModelError::ToolChoiceFailed(_) => codes::MODEL_TOOL_CHOICE.id(),
+            _ => codes::MODEL.id(),
+        }
+    }
+
     /// The same error, naming `url` as the one its request went to (for an answer read apart
     /// from its request, as a provider's parser reads it).
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
@@ -138,9 +159,67 @@ impl ModelError {
             {
                 to.clone_into(url);
             }
+            ModelError::ToolChoiceFailed(failure) if failure.url.is_empty() => {
+                to.clone_into(&mut failure.url);
+            }
             _ => {}
         }
         self
+    }
+}
+
+/// A 500 to a request that forced a tool choice, on every attempt made
+/// ([`ModelError::ToolChoiceFailed`]); its `Display` says what failed and the setting to change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolChoiceFailure {
+    /// The provider.
+    pub provider: String,
+    /// The last status.
+    pub status: u16,
+    /// Attempts made.
+    pub attempts: u32,
+    /// The choice the request forced.
+    pub choice: ToolChoice,
+    /// The provider's message; empty when it gave none.
+    pub message: String,
+    /// A tool of the request, named in the advice.
+    pub tool: Option<String>,
+    /// The URL the requests went to.
+    pub url: String,
+}
+
+impl fmt::Display for ToolChoiceFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let attempts = match self.attempts {
+            1 => "1 attempt".to_owned(),
+            n => format!("{n} attempts"),
+        };
+        let said = if self.message.is_empty() {
+            "with an empty message".to_owned()
+        } else {
+            format!("saying {:?}", self.message)
+        };
+        let (choice, instead) = match &self.choice {
+            ToolChoice::Tool(name) => (format!("{name:?}"), "\"required\" or \"auto\"".to_owned()),
+            _ => (
+                "\"required\"".to_owned(),
+                match &self.tool {
+                    Some(tool) => {
+                        format!("one of its tools' names, such as {tool:?}, or to \"auto\"")
+                    }
+                    None => "one of its tools' names, or to \"auto\"".to_owned(),
+                },
+            ),
+        };
+        let text = codes::MODEL_TOOL_CHOICE.fill(&[
+            ("provider", &self.provider),
+            ("status", &self.status),
+            ("attempts", &attempts),
+            ("choice", &choice),
+            ("said", &said),
+            ("instead", &instead),
+        ]);
+        write!(f, "{text}{}", at(&self.url))
     }
 }
 

@@ -15,7 +15,7 @@ mod scripted;
 mod settings;
 
 pub use client::ModelClient;
-pub use error::ModelError;
+pub use error::{ModelError, ToolChoiceFailure};
 pub use message::{Message, ToolCall};
 pub use request::{ChatRequest, ChatResponse, FinishReason, Thinking, ToolChoice, Usage};
 pub use router::{ModelRoute, ModelRouter, Prices};

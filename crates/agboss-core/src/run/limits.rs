@@ -119,7 +119,7 @@ impl RunError {
         match self {
             RunError::LimitExceeded(e) => e.code(),
             RunError::BudgetExceeded(e) => e.code().into(),
-            RunError::Model(_) => "model".into(),
+            RunError::Model(e) => e.code().into(),
             RunError::Aborted(_) => "cancelled".into(),
             RunError::TurnLimit(e) => e.code(),
             RunError::Contract(_) => "answer.missing".into(),

@@ -32,6 +32,11 @@
 //! where one is due (never `null`), each tool call answered by exactly one result. A body that
 //! fails is answered with that server's error ([`Flavour`]) and takes no canned response, so a
 //! client that regresses fails its test.
+//!
+//! A server can also play what a particular server was found to do beyond its format's rules
+//! ([`Quirk`]): `WireServer::start_with(Flavour::LlamaCppPython,
+//! &[Quirk::FailsRequiredToolChoice], responses)` fails every `tool_choice: "required"` as
+//! llama-cpp-python 0.3.36 serving Gemma 3 does.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -49,7 +54,10 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tokio::task::{JoinHandle, JoinSet};
 
+mod quirk;
 pub mod strict;
+
+pub use quirk::Quirk;
 
 /// The fixture `tests/fixtures/<provider>/<name>.json`: an answer in `provider`'s documented
 /// wire format (`openai`, `anthropic`, `gemini`).
@@ -172,6 +180,7 @@ pub enum Flavour {
 struct Shared {
     base_url: String,
     flavour: Flavour,
+    quirks: Vec<Quirk>,
     responses: Mutex<VecDeque<Canned>>,
     requests: Mutex<Vec<Recorded>>,
     arrived: Notify,
@@ -197,6 +206,20 @@ impl WireServer {
         flavour: Flavour,
         responses: impl IntoIterator<Item = Canned>,
     ) -> WireServer {
+        WireServer::start_with(flavour, &[], responses).await
+    }
+
+    /// Starts a server on `127.0.0.1` that gives `responses` in order, refuses a bad request as
+    /// `flavour`'s server does, and behaves as each of `quirks` says.
+    ///
+    /// # Panics
+    ///
+    /// If no port on `127.0.0.1` can be bound: a test cannot run without one.
+    pub async fn start_with(
+        flavour: Flavour,
+        quirks: &[Quirk],
+        responses: impl IntoIterator<Item = Canned>,
+    ) -> WireServer {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("wire-server: cannot bind a port on 127.0.0.1");
@@ -206,6 +229,7 @@ impl WireServer {
         let shared = Arc::new(Shared {
             base_url: format!("http://{address}"),
             flavour,
+            quirks: quirks.to_vec(),
             responses: Mutex::new(responses.into_iter().collect()),
             ..Shared::default()
         });
@@ -314,7 +338,16 @@ async fn respond(
             .map(|p| format!("{}: {}", strict::dotted(&p.loc), p.msg))
             .collect(),
     };
-    let next = if problems.is_empty() {
+    let quirky = match dialect(&path) {
+        Some(Dialect::OpenAi) if problems.is_empty() => shared
+            .quirks
+            .iter()
+            .find_map(|quirk| quirk.answer_chat_completions(&recorded.body)),
+        _ => None,
+    };
+    let next = if let Some(answer) = quirky {
+        Some(answer)
+    } else if problems.is_empty() {
         lock(&shared.responses).pop_front()
     } else {
         dialect(&path).map(|d| refusal(d, shared.flavour, &problems))

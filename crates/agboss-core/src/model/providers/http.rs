@@ -7,6 +7,10 @@
 //! whose wait would end after it is not made; the call fails with the status that asked for it.
 //! The key never reaches an error, a log line or a `Debug` output: it is sent in a header
 //! marked sensitive, and any echo of it in a body the API sends back is redacted.
+//!
+//! A 500 answering a request that forced a tool choice is tried once more, not as often as the
+//! policy allows: some servers fail every request that forces a choice in a form they do not
+//! take, and the error then names the setting to change (docs/decisions/0008).
 
 mod failure;
 mod retry;
@@ -22,12 +26,16 @@ use serde_json::Value;
 use super::ProviderSettings;
 use crate::base::http::{error_chain, tls_config};
 use crate::context::{AbortReason, Signal};
-use crate::model::ModelError;
 use crate::model::real_requests_forbidden;
+use crate::model::{ModelError, ToolChoice};
 use crate::time::Clock;
 
 /// The largest answer read; a longer one is reported, not buffered.
 const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+
+/// Attempts at most for a request that forced a tool choice and got a 500: the first, and one
+/// more to tell a passing failure from one that comes back every time.
+const FORCED_CHOICE_ATTEMPTS: u32 = 2;
 
 /// Where an API expects its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +66,18 @@ pub(crate) struct Post<'a> {
     pub(crate) key_header: KeyHeader,
     /// Headers every request of this API carries (`anthropic-version`).
     pub(crate) headers: &'a [(&'static str, &'static str)],
+    /// The tool choice the request forces, if it forces one.
+    pub(crate) forced: Option<Forced<'a>>,
+}
+
+/// A tool choice a request forces (`required`, or a tool's name), for the error a server's
+/// failure of it gets.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Forced<'a> {
+    /// The choice.
+    pub(crate) choice: &'a ToolChoice,
+    /// A tool of the request, which the advice may name.
+    pub(crate) tool: Option<&'a str>,
 }
 
 /// A provider's connection: its settings, its key, the clock its timeouts run on and one HTTP
@@ -155,7 +175,7 @@ impl Client {
                 after: timeout,
                 url: url.clone(),
             }),
-            result = self.attempts(http, &url, &headers, &body, started) => result,
+            result = self.attempts(http, &url, &headers, &body, started, post.forced) => result,
         }
     }
 
@@ -167,6 +187,7 @@ impl Client {
         headers: &HeaderMap,
         body: &[u8],
         started: crate::time::ClockTime,
+        forced: Option<Forced<'_>>,
     ) -> Result<Value, ModelError> {
         let policy = self.settings.retry;
         let max_attempts = policy.max_attempts.max(1);
@@ -179,11 +200,17 @@ impl Client {
             if answer.status.is_success() {
                 return self.parse(url, &answer.body);
             }
-            let error = failure::map(self, url, &answer, attempt);
-            // A 5xx whose body says the request is invalid fails the same way every time.
-            let retryable = answer.status == StatusCode::TOO_MANY_REQUESTS
-                || (answer.status.is_server_error()
-                    && !matches!(error, ModelError::BadRequest { .. }));
+            let error = failure::map(self, url, &answer, attempt, forced);
+            let retryable = match error {
+                // One more attempt tells a passing failure from one that comes back every time.
+                ModelError::ToolChoiceFailed(_) => attempt < FORCED_CHOICE_ATTEMPTS,
+                // A 5xx whose body says the request is invalid fails the same way every time.
+                ModelError::BadRequest { .. } => false,
+                _ => {
+                    answer.status == StatusCode::TOO_MANY_REQUESTS
+                        || answer.status.is_server_error()
+                }
+            };
             if !retryable || attempt >= max_attempts {
                 return Err(error);
             }
@@ -403,6 +430,7 @@ mod tests {
             body: &Value::Null,
             key_header: KeyHeader::Named("x-api-key"),
             headers: &[],
+            forced: None,
         };
         assert_eq!(
             client.headers(&post).unwrap_err(),

@@ -26,6 +26,8 @@ use serde_json::Value;
 
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 use super::ChatResponse;
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+use super::ToolChoice;
 use super::{ChatFuture, ChatModel, ChatRequest, ModelError};
 use crate::base::Env;
 use crate::context::Signal;
@@ -33,7 +35,7 @@ use crate::time::Clock;
 pub use crate::tool::WireFormat;
 use crate::units::{TimeSpan, millis, seconds};
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
-use http::{KeyHeader, Post};
+use http::{Forced, KeyHeader, Post};
 
 /// How a failed request is retried: 429 and 5xx, up to `max_attempts` in all, waiting
 /// `first_backoff` then doubling up to `max_backoff`, or what the API's `Retry-After` says
@@ -244,12 +246,27 @@ impl ChatModel for HttpChat {
                 body: &body,
                 key_header: self.wire.key_header,
                 headers: self.wire.headers,
+                forced: forced(request),
             };
             let answer = self.client.post_json(post, signal).await?;
             (self.wire.parse)(self.client.provider(), &answer)
                 .map_err(|e| e.at_url(&self.client.url(&path)))
         })
     }
+}
+
+/// The tool choice `request` forces: `required` or a tool's name, with tools to choose from
+/// (without tools, no dialect sends a tool choice).
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+fn forced(request: &ChatRequest) -> Option<Forced<'_>> {
+    let forces = matches!(
+        request.tool_choice,
+        ToolChoice::Required | ToolChoice::Tool(_)
+    );
+    (forces && !request.tools.is_empty()).then(|| Forced {
+        choice: &request.tool_choice,
+        tool: request.tools.first().map(|tool| tool.name.as_str()),
+    })
 }
 
 #[cfg(test)]

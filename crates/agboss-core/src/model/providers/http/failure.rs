@@ -3,16 +3,25 @@
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use super::{Answer, Client};
+use super::{Answer, Client, Forced};
 
-use crate::model::ModelError;
+use crate::model::{ModelError, ToolChoiceFailure};
 
-/// The error a failed answer (`attempt` being the number of attempts made) reports.
+/// The error a failed answer (`attempt` being the number of attempts made) reports; `forced`
+/// is the tool choice the request forced, if it forced one.
 ///
 /// A 5xx whose body says the request itself is invalid ([`invalid_request`]) is a
 /// [`ModelError::BadRequest`], which the client does not retry: such a request fails the same
-/// way every time (llama-cpp-python answers its validation errors with a 500).
-pub(super) fn map(client: &Client, url: &str, answer: &Answer, attempts: u32) -> ModelError {
+/// way every time (llama-cpp-python answers its validation errors with a 500). Any other 500
+/// to a request that forced a tool choice is a [`ModelError::ToolChoiceFailed`], which the
+/// client tries once more only.
+pub(super) fn map(
+    client: &Client,
+    url: &str,
+    answer: &Answer,
+    attempts: u32,
+    forced: Option<Forced<'_>>,
+) -> ModelError {
     let provider = client.provider().to_owned();
     let status = answer.status.as_u16();
     let url = url.to_owned();
@@ -35,14 +44,25 @@ pub(super) fn map(client: &Client, url: &str, answer: &Answer, attempts: u32) ->
             attempts,
             url,
         },
-        s if s.is_server_error() => match invalid_request(&answer.body) {
-            Some(first) => ModelError::BadRequest {
+        s if s.is_server_error() => match (invalid_request(&answer.body), forced) {
+            (Some(first), _) => ModelError::BadRequest {
                 provider,
                 status,
                 message: client.redact(&first),
                 url,
             },
-            None => ModelError::Server {
+            (None, Some(forced)) if s == StatusCode::INTERNAL_SERVER_ERROR => {
+                ModelError::ToolChoiceFailed(Box::new(ToolChoiceFailure {
+                    provider,
+                    status,
+                    attempts,
+                    choice: forced.choice.clone(),
+                    message: client.redact(&said(answer)),
+                    tool: forced.tool.map(str::to_owned),
+                    url,
+                }))
+            }
+            (None, _) => ModelError::Server {
                 provider,
                 status,
                 attempts,
@@ -91,6 +111,18 @@ fn message(answer: &Answer) -> String {
             format!("{text}: check base_url and the model's name")
         }
         (false, _) => text,
+    }
+}
+
+/// What a failed answer said, on one line: the provider's message, else the start of a body
+/// that is not JSON; empty when it said nothing (llama-cpp-python's `{"error": {"message": ""}}`).
+fn said(answer: &Answer) -> String {
+    if let Some(message) = provider_message(&answer.body) {
+        return snippet(&message, 300);
+    }
+    match serde_json::from_slice::<Value>(&answer.body) {
+        Ok(_) => String::new(),
+        Err(_) => snippet(&String::from_utf8_lossy(&answer.body), 300),
     }
 }
 

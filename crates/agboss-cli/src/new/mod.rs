@@ -1,16 +1,24 @@
 //! `agboss new <name>`: a project with one tool, one agent, a configuration file for a local
-//! OpenAI-compatible server, and a test that passes without a model.
+//! OpenAI-compatible server, a README saying how to run it, and a test that passes without a
+//! model.
 //!
 //! ```text
 //! demo/
 //!   Cargo.toml            agboss (by path from the checkout the program was built from, so it
 //!                         builds offline; else the published version), tokio, clap
+//!   README.md             what the project is, how to run it against a local server (the one
+//!                         demo.toml points at: port 8080), and how to run its tests
 //!   demo.toml             where the model is: [models.local] and [agents.assistant]
 //!   src/lib.rs            the tool `count-words-tool`, the agent `assistant`, `app()`
 //!   src/assistant.prompt.md
-//!   src/main.rs           `demo ask <question>`, and agboss's subcommands under `demo agboss`
+//!   src/main.rs           `demo ask <question>`, and agboss's subcommands under `demo agboss`;
+//!                         reads demo.toml beside the project from any directory, or the file
+//!                         $DEMO_CONFIG names
 //!   tests/assistant.rs    the agent on a scripted model, and the tool alone
 //! ```
+//!
+//! The files' texts are the templates in `template/`, where `{name}` is the project's name,
+//! `{NAME}` its variables' prefix (`DEMO`), `{crate}` its crate's name.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -128,9 +136,8 @@ impl New {
                     eprintln!("  {}", file.display());
                 }
                 eprintln!(
-                    "next: cd {} && cargo test; start a local model server (see {}.toml), then cargo run -- ask \"How many words are in 'the quick brown fox'?\"",
+                    "next: cd {} && cargo test; then start a local model server as README.md says and cargo run -- ask \"How many words are in 'the quick brown fox'?\"",
                     dir.display(),
-                    self.name
                 );
                 ExitCode::SUCCESS
             }
@@ -227,6 +234,7 @@ fn check_name(name: &str) -> Result<(), NewError> {
 /// The project's files: path relative to its directory, and text.
 fn files(name: &str, agboss: &AgbossSource) -> Vec<(PathBuf, String)> {
     let krate = name.replace('-', "_");
+    let prefix = krate.to_ascii_uppercase();
     let dependency = |features: &str| match agboss {
         AgbossSource::Path(path) => format!(
             "{{ path = {}{features} }}",
@@ -238,6 +246,7 @@ fn files(name: &str, agboss: &AgbossSource) -> Vec<(PathBuf, String)> {
         template
             .replace("{name}", name)
             .replace("{crate}", &krate)
+            .replace("{NAME}", &prefix)
             .replace("{agboss}", &dependency(""))
             .replace(
                 "{agboss_testing}",
@@ -247,6 +256,7 @@ fn files(name: &str, agboss: &AgbossSource) -> Vec<(PathBuf, String)> {
     [
         ("Cargo.toml", MANIFEST),
         (".gitignore", "/target\n"),
+        ("README.md", README),
         ("{name}.toml", CONFIG),
         ("src/lib.rs", LIB),
         ("src/assistant.prompt.md", PROMPT),
@@ -263,202 +273,20 @@ fn toml_string(text: &str) -> String {
     format!("{:?}", text)
 }
 
-const MANIFEST: &str = r#"[package]
-name = "{name}"
-version = "0.1.0"
-edition = "2024"
-publish = false
+const MANIFEST: &str = include_str!("template/manifest.toml.tmpl");
 
-[dependencies]
-agboss = {agboss}
-# The command line, without colours: the features agboss builds clap with.
-clap = { version = "4.5", default-features = false, features = ["std", "derive", "help", "usage", "error-context"] }
-tokio = { version = "1.48", features = ["macros", "rt-multi-thread"] }
+const README: &str = include_str!("template/README.md.tmpl");
 
-[dev-dependencies]
-# Scripted models and `test_tool` for the tests.
-agboss = {agboss_testing}
-serde_json = "1"
-"#;
+const CONFIG: &str = include_str!("template/config.toml.tmpl");
 
-const CONFIG: &str = r#"# Where the assistant's model is. By default an OpenAI-compatible server on this machine:
-# llama.cpp (`llama-server -m model.gguf --port 8080`), or Ollama (base_url
-# "http://127.0.0.1:11434/v1"). Any provider works: see agboss's docs/agents.md.
-[models.local]
-kind = "openai"
-base_url = "http://127.0.0.1:8080/v1"
-vendors = ["local"]              # model ids "local/<model>" go here
-# api_key_env = "LOCAL_API_KEY"  # the NAME of the variable holding its key, if it needs one
-
-[agents.assistant]
-model = "local/qwen2.5"          # the model's name on the server after "local/"
-# first_turn_tool_choice = "required"   # small models often call a tool only when forced
-"#;
-
-const LIB: &str = r#"//! {name}: an agboss application with one agent and one tool.
-
-use agboss::app::ApplicationBuilder;
-use agboss::prelude::*;
-use agboss::{Application, Workflow};
-
-/// A text to count the words of.
-#[dto]
-pub struct Text {
-    /// The text, exactly as the user gave it.
-    pub text: String,
-}
-
-/// How many words a text has.
-#[dto]
-pub struct Count {
-    /// The number of words, separated by whitespace.
-    pub words: usize,
-}
-
-/// Counts the words of a text.
-#[tool(name = "count-words-tool", read_only = true)]
-pub struct CountWords;
-
-impl ToolHandler for CountWords {
-    type Input = Text;
-    type Output = Count;
-
-    async fn run(&self, input: Text) -> Result<Count, ToolError> {
-        Ok(Count {
-            words: input.text.split_whitespace().count(),
-        })
-    }
-}
-
-/// Answers questions about texts, counting their words with its tool.
-#[agent(
-    name = "assistant",
-    prompt = "assistant.prompt.md",
-    model = "local/qwen2.5",
-    tools = [CountWords],
-)]
-pub struct Assistant;
-
-/// The application: the workflow `main` with the assistant. Configure it (`{name}.toml`) and
-/// build it.
-pub fn app() -> ApplicationBuilder {
-    Application::builder("{name}").workflow(Workflow::new("main").agent::<Assistant>())
-}
-"#;
+const LIB: &str = include_str!("template/lib.rs.tmpl");
 
 const PROMPT: &str = "You answer questions about texts. To count the words of a text, call \
 count-words-tool with the text; never count them yourself. Answer in one sentence.\n";
 
-const MAIN: &str = r#"//! `{name} ask <question>`: asks the assistant. `{name} agboss describe` prints who can use
-//! which tool; `{name} agboss g mcp ...` generates the tools of an MCP server.
+const MAIN: &str = include_str!("template/main.rs.tmpl");
 
-use std::process::ExitCode;
-
-use agboss::config::Config;
-use clap::{Parser, Subcommand};
-
-#[derive(Parser)]
-#[command(about = "Asks the assistant about texts")]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Asks the assistant a question.
-    Ask {
-        /// The question.
-        #[arg(required = true)]
-        question: Vec<String>,
-    },
-    /// agboss's own subcommands: `describe`, `g mcp`, `pending`, `approve`, ...
-    #[command(subcommand)]
-    Agboss(agboss::cli::Command),
-}
-
-#[tokio::main]
-async fn main() -> ExitCode {
-    let cli = Cli::parse();
-    if let Command::Agboss(command) = &cli.command
-        && let Some(code) = command.run_without_application()
-    {
-        return code;
-    }
-    let app = match {crate}::app().config(Config::load("{name}.toml")).build() {
-        Ok(app) => app,
-        Err(problems) => {
-            eprintln!("{problems}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let question = match cli.command {
-        Command::Agboss(command) => return command.run(&app).await,
-        Command::Ask { question } => question.join(" "),
-    };
-    for workflow in app.workflows() {
-        for agent in workflow.agents() {
-            match app.router().and_then(|router| router.route_of(agent.model())) {
-                Ok(route) => eprintln!("{}: {route}", agent.name()),
-                Err(error) => eprintln!("{}: {error}", agent.name()),
-            }
-        }
-    }
-    match app
-        .run("main", question)
-        .on_tool_end(|end| eprintln!("  · {} -> {}", end.tool, end.content))
-        .await
-    {
-        Ok(outcome) => {
-            println!("{}", outcome.text().unwrap_or_default());
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            eprintln!("error: [{}] {error}", error.code());
-            ExitCode::FAILURE
-        }
-    }
-}
-"#;
-
-const TEST: &str = r##"//! The assistant on a scripted model, and its tool alone: no model server needed.
-
-use std::sync::Arc;
-
-use agboss::model::{ScriptedModel, Turn};
-use agboss::testing::test_tool;
-use {crate}::{CountWords, Text, app};
-use serde_json::json;
-
-#[tokio::test]
-async fn the_assistant_counts_words_with_its_tool() {
-    agboss::model::forbid_real_requests(true);
-    let model = ScriptedModel::new([
-        Turn::call("count-words-tool", json!({"text": "the quick brown fox"})),
-        Turn::text("It has 4 words.").expect_tool_result(r#"{"words":4}"#),
-    ]);
-    let app = app().chat_model(Arc::new(model)).build().unwrap();
-    let outcome = app
-        .run("main", "How many words are in 'the quick brown fox'?")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
-    assert_eq!(outcome.text(), Some("It has 4 words."));
-    assert_eq!(outcome.tool_calls, 1);
-}
-
-#[tokio::test]
-async fn the_tool_counts_words_separated_by_whitespace() {
-    let run = test_tool::<CountWords>()
-        .run(Text {
-            text: "  one\ttwo\nthree ".into(),
-        })
-        .await
-        .unwrap();
-    assert_eq!(run.output.words, 3);
-}
-"##;
+const TEST: &str = include_str!("template/test.rs.tmpl");
 
 #[cfg(test)]
 mod tests {
@@ -511,6 +339,7 @@ mod tests {
             [
                 "Cargo.toml",
                 ".gitignore",
+                "README.md",
                 "word-counter.toml",
                 "src/lib.rs",
                 "src/assistant.prompt.md",
@@ -524,17 +353,29 @@ mod tests {
             "agboss = { path = \"/src/agboss/crates/agboss\", features = [\"testing\"] }"
         ));
         assert!(text("tests/assistant.rs").contains("use word_counter::{CountWords, Text, app};"));
+        let main = text("src/main.rs");
+        assert!(main.contains("word_counter::app().config(Config::load(config_path()))"));
+        assert!(main.contains("std::env::var_os(\"WORD_COUNTER_CONFIG\")"));
         assert!(
-            text("src/main.rs")
-                .contains("word_counter::app().config(Config::load(\"word-counter.toml\"))")
+            main.contains("Path::new(env!(\"CARGO_MANIFEST_DIR\")).join(\"word-counter.toml\")")
         );
+        // The README starts the server where the configuration says it is.
+        assert!(text("word-counter.toml").contains("base_url = \"http://127.0.0.1:8080/v1\""));
+        let readme = text("README.md");
+        assert!(readme.starts_with("# word-counter\n"));
+        assert!(
+            readme
+                .contains("llama-server -m qwen2.5-1.5b-instruct-q4_k_m.gguf --port 8080 --jinja")
+        );
+        assert!(readme.contains("cargo test\n"));
+        assert!(readme.contains("`WORD_COUNTER_CONFIG=other.toml`"));
         let published = files("demo", &AgbossSource::Version("0.1.0".into()));
         assert!(published[0].1.contains("agboss = { version = \"0.1.0\" }"));
-        assert!(
-            written
+        assert!(written.iter().all(|(_, text)| {
+            ["{name}", "{crate}", "{NAME}"]
                 .iter()
-                .all(|(_, text)| !text.contains("{name}") && !text.contains("{crate}"))
-        );
+                .all(|placeholder| !text.contains(placeholder))
+        }));
     }
 
     #[test]

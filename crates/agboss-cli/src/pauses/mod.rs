@@ -1,15 +1,17 @@
 //! The subcommands that list and answer pauses: `pending`, `approve`, `refuse`, `reply`,
 //! `answer` and `cancel`. They work on the application's store, so the process that answers
 //! need not be the one that paused: it resumes the execution from the journal and drives it on
-//! until it completes or waits again.
+//! until it completes or waits again. An answer says first that it was taken and journaled,
+//! then how the run went on ([`answered`]).
+
+mod answered;
 
 use std::time::{Duration, UNIX_EPOCH};
 
 use agboss_core::app::{Application, Resume};
 use agboss_core::base::Env;
 use agboss_core::channel::{PauseAnswerer, ToolCallApprovalDecision};
-use agboss_core::journal::{Answer, PauseQuery, PauseRecord};
-use agboss_core::run::RunOutcome;
+use agboss_core::journal::{PauseQuery, PauseRecord};
 use clap::{Args, Subcommand};
 use serde_json::Value;
 
@@ -26,6 +28,14 @@ pub fn current_user(env: &Env) -> Option<String> {
         .find_map(|variable| env.get(variable).filter(|user| !user.trim().is_empty()))
 }
 
+/// Who is at this terminal, as [`current_user`] finds it, else `fallback`: the one function a
+/// program that has a user of its own when the environment names none (the desk's `desk-user`)
+/// decides with, for its runs' owner and for its subcommands
+/// ([`Command::run_as`](crate::Command::run_as)), so that both agree.
+pub fn current_user_or(env: &Env, fallback: &str) -> String {
+    current_user(env).unwrap_or_else(|| fallback.to_owned())
+}
+
 /// Who answers: `--as <who>`, or [`current_user`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Args)]
 pub struct Answerer {
@@ -36,8 +46,9 @@ pub struct Answerer {
 }
 
 impl Answerer {
-    fn resolve(&self, env: &Env) -> Option<String> {
-        self.who.clone().or_else(|| current_user(env))
+    /// `--as`, else `user`: the current user.
+    fn resolve(&self, user: Option<&str>) -> Option<String> {
+        self.who.clone().or_else(|| user.map(str::to_owned))
     }
 }
 
@@ -113,30 +124,37 @@ pub enum PauseCommand {
     },
 }
 
-/// What a pause subcommand printed, and whether it failed.
+/// What a subcommand printed: its output, then its error (`error: ..`), and whether it failed.
 pub(crate) struct Printed {
+    /// For standard output.
     pub(crate) text: String,
+    /// For standard error.
+    pub(crate) error: String,
     pub(crate) failed: bool,
 }
 
 impl Printed {
-    fn ok(text: String) -> Printed {
+    pub(crate) fn ok(text: String) -> Printed {
         Printed {
             text,
+            error: String::new(),
             failed: false,
         }
     }
 
-    fn error(text: impl std::fmt::Display) -> Printed {
+    pub(crate) fn error(text: impl std::fmt::Display) -> Printed {
         Printed {
-            text: format!("error: {text}\n"),
+            text: String::new(),
+            error: format!("error: {text}\n"),
             failed: true,
         }
     }
 }
 
 impl PauseCommand {
-    pub(crate) async fn run(&self, app: &Application, env: &Env) -> Printed {
+    /// Runs the subcommand for `user`, the current user: whose pauses `pending` lists and who
+    /// answers, unless `--owner`, `--all` or `--as` say otherwise.
+    pub(crate) async fn run(&self, app: &Application, user: Option<&str>) -> Printed {
         let resume = match self {
             PauseCommand::Pending {
                 owner,
@@ -149,8 +167,8 @@ impl PauseCommand {
                 let owner = match (all, owner) {
                     (true, _) => None,
                     (false, Some(owner)) => Some(owner.clone()),
-                    (false, None) => match current_user(env) {
-                        Some(user) => Some(user),
+                    (false, None) => match user {
+                        Some(user) => Some(user.to_owned()),
                         None => {
                             return Printed::error(
                                 "whose pauses? Set AGBOSS_USER or USER, or say --owner <who>, or --all",
@@ -178,6 +196,7 @@ impl PauseCommand {
             PauseCommand::Approve { pause_id, answerer } => (
                 Resume::decision(pause_id, ToolCallApprovalDecision::<Value>::approve()),
                 answerer,
+                pause_id,
             ),
             PauseCommand::Refuse {
                 pause_id,
@@ -189,29 +208,27 @@ impl PauseCommand {
                     ToolCallApprovalDecision::<Value>::refuse(reason.clone()),
                 ),
                 answerer,
+                pause_id,
             ),
             PauseCommand::Reply {
                 pause_id,
                 text,
                 answerer,
-            } => (Resume::reply(pause_id, text.clone()), answerer),
+            } => (Resume::reply(pause_id, text.clone()), answerer, pause_id),
             PauseCommand::Answer {
                 pause_id,
                 json,
                 answerer,
             } => match serde_json::from_str::<Value>(json) {
-                Ok(answer) => (Resume::decision(pause_id, answer), answerer),
+                Ok(answer) => (Resume::decision(pause_id, answer), answerer, pause_id),
                 Err(e) => return Printed::error(format!("the answer is not JSON: {e}")),
             },
         };
-        let (mut resume, answerer) = resume;
-        if let Some(who) = answerer.resolve(env) {
+        let (mut resume, answerer, pause_id) = resume;
+        if let Some(who) = answerer.resolve(user) {
             resume = resume.answered_by(who);
         }
-        match app.resume(resume).await {
-            Ok(outcome) => Printed::ok(outcome_text(app, &outcome).await),
-            Err(error) => Printed::error(error),
-        }
+        answered::answer(app, pause_id, resume).await
     }
 }
 
@@ -232,47 +249,7 @@ async fn pending(app: &Application, query: &PauseQuery, json: bool) -> Printed {
     Printed::ok(pauses.iter().map(|pause| render(pause, now)).collect())
 }
 
-/// How a resumed run stopped, in a few lines: its answer, or the pauses it waits on again.
-async fn outcome_text(app: &Application, outcome: &RunOutcome) -> String {
-    match outcome {
-        RunOutcome::Completed(done) => {
-            let answer = match &done.answer {
-                Answer::Text(text) => text.clone(),
-                Answer::Structured(value) => value.to_string(),
-            };
-            format!(
-                "execution {} completed ({} tool calls, {} tokens, {}):\n{answer}\n",
-                done.execution_id,
-                done.tool_calls,
-                done.usage.total(),
-                done.spend
-            )
-        }
-        RunOutcome::Paused(paused) => {
-            let mut text = format!("execution {} waits", paused.execution_id);
-            let query = PauseQuery {
-                execution: Some(paused.execution_id.clone()),
-                ..PauseQuery::default()
-            };
-            match app.store().open_pauses(&query).await {
-                Ok(pauses) => {
-                    text.push_str(&format!(" for {} answers:\n", pauses.len()));
-                    let now = wall_ms(app);
-                    text.extend(pauses.iter().map(|pause| render(pause, now)));
-                }
-                Err(error) => text.push_str(&format!(" (its pauses cannot be listed: {error})\n")),
-            }
-            text
-        }
-        RunOutcome::Elsewhere(elsewhere) => format!(
-            "execution {} goes on in instance {}, which holds it now\n",
-            elsewhere.execution_id,
-            elsewhere.holder.as_deref().unwrap_or("(another)")
-        ),
-    }
-}
-
-fn wall_ms(app: &Application) -> u64 {
+pub(crate) fn wall_ms(app: &Application) -> u64 {
     app.clock()
         .wall_time()
         .duration_since(UNIX_EPOCH)
@@ -286,7 +263,7 @@ fn wall_ms(app: &Application) -> u64 {
 /// 3f9c0a...  note-save-tool waits for note-approval-channel, answered by alice (its thread's owner)
 ///     arguments: {"text":"The dentist is on Tuesday at 9"}
 ///     opened 2 min ago; expires in 6 d 23 h
-///     execution 0193..., thread desk-thread
+///     execution 0193..., thread desk/alice/notes
 /// ```
 pub fn render(pause: &PauseRecord, now_ms: u64) -> String {
     let opened = &pause.opened;
@@ -372,5 +349,13 @@ mod tests {
         let env = Env::from_pairs([("USER", "bob")]);
         assert_eq!(current_user(&env).as_deref(), Some("bob"));
         assert_eq!(current_user(&Env::from_pairs::<&str, &str>([])), None);
+        assert_eq!(
+            current_user_or(&Env::from_pairs::<&str, &str>([]), "desk-user"),
+            "desk-user"
+        );
+        assert_eq!(
+            current_user_or(&Env::from_pairs([("USER", "bob")]), "desk-user"),
+            "bob"
+        );
     }
 }
