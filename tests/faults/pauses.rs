@@ -217,8 +217,13 @@ async fn t15_an_approval_answered_twice_takes_one_decision() {
     // once (exactly once when the taken decision approved).
     let mut one_decision = 0;
     let mut runs_per_approval_max = 0;
+    let mut audited = 0;
     for (id, _) in &ids {
         let events = f.store.events(id).await.unwrap();
+        audited += events
+            .iter()
+            .filter(|e| matches!(e, LoopEvent::PauseAnswerRejected { .. }))
+            .count();
         let resolutions = events
             .iter()
             .filter(|e| matches!(e, LoopEvent::PauseResolved { .. }))
@@ -254,10 +259,14 @@ async fn t15_an_approval_answered_twice_takes_one_decision() {
     report(
         "T15",
         &format!(
-            "decisions recorded per approval = 1 ({one_decision}/{RACES}); answers taken {taken}, refused as already answered {already}; tool executions per approval <= {runs_per_approval_max}; payments {payments} of {RACES} approvals"
+            "decisions recorded per approval = 1 ({one_decision}/{RACES}); answers taken {taken}, refused as already answered {already}; losers' answers audited in a journal {audited}; tool executions per approval <= {runs_per_approval_max}; payments {payments} of {RACES} approvals"
         ),
     );
     assert_eq!(one_decision, RACES);
+    assert_eq!(
+        audited, 0,
+        "an answer to an answered pause is told so, and nothing is appended for it"
+    );
     assert_eq!((taken, already), (RACES, RACES));
     assert!(runs_per_approval_max <= 1);
     // Odd races approved twice (always approved); even ones approve or refuse.

@@ -33,9 +33,41 @@ impl Code {
         }
     }
 
-    /// The id, as written between brackets: `tool.duplicate-name`.
+    /// The id, as written between brackets: `tool.duplicate-name`. The id of a code about one
+    /// agent holds a `<name>` segment (`agents.<name>.limits.turns`): [`id_for`](Self::id_for)
+    /// gives the id an error of one agent carries.
     pub const fn id(&self) -> &'static str {
         self.id
+    }
+
+    /// The id with each `<key>` segment replaced by its value in `values`:
+    /// `agents.<name>.limits.turns` for agent `scout` is `agents.scout.limits.turns`. An id
+    /// without such a segment comes back as it is.
+    pub fn id_for(&self, values: &[(&str, &dyn fmt::Display)]) -> String {
+        self.id
+            .split('.')
+            .map(|segment| {
+                let key = segment.strip_prefix('<').and_then(|s| s.strip_suffix('>'));
+                match key.and_then(|key| values.iter().find(|(k, _)| *k == key)) {
+                    Some((_, value)) => value.to_string(),
+                    None => segment.to_owned(),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(".")
+    }
+
+    /// Whether `id` is this code's id, a `<key>` segment standing for any one segment.
+    pub fn matches(&self, id: &str) -> bool {
+        let (mut pattern, mut given) = (self.id.split('.'), id.split('.'));
+        loop {
+            match (pattern.next(), given.next()) {
+                (None, None) => return true,
+                (Some(p), Some(g))
+                    if p == g || (p.starts_with('<') && p.ends_with('>') && !g.is_empty()) => {}
+                _ => return false,
+            }
+        }
     }
 
     /// What the code means, in one line (the table in the docs).
@@ -323,8 +355,11 @@ catalogue! {
     /// The model answered with neither text nor a tool call.
     ANSWER_EMPTY = ("answer.empty", "the model answered with neither text nor a tool call",
         "agent `{agent}`: the model `{model}` answered turn {turn} with neither text nor a tool call (finish reason: {finish}); nothing was answered, so the run stops here");
+    /// An agent asked for more tool calls in one run than its limit allows.
+    LIMITS_TOOL_CALLS = ("agents.<name>.limits.toolCalls", "the model asked for more tool calls in one run than its agent's limit allows",
+        "LimitExceededError: agents.{agent}.limits.toolCalls: the model asked for tool call {requested} of a run limited to {limit} (raise max_tool_calls on the agent, or defaults.tools.max_tool_calls)");
     /// A run reached its agent's cap of model turns.
-    LIMITS_TURNS = ("limits.turns", "a run reached its agent's cap of model turns without an answer (journaled as `agents.<name>.limits.turns`)",
+    LIMITS_TURNS = ("agents.<name>.limits.turns", "a run reached its agent's cap of model turns without an answer",
         "LimitExceededError: agents.{agent}.limits.turns: the run reached its cap of {limit} model turns ({from}) without an answer (raise max_turns on the agent, or defaults.agents.max_turns)");
     /// The token budget is spent.
     BUDGETS_TOKENS = ("budgets.tokens", "the token budget of an execution is spent",
@@ -350,14 +385,23 @@ catalogue! {
     /// The store failed.
     STORE = ("store", "the store failed; the run stopped where its journal ends",
         "{detail}");
+    /// A run that may pause for its thread's owner was started without one.
+    RUN_OWNER_REQUIRED = ("run.owner-required", "a run whose agent has tools that wait for the thread's owner was started without an owner",
+        "agent `{agent}` has tools that wait for the thread's owner ({roles}), and this run states no owner, so nobody could answer their pauses: start it with `.owner(..)` (the CLI's user), or answer those roles by a channel (`answered_by = Channel`)");
+    /// The operating system gave no random bytes for an id.
+    RANDOM_UNAVAILABLE = ("random.unavailable", "the operating system gave no random bytes for an id (an instance's, an execution's, a pause's); no guessable id is made instead",
+        "the operating system gave no random bytes for {what} ({error}); agboss makes no id of the time or the process in their place: check the system's random source (getrandom)");
     /// No such workflow, agent or execution.
     NOT_FOUND = ("not-found", "no such workflow, agent or execution",
         "{detail}");
+    /// A journal this build cannot fold.
+    JOURNAL = ("journal", "the execution's journal cannot be folded by this build (a newer layout, or events out of order); nothing was run",
+        "{detail}");
 }
 
-/// The code with id `id`.
+/// The code with id `id`: `agents.scout.limits.turns` is [`LIMITS_TURNS`].
 pub fn find(id: &str) -> Option<&'static Code> {
-    ALL.iter().copied().find(|c| c.id == id)
+    ALL.iter().copied().find(|c| c.matches(id))
 }
 
 #[cfg(test)]
@@ -379,6 +423,21 @@ mod tests {
                 code.id
             );
         }
+    }
+
+    #[test]
+    fn codes_about_one_agent_name_it_in_their_id() {
+        assert_eq!(
+            LIMITS_TURNS.id_for(&[("name", &"scout")]),
+            "agents.scout.limits.turns"
+        );
+        assert_eq!(
+            find("agents.scout.limits.toolCalls").map(Code::id),
+            Some("agents.<name>.limits.toolCalls")
+        );
+        assert_eq!(find("agents..limits.turns"), None);
+        assert_eq!(find("agents.scout.limits"), None);
+        assert_eq!(MODEL.id_for(&[("name", &"scout")]), "model");
     }
 
     #[test]

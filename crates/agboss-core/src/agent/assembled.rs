@@ -28,6 +28,8 @@ pub(crate) struct RunRules {
     pub(crate) first_turn_tool_choice: Option<ToolChoice>,
     pub(crate) max_turns: Setting<u32>,
     pub(crate) answer_retries: Setting<u32>,
+    /// The roles its tools wait for that the thread's owner answers, by name.
+    pub(crate) owner_roles: Vec<&'static str>,
 }
 
 impl AppAgent {
@@ -55,6 +57,18 @@ impl AppAgent {
     /// without, the loop uses `required` for an agent with an answer DTO and `auto` otherwise.
     pub fn tool_choice(&self) -> Option<&ToolChoice> {
         self.rules.tool_choice.as_ref()
+    }
+
+    /// The roles its tools wait for whose pauses the thread's owner answers, by name. A run of
+    /// an agent that has any states its owner (`RunBuilder::owner`), or it is refused before the
+    /// first model call (`[run.owner-required]`): nobody could answer those pauses.
+    pub fn owner_roles(&self) -> &[&'static str] {
+        &self.rules.owner_roles
+    }
+
+    /// Whether its runs need an owner: some of its tools wait for the thread's owner.
+    pub fn needs_owner(&self) -> bool {
+        !self.rules.owner_roles.is_empty()
     }
 
     /// Its tool choice on the first turn only, over [`tool_choice`](Self::tool_choice).

@@ -161,7 +161,8 @@ impl ApplicationBuilder {
             .unwrap_or_else(|| Arc::new(MemoryStore::with_clock(clock)));
         let instance = match self.instance {
             Some(instance) => instance,
-            None => super::identifiers::new_instance_id(),
+            None => super::identifiers::new_instance_id()
+                .map_err(|problem| AssemblyError::new(assembly.name().to_owned(), vec![problem]))?,
         };
         Ok(Application::host(assembly, store, self.budgets, instance))
     }

@@ -1,6 +1,8 @@
 //! One execution by its id: [`Application::resume_execution`] goes on with it from its
 //! journal, [`Application::cancel`] stops it.
 
+use agboss_rules::codes;
+
 use super::Application;
 use crate::context::{AbortReason, Signal};
 use crate::journal::{Lease, LoopEvent, LoopState, PauseResolution};
@@ -82,7 +84,7 @@ impl Application {
                     },
                 },
                 None => LoopEvent::Failed {
-                    code: "cancelled".into(),
+                    code: codes::CANCELLED.id().into(),
                     message: format!("cancelled: {reason}"),
                 },
             };

@@ -6,6 +6,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use super::Application;
+use agboss_rules::codes;
+
 use super::hosting::Begin;
 use crate::agent::{Agent, AgentDescriptor, AppAgent};
 use crate::assembly::AppWorkflow;
@@ -165,9 +167,20 @@ impl<'a> RunBuilder<'a> {
     /// The run's execution and its first event.
     async fn prepare(self) -> Result<Prepared<'a>, RunError> {
         let (workflow, agent) = self.target()?;
-        let execution_id = self
-            .execution_id
-            .unwrap_or_else(|| super::identifiers::new_execution_id(self.app.clock()));
+        if self.owner.is_none() && agent.needs_owner() {
+            let roles = agent.owner_roles().join("`, `");
+            return Err(RunError::Refused(
+                codes::RUN_OWNER_REQUIRED
+                    .finding(&[("agent", &agent.name()), ("roles", &format!("`{roles}`"))])
+                    .into(),
+            ));
+        }
+        let execution_id = match self.execution_id {
+            Some(id) => id,
+            None => {
+                super::identifiers::new_execution_id(self.app.clock()).map_err(RunError::Refused)?
+            }
+        };
         let mut builder = Execution::builder(&execution_id).workflow(workflow.name());
         if let Some(thread) = &self.thread {
             builder = builder.thread(thread);

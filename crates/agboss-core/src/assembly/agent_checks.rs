@@ -150,7 +150,8 @@ impl<'a> WorkflowScope<'a> {
                 );
             }
         }
-        let rules = self.rules(descriptor, settings, &names, problems);
+        let mut rules = self.rules(descriptor, settings, &names, problems);
+        rules.owner_roles = super::channel_checks::owner_roles(&tools);
         AppAgent::new(
             descriptor,
             model,
@@ -248,6 +249,7 @@ impl<'a> WorkflowScope<'a> {
             first_turn_tool_choice,
             max_turns,
             answer_retries,
+            owner_roles: Vec::new(),
         }
     }
 

@@ -9,6 +9,7 @@ mod failpoint;
 #[cfg(feature = "http")]
 pub(crate) mod http;
 mod problem;
+pub(crate) mod random;
 mod setting;
 
 pub use env::{Env, FromEnv};

@@ -76,6 +76,8 @@ fn agent_entry(agent: &AppAgent) -> Value {
         "maxResultSize": agent.max_result_size().value.get(),
         "maxResultSizeSource": agent.max_result_size().source.to_string(),
         "answerTool": descriptor.answer().map(|a| a.tool_name()),
+        "needsOwner": agent.needs_owner(),
+        "ownerRoles": agent.owner_roles(),
         "tools": agent.tools().iter().map(agent_tool).collect::<Vec<_>>(),
     })
 }

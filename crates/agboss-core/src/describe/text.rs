@@ -55,9 +55,15 @@ pub fn text(app: &Application) -> String {
 
 fn agent_line(out: &mut String, agent: &AppAgent) {
     let descriptor = agent.descriptor();
+    // Its runs must say who owns their thread: some of its tools wait for that person.
+    let owner = if agent.needs_owner() {
+        format!(" · needs an owner ({})", agent.owner_roles().join(", "))
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "  {}  {} · thinking {} · history {} · max tool calls {} · maxResultSize {}",
+        "  {}  {} · thinking {} · history {} · max tool calls {} · maxResultSize {}{owner}",
         agent.name(),
         agent.model(),
         descriptor.thinking(),

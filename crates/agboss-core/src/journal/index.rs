@@ -3,6 +3,7 @@
 //! so every store derives them alike; a store applies the changes in the same transaction as
 //! the append.
 
+use agboss_rules::codes;
 use serde::{Deserialize, Serialize};
 
 use super::{Answer, LoopEvent, PauseRecord, PauseResolution};
@@ -152,7 +153,7 @@ pub fn next_record(
             }
         }
         LoopEvent::Summarized { summary } => record.summary = Some(summary.clone()),
-        LoopEvent::Failed { code, .. } if code == "cancelled" => {
+        LoopEvent::Failed { code, .. } if code == codes::CANCELLED.id() => {
             record.status = ExecutionStatus::Cancelled;
         }
         LoopEvent::Failed { code, .. } => {

@@ -347,13 +347,7 @@ pub(crate) fn digest(arguments: &str) -> String {
 
 /// 128 bits from the operating system's random source, hex: unguessable.
 fn new_pause_id() -> Result<String, RunError> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).map_err(|e| {
-        RunError::Contract(format!(
-            "no random bytes for a pause id from the operating system: {e}"
-        ))
-    })?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    crate::base::random::random_hex(16, "a pause id").map_err(RunError::Refused)
 }
 
 /// Milliseconds since the Unix epoch of `time` (0 before it).

@@ -1,5 +1,8 @@
 //! Budgets and limits of a run, and the errors a run ends with.
 
+use agboss_rules::codes;
+
+use crate::base::Problem;
 use crate::context::AbortReason;
 use crate::journal::{JournalError, StoreError};
 use crate::model::ModelError;
@@ -7,9 +10,7 @@ use crate::spend::BudgetExceededError;
 
 /// An agent asked for more tool calls than its limit allows.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "LimitExceededError: agents.{agent}.limits.toolCalls: the model asked for tool call {requested} of a run limited to {limit} (raise max_tool_calls on the agent, or defaults.tools.max_tool_calls)"
-)]
+#[error("{}", codes::LIMITS_TOOL_CALLS.fill(&[("agent", agent), ("requested", requested), ("limit", limit)]))]
 pub struct LimitExceededError {
     /// The agent.
     pub agent: String,
@@ -22,7 +23,7 @@ pub struct LimitExceededError {
 impl LimitExceededError {
     /// `agents.<name>.limits.toolCalls`.
     pub fn code(&self) -> String {
-        format!("agents.{}.limits.toolCalls", self.agent)
+        codes::LIMITS_TOOL_CALLS.id_for(&[("name", &self.agent)])
     }
 }
 
@@ -41,11 +42,11 @@ pub struct TurnLimitError {
 impl TurnLimitError {
     /// `agents.<name>.limits.turns`.
     pub fn code(&self) -> String {
-        format!("agents.{}.limits.turns", self.agent)
+        codes::LIMITS_TURNS.id_for(&[("name", &self.agent)])
     }
 
     fn message(&self) -> String {
-        agboss_rules::codes::LIMITS_TURNS.fill(&[
+        codes::LIMITS_TURNS.fill(&[
             ("agent", &self.agent),
             ("limit", &self.limit),
             ("from", &self.set_by),
@@ -93,6 +94,11 @@ pub enum RunError {
     /// No such workflow, agent or execution.
     #[error("{0}")]
     NotFound(String),
+    /// The run was refused, or could not go on, for a reason with its own catalogued code
+    /// (`run.owner-required` before anything ran; `random.unavailable` when the system gave no
+    /// random bytes for an id): the problem, with its code and what to do.
+    #[error("{}", .0.message())]
+    Refused(Problem),
     /// The store failed; the run stopped where its journal ends.
     #[error("{0}")]
     Store(StoreError),
@@ -104,7 +110,7 @@ pub enum RunError {
     #[error("{0}")]
     LeaseLost(super::ExecutionLeaseLostError),
     /// Another instance holds the execution's lease, so this one cannot act on it now.
-    #[error("{}", agboss_rules::codes::LEASE_HELD.fill(&[("execution", execution_id), ("holder", holder)]))]
+    #[error("{}", codes::LEASE_HELD.fill(&[("execution", execution_id), ("holder", holder)]))]
     HeldElsewhere {
         /// The execution.
         execution_id: String,
@@ -120,17 +126,18 @@ impl RunError {
             RunError::LimitExceeded(e) => e.code(),
             RunError::BudgetExceeded(e) => e.code().into(),
             RunError::Model(e) => e.code().into(),
-            RunError::Aborted(_) => "cancelled".into(),
+            RunError::Aborted(_) => codes::CANCELLED.id().into(),
             RunError::TurnLimit(e) => e.code(),
-            RunError::Contract(_) => "answer.missing".into(),
-            RunError::InvalidAnswer(_) => "answer.invalid".into(),
-            RunError::EmptyAnswer(_) => "answer.empty".into(),
+            RunError::Contract(_) => codes::ANSWER_MISSING.id().into(),
+            RunError::InvalidAnswer(_) => codes::ANSWER_INVALID.id().into(),
+            RunError::EmptyAnswer(_) => codes::ANSWER_EMPTY.id().into(),
             RunError::Ended { code, .. } => code.clone(),
-            RunError::NotFound(_) => "not-found".into(),
-            RunError::Store(_) => "store".into(),
-            RunError::Journal(_) => "journal".into(),
+            RunError::NotFound(_) => codes::NOT_FOUND.id().into(),
+            RunError::Refused(problem) => problem.code().into(),
+            RunError::Store(_) => codes::STORE.id().into(),
+            RunError::Journal(_) => codes::JOURNAL.id().into(),
             RunError::LeaseLost(e) => e.code().into(),
-            RunError::HeldElsewhere { .. } => agboss_rules::codes::LEASE_HELD.id().into(),
+            RunError::HeldElsewhere { .. } => codes::LEASE_HELD.id().into(),
         }
     }
 }

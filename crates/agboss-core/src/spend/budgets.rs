@@ -1,5 +1,7 @@
 //! [`Budgets`]: what an execution may spend, and the error when it has.
 
+use agboss_rules::codes;
+
 use crate::units::Usd;
 
 /// Token and money limits of one execution, checked before every model call.
@@ -36,7 +38,7 @@ impl Budgets {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BudgetExceededError {
     /// The token budget.
-    #[error("BudgetExceededError: budget `tokens` is spent: {used} tokens used of {limit}")]
+    #[error("{}", codes::BUDGETS_TOKENS.fill(&[("used", used), ("limit", limit)]))]
     Tokens {
         /// The limit.
         limit: u64,
@@ -44,7 +46,7 @@ pub enum BudgetExceededError {
         used: u64,
     },
     /// The money budget.
-    #[error("BudgetExceededError: budget `usd` is spent: {spent} of {limit}")]
+    #[error("{}", codes::BUDGETS_USD.fill(&[("spent", spent), ("limit", limit)]))]
     Usd {
         /// The limit.
         limit: Usd,
@@ -57,8 +59,8 @@ impl BudgetExceededError {
     /// `budgets.tokens` or `budgets.usd`.
     pub fn code(&self) -> &'static str {
         match self {
-            BudgetExceededError::Tokens { .. } => "budgets.tokens",
-            BudgetExceededError::Usd { .. } => "budgets.usd",
+            BudgetExceededError::Tokens { .. } => codes::BUDGETS_TOKENS.id(),
+            BudgetExceededError::Usd { .. } => codes::BUDGETS_USD.id(),
         }
     }
 }

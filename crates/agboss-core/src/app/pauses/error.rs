@@ -5,12 +5,13 @@ use agboss_rules::codes::{self, Code};
 use crate::journal::StoreError;
 use crate::run::RunError;
 
-/// Why an answer was not taken. Every refusal but a store failure leaves the pause open and
-/// is audited (a `pause_answer_rejected` event in the journal, and a warning in the traces).
+/// Why an answer was not taken, or what failed after it was. Every refusal but a store failure
+/// leaves the pause open; a refusal of an open pause is audited (a `pause_answer_rejected` event
+/// in the journal, and a warning in the traces).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("[{}] {message}", code.id())]
+#[error("[{code}] {message}")]
 pub struct ResumeError {
-    code: &'static Code,
+    code: String,
     message: String,
     /// The run that went on after the answer failed (the answer itself was taken).
     run: Option<Box<RunError>>,
@@ -19,15 +20,12 @@ pub struct ResumeError {
 }
 
 impl ResumeError {
-    /// Its code: `pause.unknown`, `pause.wrong-answerer`, `pause.already-answered`, ...; `run`
-    /// or `store` for a failure after the answer or of the store.
-    pub fn code(&self) -> &'static str {
-        self.code.id()
-    }
-
-    /// Its catalogued code, for the audit of a refusal.
-    pub(super) fn code_entry(&self) -> &'static Code {
-        self.code
+    /// Its code: `pause.unknown`, `pause.wrong-answerer`, `pause.already-answered`, ... for a
+    /// refused answer; `store` when the store failed; for a run that went on after the answer
+    /// and failed, the code that run failed with (`answer.empty`, `budgets.usd`, `lease.lost`,
+    /// `cancelled`, `agents.<name>.limits.turns`, ...), as its journal says.
+    pub fn code(&self) -> &str {
+        &self.code
     }
 
     /// The error of the run that went on after the answer was taken, if that is what failed.
@@ -35,12 +33,17 @@ impl ResumeError {
         self.run.as_deref()
     }
 
+    /// Whether the answer was taken (journaled), and what failed is the run that went on.
+    pub fn answer_was_taken(&self) -> bool {
+        self.run.is_some()
+    }
+
     pub(super) fn of(
         code: &'static Code,
         values: &[(&str, &dyn std::fmt::Display)],
     ) -> ResumeError {
         ResumeError {
-            code,
+            code: code.id().to_owned(),
             message: code.fill(values),
             run: None,
             store: None,
@@ -49,20 +52,23 @@ impl ResumeError {
 
     pub(super) fn store(error: StoreError) -> ResumeError {
         ResumeError {
-            code: &codes::STORE,
+            code: codes::STORE.id().to_owned(),
             message: error.to_string(),
             run: None,
             store: Some(error),
         }
     }
 
+    /// The run that went on after the answer failed with `error`: its own code and message.
     pub(super) fn run(error: RunError) -> ResumeError {
+        let message = match &error {
+            // Its display is `[code] message` already.
+            RunError::Ended { message, .. } => message.clone(),
+            other => other.to_string(),
+        };
         ResumeError {
-            code: match &error {
-                RunError::Store(_) => &codes::STORE,
-                _ => &codes::MODEL,
-            },
-            message: error.to_string(),
+            code: error.code(),
+            message,
             run: Some(Box::new(error)),
             store: None,
         }

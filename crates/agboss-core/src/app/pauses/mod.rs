@@ -7,7 +7,7 @@ mod error;
 use serde::Serialize;
 use serde_json::Value;
 
-use agboss_rules::codes::{self, Code};
+use agboss_rules::codes;
 
 pub use error::ResumeError;
 
@@ -136,21 +136,26 @@ impl Application {
             .await
             .map_err(ResumeError::store)?
         else {
-            tracing::warn!(pause_id = %pause_id, code = "pause.unknown", "answer to an unknown pause refused");
+            tracing::warn!(pause_id = %pause_id, code = codes::PAUSE_UNKNOWN.id(), "answer to an unknown pause refused");
             return Err(ResumeError::of(
                 &codes::PAUSE_UNKNOWN,
                 &[("pause_id", &pause_id)],
             ));
         };
         if let Err(refused) = self.check(resume, &record) {
-            self.audit(&record, resume.by.as_deref(), refused.code_entry())
-                .await;
+            // An answer to a closed pause (answered, or its execution cancelled) is told so and
+            // not audited: the pause has its one answer, and nothing more belongs in its
+            // journal (an append there would race the instance that drives the run on).
+            if record.resolution.is_none() {
+                self.audit(&record, resume.by.as_deref(), refused.code())
+                    .await;
+            }
             return Err(refused);
         }
         let answer = match self.answer_of(resume, &record).await {
             Ok(answer) => answer,
             Err(refused) => {
-                self.audit(&record, resume.by.as_deref(), refused.code_entry())
+                self.audit(&record, resume.by.as_deref(), refused.code())
                     .await;
                 return Err(refused);
             }
@@ -221,18 +226,18 @@ impl Application {
 
     /// Keeps a refused answer in the pause's journal (best effort: a refusal is a refusal even
     /// when its audit record cannot be written) and in the traces.
-    async fn audit(&self, record: &PauseRecord, by: Option<&str>, code: &'static Code) {
+    async fn audit(&self, record: &PauseRecord, by: Option<&str>, code: &str) {
         tracing::warn!(
             pause_id = %record.pause_id(),
             execution_id = %record.execution_id,
             by = by.unwrap_or(""),
-            code = code.id(),
+            code,
             "an answer to a pause was refused"
         );
         let event = LoopEvent::PauseAnswerRejected {
             pause_id: record.pause_id().to_owned(),
             by: by.map(str::to_owned),
-            code: code.id().to_owned(),
+            code: code.to_owned(),
         };
         for _ in 0..8 {
             let Ok(Some(execution)) = self.store.execution(&record.execution_id).await else {
@@ -243,7 +248,13 @@ impl Application {
                 .append(&record.execution_id, execution.events, &event)
                 .await
             {
-                Err(error) if error.is_conflict() => continue,
+                // Something came first; once it closed the pause, nothing more is audited.
+                Err(error) if error.is_conflict() => {
+                    let closed = self.store.pause(record.pause_id()).await;
+                    if !matches!(closed, Ok(Some(pause)) if pause.resolution.is_none()) {
+                        return;
+                    }
+                }
                 _ => return,
             }
         }
