@@ -546,3 +546,91 @@ fn the_application_s_files_do_not_shadow_the_modules_below() {
         "files named like a module below them (name them by what users do): {shadows:?}"
     );
 }
+
+/// The ids of the codes in the catalogue (`crates/agboss-rules/src/codes.rs`).
+fn catalogued_codes() -> Vec<String> {
+    let text = fs::read_to_string(workspace().join("crates/agboss-rules/src/codes.rs")).unwrap();
+    text.lines()
+        .filter_map(|line| {
+            let (_, rest) = line.split_once(" = (\"")?;
+            Some(rest.split('"').next()?.to_owned())
+        })
+        .collect()
+}
+
+/// The string literals of `code` (one line, comments cut), each with the text just before and
+/// after it.
+fn literals(code: &str) -> Vec<(&str, &str, &str)> {
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(open) = rest.find('"') {
+        let before = &rest[..open];
+        let after_open = &rest[open + 1..];
+        let Some(close) = after_open.find('"') else {
+            break;
+        };
+        // A raw or escaped quote is left alone: codes are plain words.
+        if before.ends_with('\\') || before.ends_with('r') || before.ends_with('#') {
+            rest = &after_open[close + 1..];
+            continue;
+        }
+        found.push((before, &after_open[..close], &after_open[close + 1..]));
+        rest = &after_open[close + 1..];
+    }
+    found
+}
+
+/// Whether `line` says it is about a code: a one-word code (`model`, `store`, `cancelled`) is
+/// also a plain word (a feature, a key, a route's name), so it counts as a code only where the
+/// line speaks of codes or of a failure.
+fn speaks_of_codes(line: &str) -> bool {
+    ["code", "failed", "Failed"].iter().any(|w| line.contains(w))
+}
+
+/// Whether a literal is a name of something else: a template's placeholder (`("model", ..)`)
+/// or a feature (`feature = "mcp"`).
+fn names_something_else(before: &str, after: &str) -> bool {
+    let (before, after) = (before.trim_end(), after.trim_start());
+    (before.ends_with('(') && after.starts_with(',')) || before.ends_with("feature =")
+}
+
+#[test]
+fn codes_are_spelled_in_the_catalogue_only() {
+    let codes = catalogued_codes();
+    assert!(codes.len() > 50, "the catalogue is read: {codes:?}");
+    let mut spelled = Vec::new();
+    for root in ["crates", "examples"] {
+        for file in rust_files(&workspace().join(root)) {
+            let relative = file.strip_prefix(workspace()).unwrap().to_string_lossy().into_owned();
+            let name = file.file_name().unwrap().to_string_lossy();
+            // The catalogue itself, and tests (which pin the codes users see).
+            if relative.ends_with("agboss-rules/src/codes.rs")
+                || name == "tests.rs"
+                || name.ends_with("_tests.rs")
+                || relative.contains("/tests/")
+            {
+                continue;
+            }
+            let text = fs::read_to_string(&file).unwrap();
+            let shipped = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for (n, line) in shipped.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or_default();
+                for (before, literal, after) in literals(code) {
+                    if !codes.iter().any(|c| c == literal) {
+                        continue;
+                    }
+                    let one_word = !literal.contains(['.', '-']);
+                    if one_word && (!speaks_of_codes(code) || names_something_else(before, after)) {
+                        continue;
+                    }
+                    spelled.push(format!("{relative}:{}: \"{literal}\"", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        spelled.is_empty(),
+        "codes spelled outside agboss_rules::codes (use codes::X.id()):\n{}",
+        spelled.join("\n")
+    );
+}

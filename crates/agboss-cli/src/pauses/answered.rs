@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use agboss_core::app::{Application, Resume, ResumeError};
+use agboss_core::app::{Application, Resume};
 use agboss_core::journal::{Answer, LoopEvent, PauseQuery, PauseResolution};
 use agboss_core::run::RunOutcome;
 use serde_json::Value;
@@ -23,7 +23,7 @@ pub(super) async fn answer(app: &Application, pause_id: &str, resume: Resume) ->
     // An answer is taken once it is journaled; only a failure after it carries a run's error.
     let taken = match &result {
         Ok(_) => true,
-        Err(error) => error.run_error().is_some(),
+        Err(error) => error.answer_was_taken(),
     };
     if !taken {
         let error = result.err().map(|e| e.to_string()).unwrap_or_default();
@@ -40,21 +40,10 @@ pub(super) async fn answer(app: &Application, pause_id: &str, resume: Resume) ->
         }
         Err(error) => Printed {
             text,
-            error: format!(
-                "error: the run went on and failed: {}\n",
-                run_failure(&error)
-            ),
+            // `[code] message`, the code the run failed with (`answer.empty`, `budgets.usd`).
+            error: format!("error: the run went on and failed: {error}\n"),
             failed: true,
         },
-    }
-}
-
-/// `[code] message` of the run that failed after the answer: the run's own code (`answer.empty`,
-/// `budgets.usd`, `model.tool-choice`, ...), whatever code the answer's error sums it up with.
-fn run_failure(error: &ResumeError) -> String {
-    match error.run_error() {
-        Some(run) => format!("[{}] {run}", run.code()),
-        None => error.to_string(),
     }
 }
 
