@@ -530,3 +530,47 @@ async fn a_lease_runs_out_by_the_servers_clock() {
     let b = store.acquire("e-1", "b", LONG).await.unwrap().unwrap();
     assert_eq!(b.epoch, a.epoch + 1);
 }
+
+/// Claimers racing over a batch of executions, their limits adding up to more than the batch:
+/// every execution is claimed, by exactly one of them, round after round. (A claimer's pick
+/// reads leases in its statement's snapshot; one that picks an execution another claimer leased
+/// a moment before must pick again rather than come back short.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_claimers_leave_no_runnable_execution_behind() {
+    const ROUNDS: usize = 30;
+    const BATCH: usize = 48;
+    const CLAIMERS: usize = 16;
+    let database = fresh_database();
+    let options = PostgresOptions::default().max_connections(CLAIMERS);
+    let store = Arc::new(
+        PostgresStore::connect_with(database.url(), options)
+            .await
+            .unwrap(),
+    );
+    for round in 0..ROUNDS {
+        for i in 0..BATCH {
+            let id = format!("e-{round:02}-{i:02}");
+            store.append(&id, 0, &started(&id)).await.unwrap();
+        }
+        let ready = Arc::new(tokio::sync::Barrier::new(CLAIMERS));
+        let claimers: Vec<_> = (0..CLAIMERS)
+            .map(|c| {
+                let (store, ready) = (Arc::clone(&store), Arc::clone(&ready));
+                tokio::spawn(async move {
+                    ready.wait().await;
+                    store.claim(&format!("w-{c}"), LONG, 4).await.unwrap()
+                })
+            })
+            .collect();
+        let mut claimed = Vec::new();
+        for claimer in claimers {
+            claimed.extend(claimer.await.unwrap().into_iter().map(|l| l.execution_id));
+        }
+        claimed.sort();
+        let expected: Vec<String> = (0..BATCH).map(|i| format!("e-{round:02}-{i:02}")).collect();
+        assert_eq!(
+            claimed, expected,
+            "round {round}: each claimed once, none left"
+        );
+    }
+}

@@ -30,7 +30,7 @@ use crate::journal::{
 
 /// Read committed whatever the database's default: every statement sees what committed before
 /// it, and the row locks, not snapshots, keep the checks true.
-const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
+pub(super) const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
 const LOCK_EXECUTION: &str = "SELECT record FROM executions WHERE execution_id = $1 FOR UPDATE";
 const LOCK_PAUSE: &str = "SELECT record FROM pauses WHERE pause_id = $1 FOR UPDATE";
 const WRITTEN: &str = "SELECT epoch, event FROM events WHERE execution_id = $1 AND seq = $2";
