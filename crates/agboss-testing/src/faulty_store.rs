@@ -8,6 +8,7 @@ use agboss_core::journal::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
     Store, StoreError, StoreErrorKind, StoreFuture,
 };
+use agboss_core::time::Clock;
 use tokio::sync::Notify;
 
 type Matcher = Box<dyn Fn(&LoopEvent) -> bool + Send + Sync>;
@@ -173,6 +174,10 @@ impl Store for FaultyStore {
             self.gate(None).await?;
             self.inner.thread(thread_id).await
         })
+    }
+
+    fn use_clock(&self, clock: &Clock) {
+        self.inner.use_clock(clock);
     }
 
     fn acquire<'a>(

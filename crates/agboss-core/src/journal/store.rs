@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
 };
+use crate::time::Clock;
 
 /// A boxed store operation.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
@@ -162,6 +163,18 @@ pub trait Store: Send + Sync {
 
     /// The lease of execution `execution_id` as the store holds it (`None`: never claimed).
     fn lease<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<LeaseState>>;
+
+    /// Hands the store the application's clock, for the waits the store makes on its own: the
+    /// pause between tries of an operation that failed for a moment, how long it waits for its
+    /// server. `ApplicationBuilder::build` calls it with the application's clock (a store
+    /// shared by several applications waits on the last one's). On a
+    /// [`ManualClock`](crate::time::ManualClock) a store does not wait on time only the test
+    /// moves: it tries again at once, and waits for its server without a deadline
+    /// (docs/stores.md). Whether a *lease* ran out is the store's own clock's to say, never
+    /// this one's. The default ignores it: a store that never waits.
+    fn use_clock(&self, clock: &Clock) {
+        let _ = clock;
+    }
 }
 
 crate::infrastructure!(dyn Store, "a store");

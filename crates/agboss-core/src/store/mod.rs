@@ -18,6 +18,9 @@ mod sqlite;
 #[cfg(feature = "postgres")]
 mod postgres;
 
+#[cfg(feature = "postgres")]
+mod wait;
+
 #[cfg(feature = "sqlite")]
 pub use sqlite::{Durability, SqliteOptions, SqliteStore};
 

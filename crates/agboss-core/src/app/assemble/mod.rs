@@ -105,10 +105,14 @@ pub(crate) fn assemble(mut builder: ApplicationBuilder) -> Result<Application, A
         workflows,
         providers: app_providers,
         max_result_size: app_bound,
-        store: builder
-            .store
-            .clone()
-            .unwrap_or_else(|| Arc::new(MemoryStore::with_clock(builder.clock.clone()))),
+        store: match &builder.store {
+            // A store waits (its retries, its timeouts) on the application's clock.
+            Some(store) => {
+                store.use_clock(&builder.clock);
+                store.clone()
+            }
+            None => Arc::new(MemoryStore::with_clock(builder.clock.clone())),
+        },
         budgets: builder.budgets,
         approvals: Arc::new(approvals),
         locks: Arc::default(),

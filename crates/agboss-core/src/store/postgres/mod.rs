@@ -21,6 +21,7 @@ use crate::journal::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
     Store, StoreError, StoreErrorKind, StoreFuture,
 };
+use crate::time::Clock;
 use pool::Pool;
 
 /// The name its errors carry.
@@ -289,6 +290,10 @@ impl Store for PostgresStore {
             let result = lease::state(&mut conn, execution_id).await;
             (conn, result)
         }))
+    }
+
+    fn use_clock(&self, clock: &Clock) {
+        self.pool.use_clock(clock);
     }
 }
 
