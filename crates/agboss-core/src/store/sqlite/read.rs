@@ -11,8 +11,8 @@ use tokio::sync::Semaphore;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, ToSql};
 use serde::de::DeserializeOwned;
 
-use super::writer::sql_int;
-use super::{SqliteOptions, blocking, corrupt, sqlite_error};
+use super::options::SqliteOptions;
+use super::sql::{STORE, blocking, corrupt, sql_int, sqlite_error};
 use crate::journal::{
     ExecutionRecord, JournalEntry, LoopEvent, PauseQuery, PauseRecord, StoreError, StoreErrorKind,
 };
@@ -55,11 +55,7 @@ impl Readers {
                 .acquire_owned()
                 .await
                 .map_err(|_| {
-                    StoreError::new(
-                        super::STORE,
-                        StoreErrorKind::Unavailable,
-                        "the store is closed",
-                    )
+                    StoreError::new(STORE, StoreErrorKind::Unavailable, "the store is closed")
                 })?;
             let pool = Arc::clone(&readers);
             blocking(move || {

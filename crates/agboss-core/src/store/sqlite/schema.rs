@@ -6,7 +6,8 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
-use super::{Durability, SqliteOptions, sqlite_error};
+use super::options::{Durability, SqliteOptions};
+use super::sql::{STORE, sqlite_error};
 use crate::journal::{StoreError, StoreErrorKind};
 
 /// Marks the file as an agboss store (`PRAGMA application_id`, "agbs"), so another program's
@@ -135,7 +136,7 @@ pub(super) fn connect(path: &Path, options: &SqliteOptions) -> Result<Connection
         .map_err(|e| cannot_open(path, &e))?;
     if !mode.eq_ignore_ascii_case("wal") {
         return Err(StoreError::new(
-            "sqlite",
+            STORE,
             StoreErrorKind::Unavailable,
             format!(
                 "cannot open `{}`: it stays in journal mode `{mode}`, not WAL",
@@ -214,7 +215,7 @@ fn cannot_open(path: &Path, error: &rusqlite::Error) -> StoreError {
 
 fn invalid(path: &Path, why: &str) -> StoreError {
     StoreError::new(
-        "sqlite",
+        STORE,
         StoreErrorKind::Invalid,
         format!("cannot open `{}`: {why}", path.display()),
     )
