@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use agboss_core::journal::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture,
+    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
 };
 use agboss_core::time::Clock;
 use tokio::sync::Notify;
@@ -173,6 +173,13 @@ impl Store for FaultyStore {
         Box::pin(async move {
             self.gate(None).await?;
             self.inner.thread(thread_id).await
+        })
+    }
+
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
+        Box::pin(async move {
+            self.gate(None).await?;
+            self.inner.thread_owner(thread_id).await
         })
     }
 

@@ -194,8 +194,9 @@ pub mod journal {
         Answer, CallPause, CallResult, ExecutionRecord, ExecutionStatus, Fence, INTENTS_SINCE,
         JournalEntry, JournalError, Lease, LeaseState, LoopEvent, LoopState, MemoryStore, Next,
         PauseChange, PauseOpened, PauseQuery, PauseRecord, PauseResolution, PendingCall,
-        STATE_VERSION, Spent, Store, StoreError, StoreErrorKind, StoreFuture, derive_records,
-        fence_refusal, next_record, pause_change, renew_refusal, taken_seq,
+        STATE_VERSION, Spent, Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
+        derive_records, fence_refusal, next_record, owner_mismatch, pause_change, renew_refusal,
+        taken_seq, thread_owner_change,
     };
 }
 

@@ -16,6 +16,7 @@ mod memory;
 mod pause;
 mod state;
 mod store;
+mod thread;
 
 pub use event::{Answer, CallResult, INTENTS_SINCE, LoopEvent, PendingCall, STATE_VERSION, Spent};
 pub use index::{
@@ -26,3 +27,4 @@ pub use memory::MemoryStore;
 pub use pause::{PauseOpened, PauseQuery, PauseRecord, PauseResolution};
 pub use state::{CallPause, JournalError, LoopState, Next};
 pub use store::{Store, StoreError, StoreErrorKind, StoreFuture};
+pub use thread::{ThreadOwner, owner_mismatch, thread_owner_change};

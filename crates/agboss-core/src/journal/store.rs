@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
+    ThreadOwner,
 };
 use crate::time::Clock;
 
@@ -44,6 +45,12 @@ impl StoreError {
     pub fn is_fenced(&self) -> bool {
         self.kind == StoreErrorKind::Fenced
     }
+
+    /// Whether the append started a run in a thread that belongs to another owner
+    /// (`thread.owner-mismatch`; the detail is that code's message).
+    pub fn is_owner_mismatch(&self) -> bool {
+        self.kind == StoreErrorKind::OwnerMismatch
+    }
 }
 
 /// What kind of failure a [`StoreError`] is.
@@ -63,6 +70,12 @@ pub enum StoreErrorKind {
     /// that differs from the one written there: two different steps at one place. The first
     /// stays; the holder must stop (it is not the process that wrote it, or it lost track).
     Diverged,
+    /// The append was the first event of a run in a thread that belongs to another owner (or
+    /// to none, the run naming one; or to one, the run naming none): the thread keeps the owner
+    /// its first run named ([`thread_owner_change`](super::thread_owner_change)). The detail is
+    /// the message of `agboss_rules::codes::THREAD_OWNER_MISMATCH`, which never names the
+    /// thread's owner.
+    OwnerMismatch,
 }
 
 /// An append-only journal of executions, with the indexes derived from it.
@@ -73,6 +86,10 @@ pub enum StoreErrorKind {
 ///
 /// It also keeps each execution's lease ([`Lease`]): who drives it, and the epoch of that claim,
 /// which fenced appends carry. Expiry is judged by the store's own clock.
+///
+/// And each thread's owner ([`ThreadOwner`]): the one its first run named, checked with
+/// [`thread_owner_change`](super::thread_owner_change) in the transaction of every execution's
+/// first append.
 pub trait Store: Send + Sync {
     /// Appends `event` as the `seq`-th event (from 0) of execution `execution_id` from writer
     /// `fence`, and updates the indexes, in one atomic step. Refused, writing nothing:
@@ -84,7 +101,10 @@ pub trait Store: Send + Sync {
     ///   claim, the append succeeds without writing (it is the retry of a commit whose
     ///   acknowledgement was lost); the same claim with another event there is
     ///   [`StoreErrorKind::Diverged`];
-    /// - [`StoreErrorKind::Invalid`] when the event cannot follow the journal.
+    /// - [`StoreErrorKind::Invalid`] when the event cannot follow the journal;
+    /// - [`StoreErrorKind::OwnerMismatch`] when the event starts a run (the execution's first
+    ///   event) in a thread that belongs to another owner than the run names. The first run of
+    ///   a thread records its owner, in the same transaction.
     fn append_as<'a>(
         &'a self,
         execution_id: &'a str,
@@ -130,6 +150,22 @@ pub trait Store: Send + Sync {
 
     /// The executions of thread `thread_id`, in the order they started.
     fn thread<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Vec<ExecutionRecord>>;
+
+    /// Who owns thread `thread_id`: the owner its first run named (`None`: no run has started
+    /// in it yet, and the next one to start makes it its own). What an application checks
+    /// before it reads the thread's history or takes an answer to its pauses:
+    ///
+    /// ```
+    /// # async fn example(store: &dyn agboss_core::journal::Store) -> Result<(), agboss_core::journal::StoreError> {
+    /// use agboss_core::journal::owner_mismatch;
+    ///
+    /// let held = store.thread_owner("t-1").await?;
+    /// if let Some(refused) = owner_mismatch("t-1", held.as_ref(), Some("bob")) {
+    ///     // [thread.owner-mismatch] refused: neither the history nor a run for bob
+    /// }
+    /// # Ok(()) }
+    /// ```
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>>;
 
     /// Claims execution `execution_id` for `holder` for `ttl`, unless a live lease holds it
     /// (`None`; a lease its own holder still holds counts too). The execution need not exist

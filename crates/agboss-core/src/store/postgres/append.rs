@@ -1,6 +1,7 @@
 //! Appends: one transaction each, checked as `MemoryStore` checks, in its order (the fence, then
-//! the sequence number, then the record and the pause), with the shared decision functions and
-//! their words; nothing is written before every check has passed.
+//! the sequence number, then the record, the thread's owner and the pause), with the shared
+//! decision functions and their words; nothing is written before every check has passed (but
+//! a new thread's row, which a refusal rolls back).
 //!
 //! What makes the checks hold against concurrent writers (other connections, other instances):
 //! the execution's row is locked (`FOR UPDATE`) before its record is read, so appends to one
@@ -10,8 +11,11 @@
 //! The first append of an execution has no row to lock: the events table's key
 //! `(execution_id, seq)`, and the pause's key, are the last word, and the store tries the
 //! append again once a concurrent writer took them (it then reads what that writer wrote).
-//! Locks are always taken in that order (execution, lease, pause), so appends and claims never
-//! deadlock each other.
+//! A run's first event makes its thread's row if there is none (`ON CONFLICT DO NOTHING`, which
+//! waits for a concurrent first run of the thread to end) and reads its owner `FOR SHARE`, so
+//! of two first runs racing in a new thread one makes the row and the other reads its owner.
+//! Locks are always taken in that order (execution, lease, pause, thread), so appends and claims
+//! never deadlock each other.
 //!
 //! The statements of each step are pipelined, so an append costs two round trips: `BEGIN` with
 //! the locking reads, then one statement of every write with `COMMIT`.
@@ -24,8 +28,8 @@ use super::pool::{Conn, Failure};
 use super::{STORE, lease, read, sql_int};
 use crate::channel::PauseAnswerer;
 use crate::journal::{
-    ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind, fence_refusal,
-    next_record, pause_change, taken_seq,
+    ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind, ThreadOwner,
+    fence_refusal, next_record, pause_change, taken_seq, thread_owner_change,
 };
 
 /// Read committed whatever the database's default: every statement sees what committed before
@@ -34,6 +38,11 @@ pub(super) const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
 const LOCK_EXECUTION: &str = "SELECT record FROM executions WHERE execution_id = $1 FOR UPDATE";
 const LOCK_PAUSE: &str = "SELECT record FROM pauses WHERE pause_id = $1 FOR UPDATE";
 const WRITTEN: &str = "SELECT epoch, event FROM events WHERE execution_id = $1 AND seq = $2";
+/// A run's first event makes its thread's row if there is none (waiting for a concurrent first
+/// run of the thread to end), then reads the owner, locking the row against a change.
+const MAKE_THREAD: &str =
+    "INSERT INTO threads (thread_id, owner_id) VALUES ($1, $2) ON CONFLICT (thread_id) DO NOTHING";
+const LOCK_THREAD: &str = "SELECT owner_id FROM threads WHERE thread_id = $1 FOR SHARE";
 
 /// The writes of an append, one statement: the event ($1 to $4), then the execution's row, then
 /// the pause's. An execution's first event (`started`) changes no pause.
@@ -95,13 +104,27 @@ pub(super) async fn append(
     }
 }
 
-async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Failure> {
+/// The rows an append reads before it decides, each locked until the transaction ends.
+struct Locked {
+    execution: Option<Row>,
+    lease: Option<Row>,
+    /// The pause the event names.
+    pause: Option<Row>,
+    /// For an execution's first event: the thread's owner before this append (`None`: the
+    /// thread is new, and its row was just made with this run's owner).
+    thread: Option<Option<ThreadOwner>>,
+}
+
+/// Begins the transaction and reads, locking them, the rows the checks need: the execution's,
+/// the lease's (for a fenced append), the pause the event names, and for a run's first event
+/// its thread's (made if there is none: the thread's first run owns it). One round trip.
+async fn lock_rows(conn: &mut Conn, append: &Append<'_>) -> Result<Locked, Failure> {
     let Append {
         execution_id,
         seq,
         event,
-        json,
         fence,
+        ..
     } = *append;
     let lock_execution = conn.statement(LOCK_EXECUTION).await?;
     let lock_lease = match fence {
@@ -113,6 +136,18 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
     let named = pause_named(event);
     let lock_pause = match named {
         Some(_) => Some(conn.statement(LOCK_PAUSE).await?),
+        None => None,
+    };
+    // The record a first event makes, for its thread and owner: if the execution turns out to
+    // hold events already, the append is refused and the thread's row rolled back.
+    let starting = (seq == 0)
+        .then(|| next_record(None, execution_id, 0, event))
+        .flatten();
+    let thread_statements = match starting {
+        Some(_) => Some((
+            conn.statement(MAKE_THREAD).await?,
+            conn.statement(LOCK_THREAD).await?,
+        )),
         None => None,
     };
     let key: [&(dyn ToSql + Sync); 1] = [&execution_id];
@@ -130,14 +165,60 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
             None => Ok(None),
         }
     };
+    let thread_read = async {
+        let (Some(record), Some((make, lock))) = (&starting, &thread_statements) else {
+            return Ok(None);
+        };
+        let thread: [&(dyn ToSql + Sync); 2] = [&record.thread_id, &record.owner_id];
+        let (made, row) = tokio::join!(
+            client.execute(make, &thread),
+            client.query_one(lock, &thread[..1]),
+        );
+        Ok(Some((made?, row?)))
+    };
     conn.in_transaction = true;
-    let (_, execution_row, lease_row, named_row) = tokio::try_join!(
+    // Every answer is awaited, then the first failure in the order they were sent is the one:
+    // after it the server refuses the rest as part of a failed transaction.
+    let (begun, execution, lease, pause, thread) = tokio::join!(
         client.batch_execute(BEGIN),
         client.query_opt(&lock_execution, &key),
         lease_read,
         pause_read,
-    )
-    .map_err(Failure::Pg)?;
+        thread_read,
+    );
+    begun.map_err(Failure::Pg)?;
+    let execution = execution.map_err(Failure::Pg)?;
+    let lease = lease.map_err(Failure::Pg)?;
+    let pause = pause.map_err(Failure::Pg)?;
+    let thread = thread.map_err(Failure::Pg)?;
+    let thread = match thread {
+        None => None,
+        Some((1, _)) => Some(None),
+        Some((_, row)) => {
+            let what = "the owner of a thread";
+            let owner: Option<&str> = row.try_get(0).map_err(|e| corrupt(what, &e))?;
+            Some(Some(ThreadOwner::of(owner)))
+        }
+    };
+    Ok(Locked {
+        execution,
+        lease,
+        pause,
+        thread,
+    })
+}
+
+async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Failure> {
+    let Append {
+        execution_id,
+        seq,
+        event,
+        json,
+        fence,
+    } = *append;
+    let locked = lock_rows(conn, append).await?;
+    let (execution_row, lease_row, named_row) = (locked.execution, locked.lease, locked.pause);
+    let named = pause_named(event);
     if let Fence::Epoch(epoch) = fence {
         let current = lease_row.as_ref().map(lease::fence_of).transpose()?;
         if let Some(refused) = fence_refusal(STORE, execution_id, epoch, current) {
@@ -175,6 +256,10 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
         )
         .into());
     };
+    if let Some(held) = &locked.thread {
+        // A new thread's row is made already, with this run's owner.
+        thread_owner_change(STORE, &record, held.as_ref())?;
+    }
     // The pause as it will be written, and whether it is new.
     let mut pause_write = None;
     if let Some(change) = pause_change(&record, seq, event) {

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use crate::journal::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture,
+    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
 };
 use crate::time::Clock;
 use pool::Pool;
@@ -288,6 +288,13 @@ impl Store for PostgresStore {
     fn lease<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<LeaseState>> {
         Box::pin(self.pool.run(move |mut conn, _| async move {
             let result = lease::state(&mut conn, execution_id).await;
+            (conn, result)
+        }))
+    }
+
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = read::thread_owner(&mut conn, thread_id).await;
             (conn, result)
         }))
     }

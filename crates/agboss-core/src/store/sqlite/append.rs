@@ -1,15 +1,15 @@
 //! One append, checked and written inside the writer's transaction as `MemoryStore` does it:
-//! the same checks (the fence, the sequence number, the journal's first event, the pause it
-//! changes), in the same order, with the same words, every check before the
+//! the same checks (the fence, the sequence number, the journal's first event, the thread's
+//! owner, the pause it changes), in the same order, with the same words, every check before the
 //! first write.
 
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
-use super::lease;
 use super::sql::{STORE, corrupt, sql_int};
+use super::{lease, read};
 use crate::journal::{
     ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind, fence_refusal,
-    next_record, pause_change, taken_seq,
+    next_record, pause_change, taken_seq, thread_owner_change,
 };
 
 /// Checks and writes one append, as `MemoryStore` does: the same checks, in the same order,
@@ -49,6 +49,16 @@ pub(super) fn apply(
             StoreErrorKind::Invalid,
             format!("execution `{execution_id}`: a journal starts with `started`, once"),
         )));
+    };
+    // A run's first event: its thread's owner, recorded by the thread's first run.
+    let new_thread = if seq == 0 {
+        let held = read::thread_owner(conn, &record.thread_id)?;
+        match thread_owner_change(STORE, &record, held.as_ref()) {
+            Ok(new) => new,
+            Err(refused) => return Ok(Err(refused)),
+        }
+    } else {
+        None
     };
     // The pause as it will be written, and whether it is new.
     let mut pause_write = None;
@@ -106,6 +116,10 @@ pub(super) fn apply(
         other => other?,
     };
     write_execution(conn, &record, &record_json, seq)?;
+    if let Some(owner) = new_thread {
+        conn.prepare_cached("INSERT INTO threads (thread_id, owner_id) VALUES (?1, ?2)")?
+            .execute(params![record.thread_id, owner.owner()])?;
+    }
     match pause_write {
         Some((true, pause, json)) => insert_pause(conn, &pause, &json)?,
         Some((false, pause, json)) => update_pause(conn, &pause, &json)?,

@@ -22,7 +22,7 @@ use std::time::Duration;
 use crate::base::Env;
 use crate::journal::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture,
+    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
 };
 pub use options::{Durability, SqliteOptions};
 use read::Readers;
@@ -247,6 +247,14 @@ impl Store for SqliteStore {
             limit,
         };
         Box::pin(self.claimed(work))
+    }
+
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
+        let id = thread_id.to_owned();
+        Box::pin(
+            self.readers
+                .read(move |conn| read::thread_owner(conn, &id).map_err(|e| sqlite_error(&e))),
+        )
     }
 
     fn lease<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<LeaseState>> {

@@ -31,6 +31,10 @@ const MIGRATIONS: &[Migration] = &[
         sql: V2,
         then: Some(rederive_records),
     },
+    Migration {
+        sql: V3,
+        then: Some(own_threads),
+    },
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -91,6 +95,38 @@ ALTER TABLE events ADD COLUMN epoch INTEGER;
 ALTER TABLE executions ADD COLUMN runnable INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX runnable_executions ON executions (started) WHERE runnable = 1;
 ";
+
+/// Version 3: threads' owners. `threads` holds one row per thread, made by the first event of
+/// its first execution with the owner that run named (NULL: none), never changed after. The
+/// threads of an older file get theirs from `own_threads`.
+const V3: &str = "
+CREATE TABLE threads (
+    thread_id TEXT PRIMARY KEY,
+    owner_id TEXT
+);
+";
+
+/// Gives every thread the owner of its first execution (by start order), as its record says.
+/// A thread whose first record this build cannot read gets no row: its next run owns it.
+fn own_threads(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let firsts: Vec<(String, String)> = tx
+        .prepare(
+            "SELECT thread_id, record FROM executions e WHERE started = \
+             (SELECT min(started) FROM executions WHERE thread_id = e.thread_id)",
+        )?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (thread, json) in firsts {
+        let Ok(record) = serde_json::from_str::<crate::journal::ExecutionRecord>(&json) else {
+            continue;
+        };
+        tx.execute(
+            "INSERT INTO threads (thread_id, owner_id) VALUES (?1, ?2)",
+            rusqlite::params![thread, record.owner_id],
+        )?;
+    }
+    Ok(())
+}
 
 /// Rebuilds every execution's record from its journal, as appends derive it today, and its
 /// `runnable` column.
