@@ -24,6 +24,7 @@ mod leases;
 mod model;
 mod pauses;
 mod threads;
+mod waits;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -36,6 +37,7 @@ pub use leases::*;
 pub use model::{DIFFERENTIAL_CASES, differential};
 pub use pauses::*;
 pub use threads::*;
+pub use waits::*;
 
 /// The future of [`Backend::open`].
 pub type OpenFuture<'a> = Pin<Box<dyn Future<Output = Arc<dyn Store>> + Send + 'a>>;
@@ -99,6 +101,7 @@ macro_rules! store_conformance {
             keeps_leases_across_reopening,
             a_thread_belongs_to_the_owner_its_first_run_named,
             racing_first_runs_of_a_thread_leave_exactly_one_owner,
+            a_store_on_a_manual_clock_never_waits_on_it,
         );
     };
 }
