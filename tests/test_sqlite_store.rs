@@ -436,3 +436,40 @@ async fn several_processes_append_to_one_file_and_never_both_win_a_seq() {
         }
     }
 }
+
+/// The one wait of the stores not on the application's clock (docs/architecture.md): a file
+/// whose write lock another process holds is waited for in the machine's time, in SQLite's busy
+/// handler on the writer thread. So a store handed a manual clock is held exactly as long as the
+/// lock is, and no longer: the clock neither moves nor gets a timer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_file_is_waited_for_in_real_time_even_on_a_manual_clock() {
+    const HELD: std::time::Duration = std::time::Duration::from_millis(400);
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("locked.db");
+    let store = SqliteStore::open(&path).await.unwrap();
+    let manual = agboss::time::ManualClock::new();
+    store.use_clock(&agboss::time::Clock::from(&manual));
+    // Another process's write transaction, as SQLite sees it: a connection of its own.
+    let (locked, lock_taken) = std::sync::mpsc::channel();
+    let holder = std::thread::spawn({
+        let path = path.clone();
+        move || {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+            locked.send(std::time::Instant::now()).unwrap();
+            std::thread::sleep(HELD);
+            conn.execute_batch("COMMIT").unwrap();
+        }
+    });
+    let since = lock_taken.recv().unwrap();
+    store.append("e-1", 0, &started("e-1")).await.unwrap();
+    let waited = since.elapsed();
+    holder.join().unwrap();
+    assert!(
+        waited >= HELD,
+        "the append went through the lock after {waited:?}"
+    );
+    assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
+    assert_eq!(manual.pending_timers(), 0, "no timer on the manual clock");
+    assert_eq!(manual.elapsed(), std::time::Duration::ZERO);
+}
