@@ -1,8 +1,9 @@
 //! Leases in the database, judged by the server's clock (`clock_timestamp()`, read as each
 //! statement runs, so a statement that waited for a row lock judges by when it got it): a lease
-//! is live while it has a holder and `expires_at` is later than now. Every operation is one
-//! statement, atomic on its own; an append's fence check locks the lease row (`FOR SHARE`), so
-//! a claim waits for the appends it would fence and they never interleave.
+//! is live while it has a holder and `expires_at` is later than now. Every operation but a
+//! worker's claim is one statement, atomic on its own (a claim is one transaction); an append's
+//! fence check locks the lease row (`FOR SHARE`), so a claim waits for the appends it would
+//! fence and they never interleave.
 //!
 //! A worker's claim picks the oldest runnable executions no live lease holds and locks them
 //! with `FOR UPDATE SKIP LOCKED`: concurrent claimers (any number of instances) pass over each
