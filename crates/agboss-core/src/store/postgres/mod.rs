@@ -2,7 +2,8 @@
 //! to it.
 //!
 //! Each operation runs on one of a few connections of the store ([`pool`]), as one transaction
-//! (an append: [`append`]) or one statement (a read, a lease operation: [`read`], [`lease`]).
+//! (an append: [`append`], then [`write`]; a worker's claim) or one statement (a read, another
+//! lease operation: [`read`], [`lease`]).
 //! The database serializes what instances do at once: row locks order the appends of one
 //! execution and the claims of its lease, the events table's key is the last word on a sequence
 //! number, and leases run out by the server's clock. Connecting migrates the schema
@@ -14,6 +15,7 @@ mod lease;
 mod pool;
 mod read;
 mod schema;
+mod write;
 
 use std::time::Duration;
 
@@ -188,7 +190,7 @@ impl Store for PostgresStore {
             let json = serde_json::to_string(event).map_err(|e| {
                 StoreError::new(STORE, StoreErrorKind::Invalid, format!("event: {e}"))
             })?;
-            let append = append::Append {
+            let append = write::Append {
                 execution_id,
                 seq,
                 event,
