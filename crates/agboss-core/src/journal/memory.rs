@@ -139,16 +139,13 @@ impl Inner {
             self.pauses.insert(pause.pause_id().to_owned(), pause);
         }
         if seq == 0 {
-            if let Some(owner) = new_thread {
-                let thread = Thread {
-                    owner,
-                    executions: Vec::new(),
-                };
-                self.threads.insert(record.thread_id.clone(), thread);
-            }
-            if let Some(thread) = self.threads.get_mut(&record.thread_id) {
-                thread.executions.push(execution_id.to_owned());
-            }
+            let thread = self.threads.entry(record.thread_id.clone());
+            // A new thread's owner comes with it; a thread known has one.
+            let thread = thread.or_insert_with(|| Thread {
+                owner: new_thread.unwrap_or(ThreadOwner::Unowned),
+                executions: Vec::new(),
+            });
+            thread.executions.push(execution_id.to_owned());
             self.started.push(execution_id.to_owned());
         }
         let entry = JournalEntry {
