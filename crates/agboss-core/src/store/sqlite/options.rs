@@ -17,7 +17,7 @@ pub enum Durability {
     Normal,
 }
 
-/// How [`SqliteStore::open_with`] opens a file.
+/// How [`SqliteStore::open_with`](super::SqliteStore::open_with) opens a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SqliteOptions {
     /// The durability level; [`Durability::Full`] by default.
