@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agboss::journal::{LoopEvent, STATE_VERSION};
+use agboss::journal::{LoopEvent, STATE_VERSION, ThreadOwner};
 use agboss::run::Answer;
 use agboss::spend::Budgets;
 use agboss::store::{PostgresOptions, PostgresStore, Store, StoreErrorKind};
@@ -35,6 +35,21 @@ fn started(id: &str) -> LoopEvent {
         history_usage: Default::default(),
         history_cost: Default::default(),
     }
+}
+
+/// `started` in thread `thread`, its run naming `owner`.
+fn started_in(id: &str, thread: &str, owner: Option<&str>) -> LoopEvent {
+    let mut event = started(id);
+    if let LoopEvent::Started {
+        thread: in_thread,
+        owner: named,
+        ..
+    } = &mut event
+    {
+        *in_thread = Some(thread.to_owned());
+        *named = owner.map(str::to_owned);
+    }
+    event
 }
 
 fn answered(text: &str) -> LoopEvent {
@@ -71,9 +86,12 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
         stores.push(connection.await.unwrap().unwrap_or_else(|e| panic!("{e}")));
     }
     assert_eq!(
-        texts(database.url(), "SELECT version FROM agboss.migrations"),
-        ["1"],
-        "one migration, applied once"
+        texts(
+            database.url(),
+            "SELECT version FROM agboss.migrations ORDER BY version"
+        ),
+        ["1", "2"],
+        "each migration, applied once"
     );
     let tables = texts(
         database.url(),
@@ -81,7 +99,14 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
     );
     assert_eq!(
         tables,
-        ["events", "executions", "leases", "migrations", "pauses"]
+        [
+            "events",
+            "executions",
+            "leases",
+            "migrations",
+            "pauses",
+            "threads"
+        ]
     );
     stores[0].append("e-1", 0, &started("e-1")).await.unwrap();
     assert_eq!(stores[7].events("e-1").await.unwrap(), [started("e-1")]);
@@ -92,8 +117,70 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
     assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
     assert_eq!(
         texts(database.url(), "SELECT count(*) FROM agboss.migrations"),
-        ["1"]
+        ["2"]
     );
+}
+
+/// A schema of version 1 (threads had no owners) is migrated on connect: each thread gets the
+/// owner of its first execution, in start order, even where a later run of it named another
+/// (which version 1 took); later runs are checked against it.
+#[tokio::test]
+async fn a_store_of_schema_1_gives_each_thread_the_owner_of_its_first_execution() {
+    let database = fresh_database();
+    let store = connect(database.url()).await;
+    // Started in this order: `e-2` is the first run of `t-1`.
+    for (id, thread, owner) in [
+        ("e-2", "t-1", Some("ann")),
+        ("e-1", "t-2", None),
+        ("e-3", "t-3", Some("cy")),
+    ] {
+        store
+            .append(id, 0, &started_in(id, thread, owner))
+            .await
+            .unwrap();
+    }
+    drop(store);
+    // What version 1 held: no threads table, and a later run of `t-1` by another owner.
+    execute(
+        database.url(),
+        r#"INSERT INTO agboss.executions (execution_id, thread_id, runnable, record)
+           SELECT 'e-9', thread_id, runnable,
+                  replace(replace(record, '"e-2"', '"e-9"'), '"ann"', '"bob"')
+           FROM agboss.executions WHERE execution_id = 'e-2';
+           DROP TABLE agboss.threads;
+           DELETE FROM agboss.migrations WHERE version = 2"#,
+    )
+    .unwrap();
+    let store = connect(database.url()).await;
+    assert_eq!(
+        texts(database.url(), "SELECT max(version) FROM agboss.migrations"),
+        ["2"]
+    );
+    let owned = |owner: &str| Some(ThreadOwner::Owned(owner.to_owned()));
+    assert_eq!(store.thread_owner("t-1").await.unwrap(), owned("ann"));
+    assert_eq!(
+        store.thread_owner("t-2").await.unwrap(),
+        Some(ThreadOwner::Unowned)
+    );
+    assert_eq!(store.thread_owner("t-3").await.unwrap(), owned("cy"));
+    assert_eq!(store.thread_owner("t-4").await.unwrap(), None);
+    let bob = store
+        .append("e-10", 0, &started_in("e-10", "t-1", Some("bob")))
+        .await
+        .unwrap_err();
+    assert!(bob.is_owner_mismatch(), "{bob}");
+    store
+        .append("e-11", 0, &started_in("e-11", "t-1", Some("ann")))
+        .await
+        .unwrap();
+    let ids: Vec<String> = store
+        .thread("t-1")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.execution_id)
+        .collect();
+    assert_eq!(ids, ["e-2", "e-9", "e-11"]);
 }
 
 #[tokio::test]
@@ -111,7 +198,7 @@ async fn a_store_of_a_newer_schema_is_refused_naming_the_database() {
         error.to_string(),
         format!(
             "store `postgres`: cannot open the store in database `{}` at {endpoint}: its store \
-             schema is version 7, newer than the 1 this build knows: connect with a newer agboss",
+             schema is version 7, newer than the 2 this build knows: connect with a newer agboss",
             database.name()
         )
     );
@@ -530,4 +617,48 @@ async fn a_lease_runs_out_by_the_servers_clock() {
     assert!(!store.lease("e-1").await.unwrap().unwrap().live);
     let b = store.acquire("e-1", "b", LONG).await.unwrap().unwrap();
     assert_eq!(b.epoch, a.epoch + 1);
+}
+
+/// Claimers racing over a batch of executions, their limits adding up to more than the batch:
+/// every execution is claimed, by exactly one of them, round after round. (A claimer's pick
+/// reads leases in its statement's snapshot; one that picks an execution another claimer leased
+/// a moment before must pick again rather than come back short.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_claimers_leave_no_runnable_execution_behind() {
+    const ROUNDS: usize = 30;
+    const BATCH: usize = 48;
+    const CLAIMERS: usize = 16;
+    let database = fresh_database();
+    let options = PostgresOptions::default().max_connections(CLAIMERS);
+    let store = Arc::new(
+        PostgresStore::connect_with(database.url(), options)
+            .await
+            .unwrap(),
+    );
+    for round in 0..ROUNDS {
+        for i in 0..BATCH {
+            let id = format!("e-{round:02}-{i:02}");
+            store.append(&id, 0, &started(&id)).await.unwrap();
+        }
+        let ready = Arc::new(tokio::sync::Barrier::new(CLAIMERS));
+        let claimers: Vec<_> = (0..CLAIMERS)
+            .map(|c| {
+                let (store, ready) = (Arc::clone(&store), Arc::clone(&ready));
+                tokio::spawn(async move {
+                    ready.wait().await;
+                    store.claim(&format!("w-{c}"), LONG, 4).await.unwrap()
+                })
+            })
+            .collect();
+        let mut claimed = Vec::new();
+        for claimer in claimers {
+            claimed.extend(claimer.await.unwrap().into_iter().map(|l| l.execution_id));
+        }
+        claimed.sort();
+        let expected: Vec<String> = (0..BATCH).map(|i| format!("e-{round:02}-{i:02}")).collect();
+        assert_eq!(
+            claimed, expected,
+            "round {round}: each claimed once, none left"
+        );
+    }
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 
 use agboss::Env;
-use agboss::journal::{LoopEvent, STATE_VERSION};
+use agboss::journal::{LoopEvent, STATE_VERSION, ThreadOwner};
 use agboss::spend::Budgets;
 use agboss::store::{SqliteStore, Store, StoreErrorKind};
 
@@ -26,6 +26,21 @@ fn started(id: &str) -> LoopEvent {
         history_usage: Default::default(),
         history_cost: Default::default(),
     }
+}
+
+/// `started` in thread `thread`, its run naming `owner`.
+fn started_in(id: &str, thread: &str, owner: Option<&str>) -> LoopEvent {
+    let mut event = started(id);
+    if let LoopEvent::Started {
+        thread: in_thread,
+        owner: named,
+        ..
+    } = &mut event
+    {
+        *in_thread = Some(thread.to_owned());
+        *named = owner.map(str::to_owned);
+    }
+    event
 }
 
 fn failed(code: &str) -> LoopEvent {
@@ -49,7 +64,7 @@ async fn opening_creates_the_file_and_its_folders_in_wal_mode_and_migrates_once(
     assert_eq!(store.path(), path);
     store.append("e-1", 0, &started("e-1")).await.unwrap();
     drop(store);
-    assert_eq!(pragma(&path, "user_version"), 2);
+    assert_eq!(pragma(&path, "user_version"), 3);
     assert_eq!(pragma(&path, "application_id"), 0x6167_6273);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn
@@ -60,7 +75,7 @@ async fn opening_creates_the_file_and_its_folders_in_wal_mode_and_migrates_once(
     // Opening again migrates nothing and keeps what was there.
     let store = SqliteStore::open(&path).await.unwrap();
     assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
-    assert_eq!(pragma(&path, "user_version"), 2);
+    assert_eq!(pragma(&path, "user_version"), 3);
 }
 
 /// The schema of version 1, as the first SQLite store wrote it.
@@ -119,7 +134,7 @@ async fn a_store_of_schema_1_is_migrated_and_its_records_derived_again() {
         }
     }
     let store = SqliteStore::open(&path).await.unwrap();
-    assert_eq!(pragma(&path, "user_version"), 2);
+    assert_eq!(pragma(&path, "user_version"), 3);
     let record = store.execution("e-paused").await.unwrap().unwrap();
     assert_eq!((record.unfinished_calls, record.awaiting_pauses), (1, 1));
     assert!(!record.is_runnable());
@@ -130,6 +145,77 @@ async fn a_store_of_schema_1_is_migrated_and_its_records_derived_again() {
     let ids: Vec<&str> = claimed.iter().map(|l| l.execution_id.as_str()).collect();
     assert_eq!(ids, ["e-running"]);
     assert_eq!(store.events("e-paused").await.unwrap(), paused);
+}
+
+/// A file of schema 2 (threads had no owners) is migrated on open: each thread gets the owner of
+/// its first execution, in start order, even where a later run of it named another (which
+/// schema 2 took); later runs are checked against it.
+#[tokio::test]
+async fn a_store_of_schema_2_gives_each_thread_the_owner_of_its_first_execution() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("old.db");
+    let store = SqliteStore::open(&path).await.unwrap();
+    // Started in this order: `e-2` is the first run of `t-1`.
+    for (id, thread, owner) in [
+        ("e-2", "t-1", Some("ann")),
+        ("e-1", "t-2", None),
+        ("e-3", "t-3", Some("cy")),
+    ] {
+        store
+            .append(id, 0, &started_in(id, thread, owner))
+            .await
+            .unwrap();
+    }
+    drop(store);
+    {
+        // What schema 2 held: no threads table, and a later run of `t-1` by another owner.
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        let first: String = conn
+            .query_row(
+                "SELECT record FROM executions WHERE execution_id = 'e-2'",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        let later = first
+            .replace(r#""e-2""#, r#""e-9""#)
+            .replace(r#""ann""#, r#""bob""#);
+        conn.execute(
+            "INSERT INTO executions (execution_id, thread_id, record, runnable) \
+             VALUES ('e-9', 't-1', ?1, 1)",
+            [later],
+        )
+        .unwrap();
+        conn.execute_batch("DROP TABLE threads; PRAGMA user_version = 2;")
+            .unwrap();
+    }
+    let store = SqliteStore::open(&path).await.unwrap();
+    assert_eq!(pragma(&path, "user_version"), 3);
+    let owned = |owner: &str| Some(ThreadOwner::Owned(owner.to_owned()));
+    assert_eq!(store.thread_owner("t-1").await.unwrap(), owned("ann"));
+    assert_eq!(
+        store.thread_owner("t-2").await.unwrap(),
+        Some(ThreadOwner::Unowned)
+    );
+    assert_eq!(store.thread_owner("t-3").await.unwrap(), owned("cy"));
+    assert_eq!(store.thread_owner("t-4").await.unwrap(), None);
+    let bob = store
+        .append("e-10", 0, &started_in("e-10", "t-1", Some("bob")))
+        .await
+        .unwrap_err();
+    assert!(bob.is_owner_mismatch(), "{bob}");
+    store
+        .append("e-11", 0, &started_in("e-11", "t-1", Some("ann")))
+        .await
+        .unwrap();
+    let ids: Vec<String> = store
+        .thread("t-1")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.execution_id)
+        .collect();
+    assert_eq!(ids, ["e-2", "e-9", "e-11"]);
 }
 
 #[tokio::test]
@@ -145,7 +231,7 @@ async fn a_store_of_a_newer_schema_is_refused_naming_the_file() {
     assert_eq!(
         error.to_string(),
         format!(
-            "store `sqlite`: cannot open `{}`: its store schema is version 7, newer than the 2 this build knows: open it with a newer agboss",
+            "store `sqlite`: cannot open `{}`: its store schema is version 7, newer than the 3 this build knows: open it with a newer agboss",
             path.display()
         )
     );
@@ -349,4 +435,41 @@ async fn several_processes_append_to_one_file_and_never_both_win_a_seq() {
             assert_eq!(store.events(&id).await.unwrap().len(), 2, "{id}");
         }
     }
+}
+
+/// The one wait of the stores not on the application's clock (docs/architecture.md): a file
+/// whose write lock another process holds is waited for in the machine's time, in SQLite's busy
+/// handler on the writer thread. So a store handed a manual clock is held exactly as long as the
+/// lock is, and no longer: the clock neither moves nor gets a timer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_file_is_waited_for_in_real_time_even_on_a_manual_clock() {
+    const HELD: std::time::Duration = std::time::Duration::from_millis(400);
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("locked.db");
+    let store = SqliteStore::open(&path).await.unwrap();
+    let manual = agboss::time::ManualClock::new();
+    store.use_clock(&agboss::time::Clock::from(&manual));
+    // Another process's write transaction, as SQLite sees it: a connection of its own.
+    let (locked, lock_taken) = std::sync::mpsc::channel();
+    let holder = std::thread::spawn({
+        let path = path.clone();
+        move || {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+            locked.send(std::time::Instant::now()).unwrap();
+            std::thread::sleep(HELD);
+            conn.execute_batch("COMMIT").unwrap();
+        }
+    });
+    let since = lock_taken.recv().unwrap();
+    store.append("e-1", 0, &started("e-1")).await.unwrap();
+    let waited = since.elapsed();
+    holder.join().unwrap();
+    assert!(
+        waited >= HELD,
+        "the append went through the lock after {waited:?}"
+    );
+    assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
+    assert_eq!(manual.pending_timers(), 0, "no timer on the manual clock");
+    assert_eq!(manual.elapsed(), std::time::Duration::ZERO);
 }

@@ -584,7 +584,9 @@ fn literals(code: &str) -> Vec<(&str, &str, &str)> {
 /// also a plain word (a feature, a key, a route's name), so it counts as a code only where the
 /// line speaks of codes or of a failure.
 fn speaks_of_codes(line: &str) -> bool {
-    ["code", "failed", "Failed"].iter().any(|w| line.contains(w))
+    ["code", "failed", "Failed"]
+        .iter()
+        .any(|w| line.contains(w))
 }
 
 /// Whether a literal is a name of something else: a template's placeholder (`("model", ..)`)
@@ -601,7 +603,11 @@ fn codes_are_spelled_in_the_catalogue_only() {
     let mut spelled = Vec::new();
     for root in ["crates", "examples"] {
         for file in rust_files(&workspace().join(root)) {
-            let relative = file.strip_prefix(workspace()).unwrap().to_string_lossy().into_owned();
+            let relative = file
+                .strip_prefix(workspace())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             let name = file.file_name().unwrap().to_string_lossy();
             // The catalogue itself, and tests (which pin the codes users see).
             if relative.ends_with("agboss-rules/src/codes.rs")

@@ -282,6 +282,11 @@ catalogue! {
     PAUSE_NO_INTERPRETER = ("pause.no-interpreter", "a free-text reply is given to a role without a reply interpreter",
         "role `{role}` has no reply interpreter, so pause `{pause_id}` takes a decision, not free text: give the role `reply_interpreter = ..` or answer with a decision");
 
+    // Threads.
+    /// Someone other than a thread's owner runs in it, reads its history or answers its pauses.
+    THREAD_OWNER_MISMATCH = ("thread.owner-mismatch", "a run, a history read or an answer names a thread that belongs to another owner (or to none, when it names one)",
+        "thread `{thread}` belongs to {owner}, so {asked} may not run in it, read its history or answer its pauses: start a new thread");
+
     // Configuration.
     /// A configuration file cannot be read or parsed.
     CONFIG_INVALID = ("config.invalid", "a configuration file cannot be read or parsed",

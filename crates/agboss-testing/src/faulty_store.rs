@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use agboss_core::journal::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture,
+    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
 };
+use agboss_core::time::Clock;
 use tokio::sync::Notify;
 
 type Matcher = Box<dyn Fn(&LoopEvent) -> bool + Send + Sync>;
@@ -173,6 +174,17 @@ impl Store for FaultyStore {
             self.gate(None).await?;
             self.inner.thread(thread_id).await
         })
+    }
+
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
+        Box::pin(async move {
+            self.gate(None).await?;
+            self.inner.thread_owner(thread_id).await
+        })
+    }
+
+    fn use_clock(&self, clock: &Clock) {
+        self.inner.use_clock(clock);
     }
 
     fn acquire<'a>(

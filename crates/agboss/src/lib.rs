@@ -214,7 +214,7 @@ pub mod journal {
     pub use agboss_core::journal::{
         CallPause, CallResult, ExecutionRecord, ExecutionStatus, INTENTS_SINCE, JournalError,
         LoopEvent, LoopState, Next, PauseOpened, PauseQuery, PauseRecord, PauseResolution,
-        PendingCall, STATE_VERSION, Spent,
+        PendingCall, STATE_VERSION, Spent, ThreadOwner,
     };
 }
 
@@ -239,8 +239,8 @@ pub mod store {
     /// (`agboss::testing::conformance`, feature `testing`) checks a store against them.
     pub mod implement {
         pub use agboss_core::journal::{
-            PauseChange, derive_records, fence_refusal, next_record, pause_change, renew_refusal,
-            taken_seq,
+            PauseChange, derive_records, fence_refusal, next_record, owner_mismatch, pause_change,
+            renew_refusal, taken_seq, thread_owner_change,
         };
     }
 }

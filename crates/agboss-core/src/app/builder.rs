@@ -156,9 +156,14 @@ impl ApplicationBuilder {
     pub fn build(self) -> Result<Application, AssemblyError> {
         let clock = self.declarations.clock().clone();
         let assembly = assemble(self.declarations)?;
-        let store = self
-            .store
-            .unwrap_or_else(|| Arc::new(MemoryStore::with_clock(clock)));
+        let store = match self.store {
+            // A store waits (its retries, its timeouts) on the application's clock.
+            Some(store) => {
+                store.use_clock(&clock);
+                store
+            }
+            None => Arc::new(MemoryStore::with_clock(clock)),
+        };
         let instance = match self.instance {
             Some(instance) => instance,
             None => super::identifiers::new_instance_id()

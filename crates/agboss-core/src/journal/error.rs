@@ -37,6 +37,12 @@ impl StoreError {
     pub fn is_fenced(&self) -> bool {
         self.kind == StoreErrorKind::Fenced
     }
+
+    /// Whether the append started a run in a thread that belongs to another owner
+    /// (`thread.owner-mismatch`; the detail is that code's message).
+    pub fn is_owner_mismatch(&self) -> bool {
+        self.kind == StoreErrorKind::OwnerMismatch
+    }
 }
 
 /// What kind of failure a [`StoreError`] is.
@@ -56,4 +62,10 @@ pub enum StoreErrorKind {
     /// that differs from the one written there: two different steps at one place. The first
     /// stays; the holder must stop (it is not the process that wrote it, or it lost track).
     Diverged,
+    /// The append was the first event of a run in a thread that belongs to another owner (or
+    /// to none, the run naming one; or to one, the run naming none): the thread keeps the owner
+    /// its first run named ([`thread_owner_change`](super::thread_owner_change)). The detail is
+    /// the message of `agboss_rules::codes::THREAD_OWNER_MISMATCH`, which never names the
+    /// thread's owner.
+    OwnerMismatch,
 }

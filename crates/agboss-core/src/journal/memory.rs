@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use super::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture, fence_refusal, next_record, pause_change,
-    renew_refusal, taken_seq,
+    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner, fence_refusal, next_record,
+    pause_change, renew_refusal, taken_seq, thread_owner_change,
 };
 
 /// The name its errors carry.
@@ -27,8 +27,8 @@ pub struct MemoryStore {
 struct Inner {
     journals: HashMap<String, Journal>,
     pauses: HashMap<String, PauseRecord>,
-    /// Execution ids by thread, in the order they started.
-    threads: HashMap<String, Vec<String>>,
+    /// Threads by id: their owner, and their executions in the order they started.
+    threads: HashMap<String, Thread>,
     /// Execution ids in the order they started.
     started: Vec<String>,
     leases: HashMap<String, Held>,
@@ -38,6 +38,12 @@ struct Inner {
 struct Journal {
     entries: Vec<JournalEntry>,
     record: ExecutionRecord,
+}
+
+#[derive(Debug)]
+struct Thread {
+    owner: ThreadOwner,
+    executions: Vec<String>,
 }
 
 /// A lease as the store holds it.
@@ -119,6 +125,12 @@ impl Inner {
                     format!("execution `{execution_id}`: a journal starts with `started`, once"),
                 )
             })?;
+        let new_thread = if seq == 0 {
+            let held = self.threads.get(&record.thread_id).map(|t| &t.owner);
+            thread_owner_change(STORE, &record, held)?
+        } else {
+            None
+        };
         if let Some(change) = pause_change(&record, seq, event) {
             let held = self.pauses.get(change.pause_id()).cloned();
             let (pause, _) = change
@@ -127,10 +139,13 @@ impl Inner {
             self.pauses.insert(pause.pause_id().to_owned(), pause);
         }
         if seq == 0 {
-            self.threads
-                .entry(record.thread_id.clone())
-                .or_default()
-                .push(execution_id.to_owned());
+            let thread = self.threads.entry(record.thread_id.clone());
+            // A new thread's owner comes with it; a thread known has one.
+            let thread = thread.or_insert_with(|| Thread {
+                owner: new_thread.unwrap_or(ThreadOwner::Unowned),
+                executions: Vec::new(),
+            });
+            thread.executions.push(execution_id.to_owned());
             self.started.push(execution_id.to_owned());
         }
         let entry = JournalEntry {
@@ -252,10 +267,15 @@ impl Store for MemoryStore {
             .threads
             .get(thread_id)
             .into_iter()
-            .flatten()
+            .flat_map(|thread| &thread.executions)
             .filter_map(|id| inner.journals.get(id).map(|j| j.record.clone()))
             .collect();
         Box::pin(std::future::ready(Ok(records)))
+    }
+
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
+        let owner = self.lock().threads.get(thread_id).map(|t| t.owner.clone());
+        Box::pin(std::future::ready(Ok(owner)))
     }
 
     fn acquire<'a>(

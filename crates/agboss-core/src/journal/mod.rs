@@ -17,6 +17,7 @@ mod memory;
 mod pause;
 mod state;
 mod store;
+mod thread;
 
 pub use error::{StoreError, StoreErrorKind, StoreFuture};
 pub use event::{Answer, CallResult, INTENTS_SINCE, LoopEvent, PendingCall, STATE_VERSION, Spent};
@@ -28,3 +29,4 @@ pub use memory::MemoryStore;
 pub use pause::{PauseOpened, PauseQuery, PauseRecord, PauseResolution};
 pub use state::{CallPause, JournalError, LoopState, Next};
 pub use store::Store;
+pub use thread::{ThreadOwner, owner_mismatch, thread_owner_change};

@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use super::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    StoreFuture,
+    StoreFuture, ThreadOwner,
 };
+use crate::time::Clock;
 
 /// An append-only journal of executions, with the indexes derived from it.
 ///
@@ -16,6 +17,10 @@ use super::{
 ///
 /// It also keeps each execution's lease ([`Lease`]): who drives it, and the epoch of that claim,
 /// which fenced appends carry. Expiry is judged by the store's own clock.
+///
+/// And each thread's owner ([`ThreadOwner`]): the one its first run named, checked with
+/// [`thread_owner_change`](super::thread_owner_change) in the transaction of every execution's
+/// first append.
 pub trait Store: Send + Sync {
     /// Appends `event` as the `seq`-th event (from 0) of execution `execution_id` from writer
     /// `fence`, and updates the indexes, in one atomic step. Refused, writing nothing:
@@ -27,7 +32,10 @@ pub trait Store: Send + Sync {
     ///   claim, the append succeeds without writing (it is the retry of a commit whose
     ///   acknowledgement was lost); the same claim with another event there is
     ///   [`StoreErrorKind::Diverged`];
-    /// - [`StoreErrorKind::Invalid`] when the event cannot follow the journal.
+    /// - [`StoreErrorKind::Invalid`] when the event cannot follow the journal;
+    /// - [`StoreErrorKind::OwnerMismatch`] when the event starts a run (the execution's first
+    ///   event) in a thread that belongs to another owner than the run names. The first run of
+    ///   a thread records its owner, in the same transaction.
     fn append_as<'a>(
         &'a self,
         execution_id: &'a str,
@@ -74,6 +82,22 @@ pub trait Store: Send + Sync {
     /// The executions of thread `thread_id`, in the order they started.
     fn thread<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Vec<ExecutionRecord>>;
 
+    /// Who owns thread `thread_id`: the owner its first run named (`None`: no run has started
+    /// in it yet, and the next one to start makes it its own). What an application checks
+    /// before it reads the thread's history or takes an answer to its pauses:
+    ///
+    /// ```
+    /// # async fn example(store: &dyn agboss_core::journal::Store) -> Result<(), agboss_core::journal::StoreError> {
+    /// use agboss_core::journal::owner_mismatch;
+    ///
+    /// let held = store.thread_owner("t-1").await?;
+    /// if let Some(refused) = owner_mismatch("t-1", held.as_ref(), Some("bob")) {
+    ///     // [thread.owner-mismatch] refused: neither the history nor a run for bob
+    /// }
+    /// # Ok(()) }
+    /// ```
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>>;
+
     /// Claims execution `execution_id` for `holder` for `ttl`, unless a live lease holds it
     /// (`None`; a lease its own holder still holds counts too). The execution need not exist
     /// yet: a run claims its execution before its first append. The claim's epoch is one more
@@ -106,6 +130,18 @@ pub trait Store: Send + Sync {
 
     /// The lease of execution `execution_id` as the store holds it (`None`: never claimed).
     fn lease<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<LeaseState>>;
+
+    /// Hands the store the application's clock, for the waits the store makes on its own: the
+    /// pause between tries of an operation that failed for a moment, how long it waits for its
+    /// server. `ApplicationBuilder::build` calls it with the application's clock (a store
+    /// shared by several applications waits on the last one's). On a
+    /// [`ManualClock`](crate::time::ManualClock) a store does not wait on time only the test
+    /// moves: it tries again at once, and waits for its server without a deadline
+    /// (docs/stores.md). Whether a *lease* ran out is the store's own clock's to say, never
+    /// this one's. The default ignores it: a store that never waits.
+    fn use_clock(&self, clock: &Clock) {
+        let _ = clock;
+    }
 }
 
 crate::infrastructure!(dyn Store, "a store");

@@ -109,7 +109,7 @@ pub async fn refuses_what_memory_refuses(mut backend: Box<dyn Backend>) {
         "pause `p-1` is opened twice".to_owned(),
     );
     assert_eq!(refusal(again), opened_twice);
-    append_all(&*store, "e-2", &[started("e-2", Some("t"), None)]).await;
+    append_all(&*store, "e-2", &[started("e-2", Some("t"), Some("u"))]).await;
     let elsewhere = store
         .append("e-2", 1, &pause_opened("p-1", "c-1", None, 7))
         .await;

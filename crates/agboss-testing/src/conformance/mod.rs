@@ -23,6 +23,8 @@ pub mod events;
 mod leases;
 mod model;
 mod pauses;
+mod threads;
+mod waits;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -34,6 +36,8 @@ pub use cases::*;
 pub use leases::*;
 pub use model::{DIFFERENTIAL_CASES, differential};
 pub use pauses::*;
+pub use threads::*;
+pub use waits::*;
 
 /// The future of [`Backend::open`].
 pub type OpenFuture<'a> = Pin<Box<dyn Future<Output = Arc<dyn Store>> + Send + 'a>>;
@@ -95,6 +99,9 @@ macro_rules! store_conformance {
             a_retried_append_is_taken_once_and_a_different_one_diverges,
             claims_runnable_executions_oldest_first_and_once,
             keeps_leases_across_reopening,
+            a_thread_belongs_to_the_owner_its_first_run_named,
+            racing_first_runs_of_a_thread_leave_exactly_one_owner,
+            a_store_on_a_manual_clock_never_waits_on_it,
         );
     };
 }

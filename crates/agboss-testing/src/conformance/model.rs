@@ -211,6 +211,8 @@ async fn agree(reference: &dyn Store, tested: &dyn Store) -> Result<(), TestCase
     for t in 0..2 {
         let id = format!("t-{t}");
         prop_assert_eq!(reference.thread(&id).await, tested.thread(&id).await);
+        let owner = reference.thread_owner(&id).await;
+        prop_assert_eq!(owner, tested.thread_owner(&id).await);
     }
     for query in queries() {
         let expected = reference.open_pauses(&query).await;

@@ -271,6 +271,32 @@ impl Cluster {
         pid_file.lines().nth(3)?.trim().parse().ok()
     }
 
+    /// The folder that holds the data folder, the log and the files the shared server's users
+    /// and watchdog lock.
+    pub(crate) fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// The data folder.
+    pub(crate) fn data(&self) -> &Path {
+        &self.data
+    }
+
+    /// The path of one of the server's programs (`pg_ctl`).
+    pub(crate) fn program(&self, name: &str) -> PathBuf {
+        self.bin.program(name)
+    }
+
+    /// `program` as the account the server runs as, in its home.
+    pub(crate) fn command(&self, program: &Path) -> Command {
+        self.account.command(program, &self.home)
+    }
+
+    /// Hands `path` to the account the server runs as.
+    pub(crate) fn give(&self, path: &Path) -> Result<(), String> {
+        self.account.give(path)
+    }
+
     fn run(&self, program: &str, args: &[&str]) -> Result<(), String> {
         let output = self
             .account

@@ -1,13 +1,24 @@
 //! The PostgreSQL servers agboss's tests run against, and a proxy to take them away.
 //!
-//! - [`url`]: the server the tests share. With `AGBOSS_PG_URL` set, that server (used as it is).
-//!   Otherwise one of the workspace's own, started on first use: its data folder is
-//!   `target/agboss-pg/data` (made with `initdb`; in the temporary folder instead when the
-//!   `postgres` account cannot reach the workspace), it listens on `127.0.0.1` only (no Unix
-//!   socket), on a free port written to `target/agboss-pg/url`, with `fsync` on. Processes that
-//!   ask at once (test binaries, nextest's one process per test) take turns on a lock file; the
-//!   first starts the server, the others find it answering and use it. It is left running for
-//!   the next test process; `pg_ctl stop -D target/agboss-pg/data` stops it.
+//! - [`url`]: the server the tests share. With `AGBOSS_PG_URL` set, that server (used as it is,
+//!   never stopped). Otherwise one of the workspace's own, started on first use: its data folder
+//!   is `target/agboss-pg/data` (made with `initdb`; in the temporary folder instead when the
+//!   `postgres` account cannot reach the workspace; `AGBOSS_PG_DIR` puts the folder elsewhere),
+//!   it listens on `127.0.0.1` only (no Unix socket), on a free port written to
+//!   `target/agboss-pg/url`, with `fsync` on. Processes that ask at once (test binaries,
+//!   nextest's one process per test) take turns on a lock file; the first starts the server,
+//!   the others find it answering and use it.
+//!
+//!   **It stops on its own** once no test process has used it for [`IDLE`] (10 s;
+//!   `AGBOSS_PG_IDLE_SECS` sets another number of seconds): a process uses it from its first
+//!   call of [`url`] (or [`fresh_database`]) until it exits, however it exits, holding a shared
+//!   lock on `target/agboss-pg/users`; a watchdog started beside the server by its first user
+//!   looks every second, and once nobody held the lock for that long it stops the server with
+//!   `pg_ctl stop -m fast` (a few seconds more: the look of each second, and the stop itself).
+//!   A test process that comes later starts it again. So `cargo test` leaves no server behind,
+//!   and one test binary hands it to the next. The watchdog needs `flock` (util-linux) on
+//!   `PATH`; without it the server keeps running, with a warning, and
+//!   `pg_ctl stop -D target/agboss-pg/data` stops it.
 //! - [`fresh_database`]: a new, empty database of its own on that server, dropped when the
 //!   handle is, so tests never see each other's rows.
 //! - [`PrivateServer`]: a server of one test's own (its own folder and port), for tests that
@@ -36,6 +47,7 @@ mod cluster;
 mod private;
 mod proxy;
 mod shared;
+mod watchdog;
 
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::OnceLock;
@@ -44,7 +56,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use private::PrivateServer;
 pub use proxy::Proxy;
-pub use shared::shared_folder;
+pub use shared::{DIR_VAR, shared_folder};
+pub use watchdog::{IDLE, IDLE_VAR, idle_secs};
 
 /// The environment variable that points the tests at a running server instead of starting one:
 /// `postgres://user@host:port/database`, the user allowed to create databases.

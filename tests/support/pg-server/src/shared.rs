@@ -1,11 +1,17 @@
 //! The server the tests share: found answering, or started, under a lock file in the
-//! workspace's `target/agboss-pg` (see the crate's documentation).
+//! workspace's `target/agboss-pg` (see the crate's documentation), and stopped by its watchdog
+//! once no test process uses it ([`watchdog`](crate::watchdog)).
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use crate::cluster::{self, Cluster};
+use crate::watchdog;
 use crate::{PREFIX, WHAT_TO_DO, execute, query_texts, wait_until_it_answers};
+
+/// The environment variable that puts the shared server's folder elsewhere than the
+/// workspace's `target/agboss-pg` (its data folder, log, locks and `url` file).
+pub const DIR_VAR: &str = "AGBOSS_PG_DIR";
 
 /// The folder of the shared server (its data folder, log, lock and `url` file) when this
 /// crate starts it: the workspace's `target/agboss-pg` (see [`url`](crate::url)).
@@ -17,10 +23,13 @@ pub fn shared_folder() -> PathBuf {
     shared_home().unwrap_or_else(|why| panic!("PostgreSQL for the tests: {why}; {WHAT_TO_DO}"))
 }
 
-/// The workspace's `target/agboss-pg`, or, when the `postgres` account the server runs as
-/// (this process being root) cannot reach it, a folder of the temporary folder named after the
-/// workspace.
+/// [`DIR_VAR`] when set; else the workspace's `target/agboss-pg`, or, when the `postgres`
+/// account the server runs as (this process being root) cannot reach it, a folder of the
+/// temporary folder named after the workspace.
 fn shared_home() -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os(DIR_VAR).filter(|dir| !dir.is_empty()) {
+        return Ok(PathBuf::from(dir));
+    }
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
         .find(|dir| dir.join("Cargo.lock").is_file())
@@ -48,6 +57,8 @@ pub(crate) fn shared_server() -> Result<String, String> {
         .and_then(|file| file.lock().map(|()| file))
         .map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
     let cluster = Cluster::new(&home)?;
+    // From here until this process ends, the server is in use: its watchdog leaves it alone.
+    watchdog::use_server(&cluster)?;
     let url_of = |port: u16| format!("postgres://agboss@127.0.0.1:{port}/postgres");
     let mut running = None;
     if let Some(port) = cluster.running_port() {
@@ -69,6 +80,7 @@ pub(crate) fn shared_server() -> Result<String, String> {
     };
     let url = url_of(port);
     wait_until_it_answers(&url)?;
+    watchdog::watch(&cluster)?;
     let url_file = home.join("url");
     std::fs::write(&url_file, format!("{url}\n"))
         .map_err(|e| format!("cannot write {}: {e}", url_file.display()))?;

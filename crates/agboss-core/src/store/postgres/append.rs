@@ -1,6 +1,7 @@
 //! Appends: one transaction each, checked as `MemoryStore` checks, in its order (the fence, then
-//! the sequence number, then the record and the pause), with the shared decision functions and
-//! their words; nothing is written before every check has passed.
+//! the sequence number, then the record, the thread's owner and the pause), with the shared
+//! decision functions and their words; nothing is written before every check has passed (but
+//! a new thread's row, which a refusal rolls back).
 //!
 //! What makes the checks hold against concurrent writers (other connections, other instances):
 //! the execution's row is locked (`FOR UPDATE`) before its record is read, so appends to one
@@ -10,68 +11,41 @@
 //! The first append of an execution has no row to lock: the events table's key
 //! `(execution_id, seq)`, and the pause's key, are the last word, and the store tries the
 //! append again once a concurrent writer took them (it then reads what that writer wrote).
-//! Locks are always taken in that order (execution, lease, pause), so appends and claims never
-//! deadlock each other.
+//! A run's first event makes its thread's row if there is none (`ON CONFLICT DO NOTHING`, which
+//! waits for a concurrent first run of the thread to end) and reads its owner `FOR SHARE`, so
+//! of two first runs racing in a new thread one makes the row and the other reads its owner.
+//! Waiting for that row can outlast a concurrent first append of the same execution, read as
+//! missing a moment before: a run the owner refuses reads the execution again, and when it is
+//! there now the append is the conflict it is in `MemoryStore`'s order, not a refusal.
+//! Locks are always taken in that order (execution, lease, pause, thread), so appends and claims
+//! never deadlock each other.
 //!
 //! The statements of each step are pipelined, so an append costs two round trips: `BEGIN` with
-//! the locking reads, then one statement of every write with `COMMIT`.
+//! the locking reads, then one statement of every write with `COMMIT` ([`write`](super::write)).
 
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
-use super::error::{corrupt, is_connection_lost, is_unique_violation};
+use super::error::{corrupt, is_unique_violation};
 use super::pool::{Conn, Failure};
+use super::write::{Append, write};
 use super::{STORE, lease, read, sql_int};
-use crate::channel::PauseAnswerer;
 use crate::journal::{
-    ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind, fence_refusal,
-    next_record, pause_change, taken_seq,
+    ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind, ThreadOwner,
+    fence_refusal, next_record, pause_change, taken_seq, thread_owner_change,
 };
 
 /// Read committed whatever the database's default: every statement sees what committed before
 /// it, and the row locks, not snapshots, keep the checks true.
-const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
+pub(super) const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
 const LOCK_EXECUTION: &str = "SELECT record FROM executions WHERE execution_id = $1 FOR UPDATE";
 const LOCK_PAUSE: &str = "SELECT record FROM pauses WHERE pause_id = $1 FOR UPDATE";
 const WRITTEN: &str = "SELECT epoch, event FROM events WHERE execution_id = $1 AND seq = $2";
-
-/// The writes of an append, one statement: the event ($1 to $4), then the execution's row, then
-/// the pause's. An execution's first event (`started`) changes no pause.
-const WRITE_FIRST: &str = "
-WITH event AS (
-    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
-)
-INSERT INTO executions (execution_id, thread_id, runnable, record) VALUES ($1, $5, $6, $7)";
-const WRITE_NEXT: &str = "
-WITH event AS (
-    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
-)
-UPDATE executions SET runnable = $5, record = $6 WHERE execution_id = $1";
-const WRITE_NEXT_OPENING: &str = "
-WITH event AS (
-    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
-), pause AS (
-    INSERT INTO pauses (pause_id, execution_id, thread_id, owner_id, opened_at_ms,
-                        opened_at_seq, open, record)
-    VALUES ($7, $8, $9, $10, $11, $12, $13, $14)
-)
-UPDATE executions SET runnable = $5, record = $6 WHERE execution_id = $1";
-const WRITE_NEXT_CHANGING: &str = "
-WITH event AS (
-    INSERT INTO events (execution_id, seq, event, epoch) VALUES ($1, $2, $3, $4)
-), pause AS (
-    UPDATE pauses SET open = $8, record = $9 WHERE pause_id = $7
-)
-UPDATE executions SET runnable = $5, record = $6 WHERE execution_id = $1";
-
-/// One append to make: the event, its JSON as stored, and who appends it.
-pub(super) struct Append<'a> {
-    pub(super) execution_id: &'a str,
-    pub(super) seq: u64,
-    pub(super) event: &'a LoopEvent,
-    pub(super) json: &'a str,
-    pub(super) fence: Fence,
-}
+/// A run's first event makes its thread's row if there is none (waiting for a concurrent first
+/// run of the thread to end), then reads the owner, locking the row against a change.
+const MAKE_THREAD: &str =
+    "INSERT INTO threads (thread_id, owner_id) VALUES ($1, $2) ON CONFLICT (thread_id) DO NOTHING";
+const LOCK_THREAD: &str = "SELECT owner_id FROM threads WHERE thread_id = $1 FOR SHARE";
 
 /// Checks and writes `append` in one transaction. `Ok` once committed, or when the same event
 /// from the same claim is there already (nothing written). On the `last` try a key taken by a
@@ -95,13 +69,27 @@ pub(super) async fn append(
     }
 }
 
-async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Failure> {
+/// The rows an append reads before it decides, each locked until the transaction ends.
+struct Locked {
+    execution: Option<Row>,
+    lease: Option<Row>,
+    /// The pause the event names.
+    pause: Option<Row>,
+    /// For an execution's first event: the thread's owner before this append (`None`: the
+    /// thread is new, and its row was just made with this run's owner).
+    thread: Option<Option<ThreadOwner>>,
+}
+
+/// Begins the transaction and reads, locking them, the rows the checks need: the execution's,
+/// the lease's (for a fenced append), the pause the event names, and for a run's first event
+/// its thread's (made if there is none: the thread's first run owns it). One round trip.
+async fn lock_rows(conn: &mut Conn, append: &Append<'_>) -> Result<Locked, Failure> {
     let Append {
         execution_id,
         seq,
         event,
-        json,
         fence,
+        ..
     } = *append;
     let lock_execution = conn.statement(LOCK_EXECUTION).await?;
     let lock_lease = match fence {
@@ -113,6 +101,18 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
     let named = pause_named(event);
     let lock_pause = match named {
         Some(_) => Some(conn.statement(LOCK_PAUSE).await?),
+        None => None,
+    };
+    // The record a first event makes, for its thread and owner: if the execution turns out to
+    // hold events already, the append is refused and the thread's row rolled back.
+    let starting = (seq == 0)
+        .then(|| next_record(None, execution_id, 0, event))
+        .flatten();
+    let thread_statements = match starting {
+        Some(_) => Some((
+            conn.statement(MAKE_THREAD).await?,
+            conn.statement(LOCK_THREAD).await?,
+        )),
         None => None,
     };
     let key: [&(dyn ToSql + Sync); 1] = [&execution_id];
@@ -130,14 +130,60 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
             None => Ok(None),
         }
     };
+    let thread_read = async {
+        let (Some(record), Some((make, lock))) = (&starting, &thread_statements) else {
+            return Ok(None);
+        };
+        let thread: [&(dyn ToSql + Sync); 2] = [&record.thread_id, &record.owner_id];
+        let (made, row) = tokio::join!(
+            client.execute(make, &thread),
+            client.query_one(lock, &thread[..1]),
+        );
+        Ok(Some((made?, row?)))
+    };
     conn.in_transaction = true;
-    let (_, execution_row, lease_row, named_row) = tokio::try_join!(
+    // Every answer is awaited, then the first failure in the order they were sent is the one:
+    // after it the server refuses the rest as part of a failed transaction.
+    let (begun, execution, lease, pause, thread) = tokio::join!(
         client.batch_execute(BEGIN),
         client.query_opt(&lock_execution, &key),
         lease_read,
         pause_read,
-    )
-    .map_err(Failure::Pg)?;
+        thread_read,
+    );
+    begun.map_err(Failure::Pg)?;
+    let execution = execution.map_err(Failure::Pg)?;
+    let lease = lease.map_err(Failure::Pg)?;
+    let pause = pause.map_err(Failure::Pg)?;
+    let thread = thread.map_err(Failure::Pg)?;
+    let thread = match thread {
+        None => None,
+        Some((1, _)) => Some(None),
+        Some((_, row)) => {
+            let what = "the owner of a thread";
+            let owner: Option<&str> = row.try_get(0).map_err(|e| corrupt(what, &e))?;
+            Some(Some(ThreadOwner::of(owner)))
+        }
+    };
+    Ok(Locked {
+        execution,
+        lease,
+        pause,
+        thread,
+    })
+}
+
+async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Failure> {
+    let Append {
+        execution_id,
+        seq,
+        event,
+        fence,
+        ..
+    } = *append;
+    let locked = lock_rows(conn, append).await?;
+    let (execution_row, lease_row, named_row) = (locked.execution, locked.lease, locked.pause);
+    let named = pause_named(event);
     if let Fence::Epoch(epoch) = fence {
         let current = lease_row.as_ref().map(lease::fence_of).transpose()?;
         if let Some(refused) = fence_refusal(STORE, execution_id, epoch, current) {
@@ -150,22 +196,7 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
         .transpose()?;
     let held = current.as_ref().map_or(0, |r| r.events);
     if held != seq {
-        let written = conn.statement(WRITTEN).await?;
-        let written = conn
-            .client
-            .query_opt(&written, &[&execution_id, &sql_int(seq)])
-            .await
-            .map_err(Failure::Pg)?
-            .map(|row| stored_as(&row, json, execution_id))
-            .transpose()?;
-        taken_seq(STORE, execution_id, held, seq, fence, written)?;
-        // The same event from the same claim: taken before, nothing to write.
-        conn.client
-            .batch_execute("ROLLBACK")
-            .await
-            .map_err(Failure::Pg)?;
-        conn.in_transaction = false;
-        return Ok(());
+        return seq_taken(conn, append, held).await;
     }
     let Some(mut record) = next_record(current.as_ref(), execution_id, seq, event) else {
         return Err(StoreError::new(
@@ -175,6 +206,25 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
         )
         .into());
     };
+    if let Some(held) = &locked.thread {
+        // A new thread's row is made already, with this run's owner.
+        if let Err(refused) = thread_owner_change(STORE, &record, held.as_ref()) {
+            // The thread's row may have waited for a concurrent first append of this very
+            // execution, which committed after its row was found missing: then this append
+            // comes after that one, and is the conflict `MemoryStore` reports.
+            let lock_execution = conn.statement(LOCK_EXECUTION).await?;
+            let now = conn
+                .client
+                .query_opt(&lock_execution, &[&execution_id])
+                .await
+                .map_err(Failure::Pg)?;
+            if let Some(row) = now {
+                let record: ExecutionRecord = read::json(&row, &what)?;
+                return seq_taken(conn, append, record.events).await;
+            }
+            return Err(refused.into());
+        }
+    }
     // The pause as it will be written, and whether it is new.
     let mut pause_write = None;
     if let Some(change) = pause_change(&record, seq, event) {
@@ -199,6 +249,34 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
     write(conn, append, &record, &record_json, pause_write).await
 }
 
+/// The answer to an append at a seq that is not the next one, the journal holding `held`
+/// events: taken (the same event from the same claim, written before: nothing to write, the
+/// transaction rolled back), or refused.
+async fn seq_taken(conn: &mut Conn, append: &Append<'_>, held: u64) -> Result<(), Failure> {
+    let Append {
+        execution_id,
+        seq,
+        json,
+        fence,
+        ..
+    } = *append;
+    let written = conn.statement(WRITTEN).await?;
+    let written = conn
+        .client
+        .query_opt(&written, &[&execution_id, &sql_int(seq)])
+        .await
+        .map_err(Failure::Pg)?
+        .map(|row| stored_as(&row, json, execution_id))
+        .transpose()?;
+    taken_seq(STORE, execution_id, held, seq, fence, written)?;
+    conn.client
+        .batch_execute("ROLLBACK")
+        .await
+        .map_err(Failure::Pg)?;
+    conn.in_transaction = false;
+    Ok(())
+}
+
 /// The pause an event names, if it names one (what [`pause_change`] changes, known before the
 /// execution's record is read).
 fn pause_named(event: &LoopEvent) -> Option<&str> {
@@ -208,91 +286,6 @@ fn pause_named(event: &LoopEvent) -> Option<&str> {
             Some(pause_id)
         }
         _ => None,
-    }
-}
-
-/// The writes of a checked append and its commit, pipelined: the server runs them in order,
-/// and a failed write aborts the transaction, so the `COMMIT` after it rolls back.
-async fn write(
-    conn: &mut Conn,
-    append: &Append<'_>,
-    record: &ExecutionRecord,
-    record_json: &str,
-    pause_write: Option<(bool, PauseRecord, String)>,
-) -> Result<(), Failure> {
-    if append.seq == 0 && pause_write.is_some() {
-        // `next_record` takes only `started` first, and it changes no pause.
-        return Err(StoreError::new(
-            STORE,
-            StoreErrorKind::Invalid,
-            "an execution's first event may not change a pause",
-        )
-        .into());
-    }
-    let seq = sql_int(append.seq);
-    let epoch = append.fence.epoch().map(sql_int);
-    let runnable = record.is_runnable();
-    let mut values: Vec<&(dyn ToSql + Sync)> =
-        vec![&append.execution_id, &seq, &append.json, &epoch];
-    let sql = if append.seq == 0 {
-        values.extend([
-            &record.thread_id as &(dyn ToSql + Sync),
-            &runnable,
-            &record_json,
-        ]);
-        WRITE_FIRST
-    } else {
-        values.extend([&runnable as &(dyn ToSql + Sync), &record_json]);
-        WRITE_NEXT
-    };
-    // The owner filter of `open_pauses` lists thread-owner pauses only: others get no owner.
-    let owner = pause_write.as_ref().and_then(|(_, pause, _)| {
-        (pause.opened.answered_by == PauseAnswerer::ThreadOwner)
-            .then_some(pause.opened.owner.as_deref())
-            .flatten()
-    });
-    let opened_at = pause_write
-        .as_ref()
-        .map(|(_, p, _)| (sql_int(p.opened.opened_at_ms), sql_int(p.opened_at_seq)));
-    let open = pause_write.as_ref().is_some_and(|(_, p, _)| p.is_open());
-    let sql = match (&pause_write, &opened_at) {
-        (Some((true, pause, json)), Some((at_ms, at_seq))) => {
-            values.extend([
-                &pause.opened.pause_id as &(dyn ToSql + Sync),
-                &pause.execution_id,
-                &pause.thread_id,
-                &owner,
-                at_ms,
-                at_seq,
-                &open,
-                json,
-            ]);
-            WRITE_NEXT_OPENING
-        }
-        (Some((_, pause, json)), _) => {
-            values.extend([&pause.opened.pause_id as &(dyn ToSql + Sync), &open, json]);
-            WRITE_NEXT_CHANGING
-        }
-        (None, _) => sql,
-    };
-    let statement = conn.statement(sql).await?;
-    let client = &conn.client;
-    // The fault tests kill a worker here: the transaction checked, its rows locked, nothing
-    // written.
-    crate::base::failpoint("store-commit");
-    let written = tokio::try_join!(
-        client.execute(&statement, &values),
-        client.batch_execute("COMMIT"),
-    );
-    match written {
-        Ok(_) => {
-            conn.in_transaction = false;
-            Ok(())
-        }
-        // The server answered: the transaction failed before its commit, which rolled it back.
-        Err(e) if e.as_db_error().is_some() && !is_connection_lost(&e) => Err(Failure::Pg(e)),
-        // The commit was sent with the writes; whether it was done is not known.
-        Err(e) => Err(Failure::Commit(e)),
     }
 }
 

@@ -1,17 +1,30 @@
 //! Leases in the database, judged by the server's clock (`clock_timestamp()`, read as each
 //! statement runs, so a statement that waited for a row lock judges by when it got it): a lease
-//! is live while it has a holder and `expires_at` is later than now. Every operation is one
-//! statement, atomic on its own; an append's fence check locks the lease row (`FOR SHARE`), so
-//! a claim waits for the appends it would fence and they never interleave.
+//! is live while it has a holder and `expires_at` is later than now. Every operation but a
+//! worker's claim is one statement, atomic on its own (a claim is one transaction); an append's
+//! fence check locks the lease row (`FOR SHARE`), so a claim waits for the appends it would
+//! fence and they never interleave.
 //!
 //! A worker's claim picks the oldest runnable executions no live lease holds and locks them
 //! with `FOR UPDATE SKIP LOCKED`: concurrent claimers (any number of instances) pass over each
 //! other's picks instead of waiting, and never get the same execution; the lease row's own
 //! check (`ON CONFLICT ... WHERE` not live) is the last word against a concurrent `acquire`.
+//!
+//! The pick reads the leases in the statement's snapshot, so it can pick an execution another
+//! claimer leased (and let go of its row) after the snapshot was taken: the lease's check then
+//! refuses it, and that place of the limit is lost. So a claim is a transaction of passes, each
+//! a new statement with a new snapshot (read committed): while a pass loses picks that way and
+//! the limit is not reached, another pass picks the next ones, and sees the leases that beat
+//! it. A pass that loses nothing picked every unleased execution it could lock, up to the
+//! limit. Each pass that loses a pick does so because another claim took that execution, so
+//! passes end while work is being claimed; the claim returns its leases oldest first.
 
 use std::time::Duration;
 
+use tokio_postgres::types::ToSql;
+
 use super::STORE;
+use super::append::BEGIN;
 use super::pool::{Conn, Failure};
 use super::sql_int;
 use crate::journal::{Lease, LeaseState, renew_refusal};
@@ -36,13 +49,18 @@ SET epoch = l.epoch + 1, holder = excluded.holder,
 WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp()
 RETURNING epoch";
 
-/// Claims up to `$3` runnable executions no live lease holds, oldest first, skipping those
-/// another transaction has locked (another claimer's picks, an execution being appended to).
+/// One pass of a claim: picks up to `$3` runnable executions no live lease holds (as its
+/// snapshot says) and that an earlier pass did not claim (`$4`: a lease of no time is not live
+/// at once), oldest first, skipping those another transaction has locked (another
+/// claimer's picks, an execution being appended to), and claims them. Every pick comes back
+/// with its start, and the epoch of its claim, or NULL when a live lease the snapshot did not
+/// show refused it.
 const CLAIM: &str = "
 WITH picked AS (
     SELECT e.execution_id, e.started FROM executions e
     LEFT JOIN leases l ON l.execution_id = e.execution_id
     WHERE e.runnable AND (l.holder IS NULL OR l.expires_at <= clock_timestamp())
+      AND e.execution_id <> ALL ($4::text[])
     ORDER BY e.started
     LIMIT $3
     FOR UPDATE OF e SKIP LOCKED
@@ -56,7 +74,7 @@ WITH picked AS (
     WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp()
     RETURNING execution_id, epoch
 )
-SELECT c.execution_id, c.epoch FROM claimed c JOIN picked p USING (execution_id)
+SELECT p.execution_id, p.started, c.epoch FROM picked p LEFT JOIN claimed c USING (execution_id)
 ORDER BY p.started";
 
 const RENEW: &str = "
@@ -99,29 +117,68 @@ pub(super) async fn acquire(
     .transpose()
 }
 
+/// Claims up to `limit` executions, in passes (see the module's documentation), in one
+/// transaction.
+/// Claims up to `limit` executions, in passes (see the module's documentation), in one
+/// transaction. The first pass goes with `BEGIN`, the last is followed by `COMMIT`: a claim
+/// that needs one pass costs two round trips.
 pub(super) async fn claim(
     conn: &mut Conn,
     holder: &str,
     ttl: Duration,
     limit: usize,
 ) -> Result<Vec<Lease>, Failure> {
+    if limit == 0 {
+        return Ok(Vec::new());
+    }
     let statement = conn.statement(CLAIM).await?;
-    let limit = sql_int(u64::try_from(limit).unwrap_or(u64::MAX));
-    let rows = conn
-        .client
-        .query(&statement, &[&holder, &micros(ttl), &limit])
-        .await
-        .map_err(Failure::Pg)?;
-    rows.iter()
-        .map(|row| {
-            Ok(Lease {
+    let micros = micros(ttl);
+    // (start, lease) of each execution claimed.
+    let mut claimed: Vec<(i64, Lease)> = Vec::new();
+    conn.in_transaction = true;
+    let mut first = true;
+    loop {
+        let want = sql_int(u64::try_from(limit - claimed.len()).unwrap_or(u64::MAX));
+        let before: Vec<&str> = claimed
+            .iter()
+            .map(|(_, l)| l.execution_id.as_str())
+            .collect();
+        let values: [&(dyn ToSql + Sync); 4] = [&holder, &micros, &want, &before];
+        let pass = conn.client.query(&statement, &values);
+        let rows = if std::mem::take(&mut first) {
+            // Both answers awaited; a failed `BEGIN` is the failure, not what follows it.
+            let (begun, rows) = tokio::join!(conn.client.batch_execute(BEGIN), pass);
+            begun.map_err(Failure::Pg)?;
+            rows.map_err(Failure::Pg)?
+        } else {
+            pass.await.map_err(Failure::Pg)?
+        };
+        let mut lost = false;
+        for row in &rows {
+            let epoch: Option<i64> = row.try_get(2).map_err(|e| unreadable(&e))?;
+            let Some(epoch) = epoch else {
+                lost = true;
+                continue;
+            };
+            let lease = Lease {
                 execution_id: row.try_get(0).map_err(|e| unreadable(&e))?,
                 holder: holder.to_owned(),
-                epoch: epoch(row, 1)?,
+                epoch: epoch as u64,
                 ttl,
-            })
-        })
-        .collect()
+            };
+            claimed.push((row.try_get(1).map_err(|e| unreadable(&e))?, lease));
+        }
+        if !lost || claimed.len() == limit {
+            break;
+        }
+    }
+    conn.client
+        .batch_execute("COMMIT")
+        .await
+        .map_err(Failure::Pg)?;
+    conn.in_transaction = false;
+    claimed.sort_by_key(|(started, _)| *started);
+    Ok(claimed.into_iter().map(|(_, lease)| lease).collect())
 }
 
 pub(super) async fn renew(conn: &mut Conn, lease: &Lease) -> Result<(), Failure> {

@@ -2,7 +2,8 @@
 //! to it.
 //!
 //! Each operation runs on one of a few connections of the store ([`pool`]), as one transaction
-//! (an append: [`append`]) or one statement (a read, a lease operation: [`read`], [`lease`]).
+//! (an append: [`append`], then [`write`]; a worker's claim) or one statement (a read, another
+//! lease operation: [`read`], [`lease`]).
 //! The database serializes what instances do at once: row locks order the appends of one
 //! execution and the claims of its lease, the events table's key is the last word on a sequence
 //! number, and leases run out by the server's clock. Connecting migrates the schema
@@ -14,13 +15,15 @@ mod lease;
 mod pool;
 mod read;
 mod schema;
+mod write;
 
 use std::time::Duration;
 
 use crate::journal::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture,
+    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
 };
+use crate::time::Clock;
 use pool::Pool;
 
 /// The name its errors carry.
@@ -187,7 +190,7 @@ impl Store for PostgresStore {
             let json = serde_json::to_string(event).map_err(|e| {
                 StoreError::new(STORE, StoreErrorKind::Invalid, format!("event: {e}"))
             })?;
-            let append = append::Append {
+            let append = write::Append {
                 execution_id,
                 seq,
                 event,
@@ -289,6 +292,17 @@ impl Store for PostgresStore {
             let result = lease::state(&mut conn, execution_id).await;
             (conn, result)
         }))
+    }
+
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = read::thread_owner(&mut conn, thread_id).await;
+            (conn, result)
+        }))
+    }
+
+    fn use_clock(&self, clock: &Clock) {
+        self.pool.use_clock(clock);
     }
 }
 

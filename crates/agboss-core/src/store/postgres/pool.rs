@@ -9,6 +9,9 @@
 //! idle connection dead); a commit whose answer never came is reported as such. A connection
 //! that failed is never handed out again, so the store does not wedge when the server goes
 //! away: the next operation connects anew.
+//!
+//! Its waits (the connect and operation timeouts, the pause before a transient failure is
+//! tried again) are on the application's clock ([`wait`](crate::store::wait)).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -23,6 +26,8 @@ use super::error::{
     timed_out,
 };
 use crate::journal::StoreError;
+use crate::store::wait::{self, Waits};
+use crate::time::Clock;
 
 /// How many times an operation is tried again after a transient failure.
 const TRANSIENT_RETRIES: u32 = 5;
@@ -78,6 +83,7 @@ pub(super) struct Pool {
     options: PostgresOptions,
     idle: Mutex<Vec<Conn>>,
     permits: Semaphore,
+    waits: Waits,
 }
 
 impl std::fmt::Debug for Pool {
@@ -99,7 +105,13 @@ impl Pool {
             options,
             idle: Mutex::new(Vec::new()),
             permits,
+            waits: Waits::default(),
         }
+    }
+
+    /// Waits on `clock` from now on.
+    pub(super) fn use_clock(&self, clock: &Clock) {
+        self.waits.use_clock(clock);
     }
 
     /// Where the server is, for messages.
@@ -111,10 +123,14 @@ impl Pool {
     /// the search path).
     pub(super) async fn connect(&self) -> Result<Conn, StoreError> {
         on_tokio()?;
+        self.connect_on(&self.waits.clock()).await
+    }
+
+    async fn connect_on(&self, clock: &Clock) -> Result<Conn, StoreError> {
         let waited = self.options.connect_timeout;
-        let (client, connection) = tokio::time::timeout(waited, self.config.connect(NoTls))
+        let (client, connection) = wait::within(clock, waited, self.config.connect(NoTls))
             .await
-            .map_err(|_| connect_timed_out(&self.endpoint, waited))?
+            .ok_or_else(|| connect_timed_out(&self.endpoint, waited))?
             .map_err(|e| connect_error(&self.endpoint, &e))?;
         // The connection's I/O runs on a task of its own; it ends when the client is dropped or
         // the connection is lost (the client then reports itself closed).
@@ -144,15 +160,16 @@ impl Pool {
                 "the store is closed",
             )
         })?;
+        let clock = self.waits.clock();
         let (mut transient, mut reconnected) = (0, false);
         loop {
             let (conn, reused) = match self.take() {
                 Some(conn) => (conn, true),
-                None => (self.connect().await?, false),
+                None => (self.connect_on(&clock).await?, false),
             };
             let last = transient == TRANSIENT_RETRIES;
             let waited = self.options.operation_timeout;
-            let Ok((conn, result)) = tokio::time::timeout(waited, work(conn, last)).await else {
+            let Some((conn, result)) = wait::within(&clock, waited, work(conn, last)).await else {
                 // The try is abandoned with its connection, which closes as it drops.
                 return Err(timed_out(&self.endpoint, waited));
             };
@@ -188,7 +205,7 @@ impl Pool {
             self.rolled_back(conn).await;
             if is_transient(&error) && transient < TRANSIENT_RETRIES {
                 transient += 1;
-                tokio::time::sleep(Duration::from_millis(2 << transient)).await;
+                wait::backoff(&clock, Duration::from_millis(2 << transient)).await;
                 continue;
             }
             return Err(pg_error(&self.endpoint, &error));

@@ -8,7 +8,9 @@ use tokio_postgres::types::ToSql;
 use super::error::corrupt;
 use super::pool::{Conn, Failure};
 use super::sql_int;
-use crate::journal::{ExecutionRecord, JournalEntry, LoopEvent, PauseQuery, PauseRecord};
+use crate::journal::{
+    ExecutionRecord, JournalEntry, LoopEvent, PauseQuery, PauseRecord, ThreadOwner,
+};
 
 /// Every event of an execution, in order.
 pub(super) async fn events(conn: &mut Conn, execution_id: &str) -> Result<Vec<LoopEvent>, Failure> {
@@ -67,6 +69,27 @@ pub(super) async fn thread(
     let sql = "SELECT record FROM executions WHERE thread_id = $1 ORDER BY started";
     let what = format!("an execution of thread `{thread_id}`");
     rows(conn, sql, &[&thread_id], &what).await
+}
+
+/// A thread's owner (`None`: no run has started in it).
+pub(super) async fn thread_owner(
+    conn: &mut Conn,
+    thread_id: &str,
+) -> Result<Option<ThreadOwner>, Failure> {
+    let statement = conn
+        .statement("SELECT owner_id FROM threads WHERE thread_id = $1")
+        .await?;
+    let row = conn
+        .client
+        .query_opt(&statement, &[&thread_id])
+        .await
+        .map_err(Failure::Pg)?;
+    let what = format!("the owner of thread `{thread_id}`");
+    row.map(|row| {
+        let owner: Option<&str> = row.try_get(0).map_err(|e| corrupt(&what, &e))?;
+        Ok(ThreadOwner::of(owner))
+    })
+    .transpose()
 }
 
 /// The open pauses `query` asks for, oldest first: the order `MemoryStore` sorts them in

@@ -10,7 +10,7 @@ use crate::journal::{StoreError, StoreErrorKind};
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`.
 /// Append new ones; never edit a released one.
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// The schema version this build writes (the highest row of `migrations`).
 pub(super) const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
@@ -73,6 +73,22 @@ CREATE TABLE leases (
     holder text,
     expires_at timestamptz NOT NULL
 );
+"#;
+
+/// Version 2: threads' owners. `threads` holds one row per thread, made by the first event of
+/// its first execution with the owner that run named (NULL: none), never changed after. The
+/// threads of a store of version 1 get the owner of their first execution (by start order), as
+/// its record says.
+const V2: &str = r#"
+CREATE TABLE threads (
+    thread_id text COLLATE "C" PRIMARY KEY,
+    owner_id text COLLATE "C"
+);
+
+INSERT INTO threads (thread_id, owner_id)
+SELECT DISTINCT ON (thread_id) thread_id, record::json ->> 'owner_id'
+FROM executions
+ORDER BY thread_id, started;
 "#;
 
 /// Whether `schema` is a name the store takes: lower-case ASCII letters, digits and `_`, not

@@ -6,9 +6,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::STORE;
 use super::clock;
-use super::writer::sql_int;
+use super::sql::{STORE, sql_int};
 use crate::journal::{Lease, LeaseState, StoreError, renew_refusal};
 
 /// A lease row: epoch, holder, boot, expiry.

@@ -5,10 +5,13 @@
 //! own, and one `fsync` makes the group durable. Reads run on a small pool of read connections
 //! (WAL lets them read while the writer writes), on tokio's blocking threads.
 
+mod append;
 mod clock;
 mod lease;
+mod options;
 mod read;
 mod schema;
+mod sql;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -19,55 +22,12 @@ use std::time::Duration;
 use crate::base::Env;
 use crate::journal::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture,
+    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
 };
+pub use options::{Durability, SqliteOptions};
 use read::Readers;
+use sql::{STORE, blocking, sqlite_error};
 use writer::{Done, Job, Work};
-
-/// The name its errors carry.
-const STORE: &str = "sqlite";
-
-/// How much of what was committed survives a crash (SQLite's `synchronous` setting, in WAL
-/// mode). docs/stores.md has the details.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Durability {
-    /// `synchronous = FULL`: every commit is on the disk (the WAL is synced) before the append
-    /// returns, so an append that returned survives a process crash, an OS crash and a power
-    /// loss. The default: the loop acts on an event once it is appended.
-    #[default]
-    Full,
-    /// `synchronous = NORMAL`: the WAL is synced only at checkpoints. An append that returned
-    /// survives a process crash; an OS crash or power loss may lose the last commits (never
-    /// corrupts the file).
-    Normal,
-}
-
-/// How [`SqliteStore::open_with`] opens a file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SqliteOptions {
-    /// The durability level; [`Durability::Full`] by default.
-    pub durability: Durability,
-    /// How long a connection waits for another process's write lock before it reports the
-    /// store unavailable (5 s by default).
-    pub busy_timeout: Duration,
-}
-
-impl Default for SqliteOptions {
-    fn default() -> SqliteOptions {
-        SqliteOptions {
-            durability: Durability::Full,
-            busy_timeout: Duration::from_secs(5),
-        }
-    }
-}
-
-impl SqliteOptions {
-    /// These options at durability `durability`.
-    pub fn durability(mut self, durability: Durability) -> SqliteOptions {
-        self.durability = durability;
-        self
-    }
-}
 
 /// Keeps journals, and the indexes derived from them, in an SQLite file: durable, shared by the
 /// processes that open the same file (one writes at a time; each append is checked inside its
@@ -289,6 +249,14 @@ impl Store for SqliteStore {
         Box::pin(self.claimed(work))
     }
 
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
+        let id = thread_id.to_owned();
+        Box::pin(
+            self.readers
+                .read(move |conn| read::thread_owner(conn, &id).map_err(|e| sqlite_error(&e))),
+        )
+    }
+
     fn lease<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<LeaseState>> {
         let id = execution_id.to_owned();
         Box::pin(
@@ -296,37 +264,4 @@ impl Store for SqliteStore {
                 .read(move |conn| lease::state(conn, &id).map_err(|e| sqlite_error(&e))),
         )
     }
-}
-
-/// Runs `work` on tokio's blocking threads: SQLite calls block.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, StoreError> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| {
-        StoreError::new(
-            STORE,
-            StoreErrorKind::Unavailable,
-            format!("a store task stopped: {e}"),
-        )
-    })?
-}
-
-/// The store error an SQLite failure is: a corrupt file or one that is not a database is
-/// `Invalid`, anything else (I/O, a full disk, a lock held too long) `Unavailable`.
-fn sqlite_error(error: &rusqlite::Error) -> StoreError {
-    use rusqlite::ErrorCode;
-    let kind = match error.sqlite_error_code() {
-        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => StoreErrorKind::Invalid,
-        _ => StoreErrorKind::Unavailable,
-    };
-    StoreError::new(STORE, kind, error.to_string())
-}
-
-/// A row whose JSON this build cannot read.
-fn corrupt(what: &str, error: &serde_json::Error) -> StoreError {
-    StoreError::new(
-        STORE,
-        StoreErrorKind::Invalid,
-        format!("{what} cannot be read: {error}"),
-    )
 }

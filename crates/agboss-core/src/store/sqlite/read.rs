@@ -11,10 +11,11 @@ use tokio::sync::Semaphore;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, ToSql};
 use serde::de::DeserializeOwned;
 
-use super::writer::sql_int;
-use super::{SqliteOptions, blocking, corrupt, sqlite_error};
+use super::options::SqliteOptions;
+use super::sql::{STORE, blocking, corrupt, sql_int, sqlite_error};
 use crate::journal::{
     ExecutionRecord, JournalEntry, LoopEvent, PauseQuery, PauseRecord, StoreError, StoreErrorKind,
+    ThreadOwner,
 };
 
 /// How many read connections a store opens at most (on first use). Reads are short; a few
@@ -55,11 +56,7 @@ impl Readers {
                 .acquire_owned()
                 .await
                 .map_err(|_| {
-                    StoreError::new(
-                        super::STORE,
-                        StoreErrorKind::Unavailable,
-                        "the store is closed",
-                    )
+                    StoreError::new(STORE, StoreErrorKind::Unavailable, "the store is closed")
                 })?;
             let pool = Arc::clone(&readers);
             blocking(move || {
@@ -170,6 +167,19 @@ pub(super) fn thread(
         &[&thread_id],
         &format!("an execution of thread `{thread_id}`"),
     )
+}
+
+/// A thread's owner (`None`: no run has started in it), on any connection: a reader's, or the
+/// writer's inside an append.
+pub(super) fn thread_owner(
+    conn: &Connection,
+    thread_id: &str,
+) -> rusqlite::Result<Option<ThreadOwner>> {
+    let owner: Option<Option<String>> = conn
+        .prepare_cached("SELECT owner_id FROM threads WHERE thread_id = ?1")?
+        .query_row([thread_id], |row| row.get(0))
+        .optional()?;
+    Ok(owner.map(|owner| ThreadOwner::of(owner.as_deref())))
 }
 
 /// The open pauses `query` asks for, oldest first: the order `MemoryStore` sorts them in

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
-use super::{Durability, SqliteOptions, sqlite_error};
+use super::options::{Durability, SqliteOptions};
+use super::sql::{STORE, sqlite_error};
 use crate::journal::{StoreError, StoreErrorKind};
 
 /// Marks the file as an agboss store (`PRAGMA application_id`, "agbs"), so another program's
@@ -29,6 +30,10 @@ const MIGRATIONS: &[Migration] = &[
     Migration {
         sql: V2,
         then: Some(rederive_records),
+    },
+    Migration {
+        sql: V3,
+        then: Some(own_threads),
     },
 ];
 
@@ -91,6 +96,38 @@ ALTER TABLE executions ADD COLUMN runnable INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX runnable_executions ON executions (started) WHERE runnable = 1;
 ";
 
+/// Version 3: threads' owners. `threads` holds one row per thread, made by the first event of
+/// its first execution with the owner that run named (NULL: none), never changed after. The
+/// threads of an older file get theirs from `own_threads`.
+const V3: &str = "
+CREATE TABLE threads (
+    thread_id TEXT PRIMARY KEY,
+    owner_id TEXT
+);
+";
+
+/// Gives every thread the owner of its first execution (by start order), as its record says.
+/// A thread whose first record this build cannot read gets no row: its next run owns it.
+fn own_threads(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    let firsts: Vec<(String, String)> = tx
+        .prepare(
+            "SELECT thread_id, record FROM executions e WHERE started = \
+             (SELECT min(started) FROM executions WHERE thread_id = e.thread_id)",
+        )?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (thread, json) in firsts {
+        let Ok(record) = serde_json::from_str::<crate::journal::ExecutionRecord>(&json) else {
+            continue;
+        };
+        tx.execute(
+            "INSERT INTO threads (thread_id, owner_id) VALUES (?1, ?2)",
+            rusqlite::params![thread, record.owner_id],
+        )?;
+    }
+    Ok(())
+}
+
 /// Rebuilds every execution's record from its journal, as appends derive it today, and its
 /// `runnable` column.
 fn rederive_records(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
@@ -135,7 +172,7 @@ pub(super) fn connect(path: &Path, options: &SqliteOptions) -> Result<Connection
         .map_err(|e| cannot_open(path, &e))?;
     if !mode.eq_ignore_ascii_case("wal") {
         return Err(StoreError::new(
-            "sqlite",
+            STORE,
             StoreErrorKind::Unavailable,
             format!(
                 "cannot open `{}`: it stays in journal mode `{mode}`, not WAL",
@@ -214,7 +251,7 @@ fn cannot_open(path: &Path, error: &rusqlite::Error) -> StoreError {
 
 fn invalid(path: &Path, why: &str) -> StoreError {
     StoreError::new(
-        "sqlite",
+        STORE,
         StoreErrorKind::Invalid,
         format!("cannot open `{}`: {why}", path.display()),
     )
