@@ -36,7 +36,7 @@ const CRATES: &[(&str, &[&str])] = &[
     ("agboss-rules", &[]),
     ("agboss-macros", &["agboss-rules"]),
     ("agboss-core", &["agboss-rules"]),
-    ("agboss-testing", &["agboss-core"]),
+    ("agboss-testing", &["agboss-core", "agboss-rules"]),
     ("agboss-cli", &["agboss-core", "agboss-rules"]),
     (
         "agboss",

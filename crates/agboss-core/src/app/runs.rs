@@ -193,9 +193,13 @@ impl<'a> RunBuilder<'a> {
         }
         let signal = self.signal.unwrap_or_default();
         let execution = builder.signal(signal.clone()).build();
-        // A run in a thread remembers it: its last turns, and summaries of older ones.
+        // A run in a thread remembers it (its last turns, and summaries of older ones), once
+        // the thread is known to be its owner's.
         let history = match &self.thread {
-            Some(thread) => self.app.history(agent, thread, execution.signal()).await?,
+            Some(thread) => {
+                self.app.admit(thread, self.owner.as_deref()).await?;
+                self.app.history(agent, thread, execution.signal()).await?
+            }
             None => super::threads::History::default(),
         };
         if !history.cost.is_zero() {
@@ -262,7 +266,7 @@ impl<'a> RunBuilder<'a> {
             .store
             .append(&execution_id, 0, &prepared.start)
             .await
-            .map_err(RunError::Store)?;
+            .map_err(RunError::from_store)?;
         Ok(execution_id)
     }
 }

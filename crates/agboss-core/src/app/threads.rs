@@ -5,8 +5,9 @@ use agboss_rules::codes;
 
 use super::Application;
 use crate::agent::AppAgent;
+use crate::base::Problem;
 use crate::context::Signal;
-use crate::journal::{Answer, ExecutionRecord, ExecutionStatus, LoopEvent};
+use crate::journal::{Answer, ExecutionRecord, ExecutionStatus, LoopEvent, owner_mismatch};
 use crate::model::{ChatRequest, Message, ModelError, Thinking, ToolChoice, Usage};
 use crate::run::RunError;
 use crate::units::Usd;
@@ -23,6 +24,25 @@ pub(crate) struct History {
 const SUMMARIZE: &str = "You keep the memory of a conversation. Summarize the exchange you are given in one or two sentences, for the assistant's later turns: keep names, numbers, dates and decisions; do not add anything.";
 
 impl Application {
+    /// Whether whoever names `owner` may act in `thread` (start a run in it, read its history):
+    /// the thread keeps the owner its first run named; anyone else is refused with
+    /// `[thread.owner-mismatch]`, before anything of the thread is read. A run that races past
+    /// this check is refused by the store when it journals its start.
+    pub(crate) async fn admit(&self, thread: &str, owner: Option<&str>) -> Result<(), RunError> {
+        let held = self
+            .store
+            .thread_owner(thread)
+            .await
+            .map_err(RunError::Store)?;
+        match owner_mismatch(thread, held.as_ref(), owner) {
+            Some(message) => Err(RunError::Refused(Problem::new(
+                &codes::THREAD_OWNER_MISMATCH,
+                message,
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// The history of `thread` for `agent`: its last `turns` answered turns as messages, and
     /// summaries of the `summaries` turns before them, each made once by the agent's model (and
     /// kept in the store) when it first falls out of the last turns.

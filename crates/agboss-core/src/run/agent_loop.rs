@@ -133,7 +133,7 @@ impl<'a> AgentLoop<'a> {
                     continue;
                 }
                 Err(error) if error.is_conflict() => error,
-                Err(error) => return Err(RunError::Store(error)),
+                Err(error) => return Err(RunError::from_store(error)),
             };
             let events = self.env.store.events(id).await.map_err(RunError::Store)?;
             let newer = events.get(state.events as usize..).unwrap_or_default();

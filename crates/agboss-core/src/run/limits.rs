@@ -120,6 +120,16 @@ pub enum RunError {
 }
 
 impl RunError {
+    /// A store's refusal as the run's error: a start in a thread of another owner is refused
+    /// with `[thread.owner-mismatch]` (the store's detail is that code's message); any other
+    /// failure is the store's.
+    pub fn from_store(error: StoreError) -> RunError {
+        if error.is_owner_mismatch() {
+            return RunError::Refused(Problem::new(&codes::THREAD_OWNER_MISMATCH, error.detail));
+        }
+        RunError::Store(error)
+    }
+
     /// The code a journal's `failed` event carries.
     pub fn code(&self) -> String {
         match self {

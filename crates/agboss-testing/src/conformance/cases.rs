@@ -2,6 +2,7 @@
 //! from the reference behaviour. Refusals are asserted to the kind and the exact detail
 //! (stores differ only in their name).
 
+use agboss_rules::codes;
 use std::sync::Arc;
 
 use agboss_core::journal::{
@@ -268,12 +269,16 @@ pub async fn derives_the_execution_record_after_every_event(mut backend: Box<dyn
         ),
         (
             "e-3",
-            failed("budgets.usd"),
+            failed(codes::BUDGETS_USD.id()),
             ExecutionStatus::Failed {
-                code: "budgets.usd".into(),
+                code: codes::BUDGETS_USD.id().into(),
             },
         ),
-        ("e-4", failed("cancelled"), ExecutionStatus::Cancelled),
+        (
+            "e-4",
+            failed(codes::CANCELLED.id()),
+            ExecutionStatus::Cancelled,
+        ),
     ] {
         append_all(&*store, id, &[started(id, None, None), end]).await;
         let record = store.execution(id).await.unwrap().unwrap();
@@ -344,7 +349,10 @@ pub async fn keeps_everything_across_reopening(mut backend: Box<dyn Backend>) {
 pub async fn round_trips_every_event_byte_for_byte(mut backend: Box<dyn Backend>) {
     let store = backend.open().await;
     let mut journals = vec![("e-1", every_variant("e-1"))];
-    journals.push(("e-2", vec![started("e-2", None, None), failed("model")]));
+    journals.push((
+        "e-2",
+        vec![started("e-2", None, None), failed(codes::MODEL.id())],
+    ));
     for (id, journal) in &journals {
         append_all(&*store, id, journal).await;
         let read = store.events(id).await.unwrap();

@@ -7,6 +7,7 @@ use agboss_core::journal::{
 use agboss_core::model::{Message, ToolCall, Usage};
 use agboss_core::spend::Budgets;
 use agboss_core::units::Usd;
+use agboss_rules::codes;
 use serde_json::json;
 
 /// `Started` for execution `execution`, in `thread` (none: its own), owned by `owner`.
@@ -223,7 +224,7 @@ pub fn every_variant(execution: &str) -> Vec<LoopEvent> {
         }
         events.push(opened);
         events.push(pause_awaiting(&pause));
-        events.push(answer_rejected(&pause, "pause.wrong-answerer"));
+        events.push(answer_rejected(&pause, codes::PAUSE_WRONG_ANSWERER.id()));
         events.push(pause_resolved(&pause, resolution));
     }
     events.push(LoopEvent::Answered {

@@ -5,6 +5,7 @@
 //! A ttl of zero runs out at once (by the next operation, on any clock); [`LONG`] never runs
 //! out within a case.
 
+use agboss_rules::codes;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -250,7 +251,7 @@ pub async fn claims_runnable_executions_oldest_first_and_once(mut backend: Box<d
     append_all(
         &*store,
         "e-7",
-        &[started("e-7", None, None), failed("cancelled")],
+        &[started("e-7", None, None), failed(codes::CANCELLED.id())],
     )
     .await;
     let runnable: Vec<bool> = runnable_of(&*store, 1..=7).await;

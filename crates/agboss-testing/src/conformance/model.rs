@@ -3,6 +3,7 @@
 //! seqs, some refused, some from a lease's holder with its fence), and claims, renewals,
 //! releases and expiries of leases.
 
+use agboss_rules::codes;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -158,10 +159,14 @@ impl Op {
                 pause_resolved(&format!("p-{pause}"), resolution)
             }
             Kind::AnswerRejected { pause } => {
-                answer_rejected(&format!("p-{pause}"), "pause.expired")
+                answer_rejected(&format!("p-{pause}"), codes::PAUSE_EXPIRED.id())
             }
             Kind::Answered => answered("ok"),
-            Kind::Failed { cancelled } => failed(if *cancelled { "cancelled" } else { "model" }),
+            Kind::Failed { cancelled } => failed(if *cancelled {
+                codes::CANCELLED.id()
+            } else {
+                codes::MODEL.id()
+            }),
             Kind::Lease(_) => unreachable!("not an event"),
         }
     }

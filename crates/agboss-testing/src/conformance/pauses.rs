@@ -1,6 +1,7 @@
 //! The cases about pauses: their records, and listing the open ones.
 
 use agboss_core::journal::{LoopEvent, PauseQuery};
+use agboss_rules::codes;
 
 use super::Backend;
 use super::cases::{append_all, pause_ids};
@@ -31,7 +32,11 @@ pub async fn derives_pause_records(mut backend: Box<dyn Backend>) {
     let pause = store.pause("p-2").await.unwrap().unwrap();
     assert!(pause.is_open() && !pause.awaiting && pause.resolution.is_none());
     store
-        .append("e-2", 2, &answer_rejected("p-2", "pause.wrong-answerer"))
+        .append(
+            "e-2",
+            2,
+            &answer_rejected("p-2", codes::PAUSE_WRONG_ANSWERER.id()),
+        )
         .await
         .unwrap();
     assert_eq!(store.pause("p-2").await.unwrap().unwrap(), pause);

@@ -27,7 +27,7 @@ use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
 use super::error::{corrupt, is_unique_violation};
-use super::pool::{Conn, Failure};
+use super::pool::{BEGIN, Conn, Failure};
 use super::write::{Append, write};
 use super::{STORE, lease, read, sql_int};
 use crate::journal::{
@@ -35,9 +35,6 @@ use crate::journal::{
     fence_refusal, next_record, pause_change, taken_seq, thread_owner_change,
 };
 
-/// Read committed whatever the database's default: every statement sees what committed before
-/// it, and the row locks, not snapshots, keep the checks true.
-pub(super) const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
 const LOCK_EXECUTION: &str = "SELECT record FROM executions WHERE execution_id = $1 FOR UPDATE";
 const LOCK_PAUSE: &str = "SELECT record FROM pauses WHERE pause_id = $1 FOR UPDATE";
 const WRITTEN: &str = "SELECT epoch, event FROM events WHERE execution_id = $1 AND seq = $2";

@@ -24,8 +24,7 @@ use std::time::Duration;
 use tokio_postgres::types::ToSql;
 
 use super::STORE;
-use super::append::BEGIN;
-use super::pool::{Conn, Failure};
+use super::pool::{BEGIN, Conn, Failure};
 use super::sql_int;
 use crate::journal::{Lease, LeaseState, renew_refusal};
 

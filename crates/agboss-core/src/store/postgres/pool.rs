@@ -29,6 +29,10 @@ use crate::journal::StoreError;
 use crate::store::wait::{self, Waits};
 use crate::time::Clock;
 
+/// Read committed whatever the database's default: every statement sees what committed before
+/// it, and the row locks, not snapshots, keep the checks true.
+pub(super) const BEGIN: &str = "BEGIN ISOLATION LEVEL READ COMMITTED";
+
 /// How many times an operation is tried again after a transient failure.
 const TRANSIENT_RETRIES: u32 = 5;
 
