@@ -1,13 +1,12 @@
 //! [`AgentDescriptor`]: everything `#[agent]` declares, registered for assembly and `describe`.
 
 use std::fmt;
-use std::ops::Deref;
 use std::sync::OnceLock;
 
 use schemars::JsonSchema;
 use serde_json::Value;
 
-use crate::component::{Component, ComponentKind, Registered, Registry, SourceLocation};
+use crate::component::{Component, ComponentKind, SourceLocation, derefs_to_component, registry};
 use crate::model::Thinking;
 use crate::tool::{ToolRegistration, input_schema_of};
 
@@ -279,13 +278,7 @@ impl AgentDescriptor {
     }
 }
 
-impl Deref for AgentDescriptor {
-    type Target = Component;
-
-    fn deref(&self) -> &Component {
-        &self.component
-    }
-}
+derefs_to_component!(AgentDescriptor);
 
 /// An agent: a unit struct under `#[agent]`.
 #[diagnostic::on_unimplemented(
@@ -298,37 +291,9 @@ pub trait Agent {
     const DESCRIPTOR: &'static AgentDescriptor;
 }
 
-/// An agent's entry in the program-wide registry.
-#[derive(Debug)]
-pub struct AgentRegistration {
-    descriptor: &'static AgentDescriptor,
-}
-
-impl AgentRegistration {
-    /// The registration of agent `A`.
-    pub const fn of<A: Agent>() -> AgentRegistration {
-        AgentRegistration {
-            descriptor: A::DESCRIPTOR,
-        }
-    }
-
-    /// The agent's descriptor.
-    pub fn descriptor(&self) -> &'static AgentDescriptor {
-        self.descriptor
-    }
-}
-
-impl Registered for AgentRegistration {
-    fn component(&self) -> &Component {
-        self.descriptor
-    }
-}
-
-inventory::collect!(AgentRegistration);
-
-static AGENTS: Registry<AgentRegistration> = Registry::new();
-
-/// Every `#[agent]` linked into the program, sorted by name, then by Rust type.
-pub fn registered_agents() -> &'static [&'static AgentRegistration] {
-    AGENTS.all()
+registry! {
+    /// An agent's entry in the program-wide registry.
+    pub type AgentRegistration = Registration<AgentDescriptor> of Agent;
+    /// Every `#[agent]` linked into the program, sorted by name, then by Rust type.
+    pub fn registered_agents();
 }

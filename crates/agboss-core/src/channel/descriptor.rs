@@ -4,7 +4,6 @@
 
 use std::fmt;
 use std::future::Future;
-use std::ops::Deref;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -14,7 +13,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{PauseAnswerer, ToolCallApprovalAsk, ToolCallApprovalDecision};
-use crate::component::{Component, ComponentKind, DependencyError, DependencySpec, SourceLocation};
+use crate::component::{
+    Component, ComponentKind, DependencyError, DependencySpec, SourceLocation, derefs_to_component,
+};
 use crate::context::Signal;
 use crate::model::ModelRouter;
 use crate::tool::{Scope, ToolError, input_schema_of};
@@ -185,13 +186,7 @@ impl RoleDescriptor {
     }
 }
 
-impl Deref for RoleDescriptor {
-    type Target = Component;
-
-    fn deref(&self) -> &Component {
-        &self.component
-    }
-}
+derefs_to_component!(RoleDescriptor);
 
 impl fmt::Debug for RoleDescriptor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -223,13 +218,7 @@ impl ChannelDescriptor {
     }
 }
 
-impl Deref for ChannelDescriptor {
-    type Target = Component;
-
-    fn deref(&self) -> &Component {
-        &self.component
-    }
-}
+derefs_to_component!(ChannelDescriptor);
 
 impl fmt::Debug for ChannelDescriptor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

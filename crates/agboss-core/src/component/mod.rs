@@ -27,4 +27,5 @@ pub use fields::{DependencyError, DependencySpec, MissingDependency, Requirement
 pub use header::Component;
 pub use kind::ComponentKind;
 pub use location::SourceLocation;
-pub use registry::{Registered, Registry};
+pub use registry::{Registered, Registration, Registry};
+pub(crate) use registry::{derefs_to_component, registry};

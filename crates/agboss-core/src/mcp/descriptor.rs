@@ -1,10 +1,9 @@
 //! [`McpServerDescriptor`]: an MCP server as `#[mcp_server]` declares it.
 
 use std::fmt;
-use std::ops::Deref;
 
 use crate::base::Env;
-use crate::component::{Component, ComponentKind, Registered, Registry, SourceLocation};
+use crate::component::{Component, ComponentKind, SourceLocation, derefs_to_component, registry};
 use crate::tool::RemoteTool;
 
 /// How to reach a server.
@@ -112,13 +111,7 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-impl Deref for McpServerDescriptor {
-    type Target = Component;
-
-    fn deref(&self) -> &Component {
-        &self.component
-    }
-}
+derefs_to_component!(McpServerDescriptor);
 
 /// An MCP server: a unit struct under `#[mcp_server]`.
 #[diagnostic::on_unimplemented(
@@ -131,39 +124,11 @@ pub trait McpServer: Send + Sync + 'static {
     const DESCRIPTOR: &'static McpServerDescriptor;
 }
 
-/// A server's entry in the program-wide registry.
-#[derive(Debug)]
-pub struct McpServerRegistration {
-    descriptor: &'static McpServerDescriptor,
-}
-
-impl McpServerRegistration {
-    /// The registration of server `S`.
-    pub const fn of<S: McpServer>() -> McpServerRegistration {
-        McpServerRegistration {
-            descriptor: S::DESCRIPTOR,
-        }
-    }
-
-    /// The server's descriptor.
-    pub fn descriptor(&self) -> &'static McpServerDescriptor {
-        self.descriptor
-    }
-}
-
-impl Registered for McpServerRegistration {
-    fn component(&self) -> &Component {
-        self.descriptor
-    }
-}
-
-inventory::collect!(McpServerRegistration);
-
-static SERVERS: Registry<McpServerRegistration> = Registry::new();
-
-/// Every `#[mcp_server]` linked into the program, sorted by name.
-pub fn registered_mcp_servers() -> &'static [&'static McpServerRegistration] {
-    SERVERS.all()
+registry! {
+    /// A server's entry in the program-wide registry.
+    pub type McpServerRegistration = Registration<McpServerDescriptor> of McpServer;
+    /// Every `#[mcp_server]` linked into the program, sorted by name.
+    pub fn registered_mcp_servers();
 }
 
 /// `text` with every `${VAR}` replaced by the variable's value from `env`; the name of the first

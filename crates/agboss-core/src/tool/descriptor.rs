@@ -1,14 +1,15 @@
 //! [`ToolDescriptor`]: everything known about a tool without running it.
 
 use std::fmt;
-use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
 use super::schema::CompiledSchemas;
 use super::{OnCrash, RemoteTool, SchemaError, ToolApproval, ToolOrigin};
-use crate::component::{Component, ComponentKind, DependencySpec, SourceLocation};
+use crate::component::{
+    Component, ComponentKind, DependencySpec, SourceLocation, derefs_to_component,
+};
 use crate::units::{ByteSize, TimeSpan, seconds};
 
 /// The static description of a tool, registered by `#[tool]`: name, description, timeout,
@@ -158,13 +159,7 @@ impl ToolDescriptor {
     }
 }
 
-impl Deref for ToolDescriptor {
-    type Target = Component;
-
-    fn deref(&self) -> &Component {
-        &self.component
-    }
-}
+derefs_to_component!(ToolDescriptor);
 
 impl fmt::Debug for ToolDescriptor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::{DynTool, Tool, ToolDescriptor, ToolEnv};
-use crate::component::{Component, Registered, Registry};
+use crate::component::registry;
 use crate::units::ByteSize;
 
 /// A tool's entry in the program-wide registry, submitted by `#[tool]` through `inventory`;
@@ -49,19 +49,9 @@ impl fmt::Debug for ToolRegistration {
     }
 }
 
-impl Registered for ToolRegistration {
-    fn component(&self) -> &Component {
-        self.descriptor
-    }
-}
-
-inventory::collect!(ToolRegistration);
-
-static TOOLS: Registry<ToolRegistration> = Registry::new();
-
-/// Every `#[tool]` linked into the program, sorted by name, then by Rust type.
-///
-/// Two tools may share a name here; assembly reports that for the agents that use both.
-pub fn registered_tools() -> &'static [&'static ToolRegistration] {
-    TOOLS.all()
+registry! {
+    /// Every `#[tool]` linked into the program, sorted by name, then by Rust type.
+    ///
+    /// Two tools may share a name here; assembly reports that for the agents that use both.
+    pub fn registered_tools() -> ToolRegistration
 }
