@@ -26,7 +26,8 @@ type Matcher = Box<dyn Fn(&LoopEvent) -> bool + Send + Sync>;
 ///
 /// ```
 /// # use std::sync::Arc;
-/// use agboss::journal::{LoopEvent, MemoryStore, Store};
+/// use agboss::journal::LoopEvent;
+/// use agboss::store::{MemoryStore, Store};
 /// use agboss::testing::FaultyStore;
 ///
 /// let store = Arc::new(MemoryStore::new());
