@@ -54,8 +54,8 @@ impl Prices {
 pub struct ModelRoute {
     /// The model id asked for: `local/qwen2.5`.
     pub model_id: String,
-    /// The provider's name: `openai`, `local`, `openrouter`, or what [`ModelRouter::route`]
-    /// named it.
+    /// The provider's name: `openai`, `local`, `openrouter`, or what
+    /// [`ModelRouter::route`](super::ModelRouter::route) named it.
     pub provider: String,
     /// The model's name as the provider knows it: `qwen2.5`.
     pub model: String,
