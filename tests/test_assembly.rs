@@ -381,6 +381,42 @@ fn configured_bounds_must_be_whole_bytes_from_one() {
 }
 
 #[test]
+fn a_configured_history_bound_is_a_size_and_a_context_window_holds_tokens() {
+    let config = Config::from_toml(
+        "desk.toml",
+        r#"
+        [agents.triage]
+        history_max_size = "8"
+        [agents.writer]
+        history_max_size = "0 KB"
+        [models.openai]
+        context_window = 0
+        "#,
+    );
+    let error = support_desk().config(config).build().err().unwrap();
+    let lines: Vec<String> = error.problems().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "[agent.history-max-size-invalid] agent `triage` (workflow `support`): agents.triage.history_max_size: \"8\" has no unit: write \"8 KB\" or \"8 bytes\"",
+            "[agent.history-max-size-invalid] agent `writer` (workflow `support`): agents.writer.history_max_size: \"0 KB\" keeps nothing: a bound keeps at least 1 byte",
+        ]
+    );
+    // `oncall`'s model is OpenAI's, whose window says 0 tokens, but its own bound comes first;
+    // configuration's comes before that.
+    let config = Config::from_toml(
+        "desk.toml",
+        "[agents.oncall]\nhistory_max_size = \"2 KB\"\n",
+    );
+    let app = support_desk().config(config).build().unwrap();
+    let oncall = app.workflow("ops").unwrap().agent("oncall").unwrap();
+    assert_eq!(
+        oncall.history_max_size().to_string(),
+        "2 KB (configuration)"
+    );
+}
+
+#[test]
 fn configuration_naming_a_tool_that_does_not_exist_is_an_unknown_agent_tool() {
     let config = Config::from_toml(
         "desk.toml",

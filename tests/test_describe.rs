@@ -1,6 +1,7 @@
 //! `describe`: the support desk's tree and JSON document, snapshotted. Once with bounds from the
-//! tool itself, its workflow and the framework; once with an application default from a
-//! configuration file, so every source of a bound appears.
+//! tool itself, its workflow and the framework; once with an application default, an agent's
+//! history bound and a provider's context window from a configuration file, so every source of
+//! a bound appears.
 
 mod common;
 
@@ -19,6 +20,12 @@ fn configured() -> agboss::Application {
         [defaults.tools]
         max_result_size = "64 KB"
         max_tool_calls = 12
+
+        [agents.writer]
+        history_max_size = "16 KB"
+
+        [models.openrouter]
+        context_window = 131072
         "#,
     );
     support_desk().config(config).build().unwrap()
@@ -51,6 +58,12 @@ fn json_with_application_defaults() {
     );
     assert!(json["schemas"]["tools"]["read-notes-tool"]["maxResultSize"].is_null());
     assert_eq!(json["workflows"][1]["agents"][0]["maxResultSize"], 65_536);
+    let triage = &json["workflows"][0]["agents"][0];
+    assert_eq!(triage["historyMaxSize"], 131_072);
+    assert_eq!(
+        triage["historyMaxSizeSource"],
+        "context window of 131072 tokens"
+    );
     insta::assert_json_snapshot!(json, { ".**.line" => "[line]" });
 }
 

@@ -170,6 +170,7 @@ pub struct Writer;
     tools = [PageOncall, LookupCustomer],
     history_turns = 2,
     history_summaries = 0,
+    history_max_size = kilobytes(8),
 )]
 pub struct Oncall;
 

@@ -3,6 +3,7 @@
 
 use agboss::prelude::*;
 use agboss::agent::Agent;
+use agboss::units::kilobytes;
 use agboss::{Application, Workflow};
 
 /// Words to look for.
@@ -41,6 +42,7 @@ impl ToolHandler for SearchJobs {
     thinking = "low",
     history_turns = 3,
     history_summaries = 1,
+    history_max_size = kilobytes(8),
     output = JobList,
 )]
 pub struct Scout;
@@ -57,6 +59,7 @@ pub struct Greeter;
 fn main() {
     assert_eq!(Scout::DESCRIPTOR.answer().unwrap().tool_name(), "answer-job-list");
     assert_eq!(Greeter::DESCRIPTOR.tools().len(), 0);
+    assert_eq!(Scout::DESCRIPTOR.history_max_size(), Some(kilobytes(8)));
     let app = Application::builder("jobs")
         .workflow(Workflow::new("search").agent::<Scout>().agent::<Greeter>())
         .build()

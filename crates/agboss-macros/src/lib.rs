@@ -149,6 +149,7 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `max_tool_calls` | calls per run, at least 1 | the workflow's, else the application's, else 20 |
 /// | `thinking` | `"default"`, `"off"`, `"low"`, `"medium"`, `"high"` | `"default"` |
 /// | `history_turns`, `history_summaries` | what the agent remembers of its thread | 5 and 10 |
+/// | `history_max_size` | `bytes(n)`, `kilobytes(n)` or `megabytes(n)`, at least 1 byte: the most it reads of its thread's history | configuration's, else a quarter of its model's context window when known, else 32 KB |
 /// | `output` | a DTO the agent answers with, through the tool `answer-<dto>` | plain text |
 /// | `tool_choice` | `"auto"`, `"required"`, `"none"`, or the name of one of its tools | `"required"` with `output`, else `"auto"` |
 /// | `first_turn_tool_choice` | the same, for the first turn only (`"required"`: small local models often call a tool only when forced) | `tool_choice` |

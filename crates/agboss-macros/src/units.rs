@@ -91,7 +91,10 @@ pub fn byte_size(expr: &Expr, key: &str) -> darling::Result<ByteSizeValue> {
         key,
         &size_invalid(
             key,
-            "a bare number is not a size: write it with its unit, `kilobytes(256)` or `bytes(1000)`",
+            &format!(
+                "a bare number is not a size: write it with its unit, `{}` or `bytes(1000)`",
+                example(key)
+            ),
         ),
     )?;
     let (function, arg) = call_parts(call, key)?;
@@ -154,9 +157,13 @@ pub fn byte_size(expr: &Expr, key: &str) -> darling::Result<ByteSizeValue> {
         }
     };
     if bytes == 0 {
-        return Err(invalid(
-            "keeps nothing: a bound keeps at least 1 byte, such as `kilobytes(64)`".into(),
-        ));
+        let least = match key {
+            "history_max_size" => "kilobytes(8)",
+            _ => "kilobytes(64)",
+        };
+        return Err(invalid(format!(
+            "keeps nothing: a bound keeps at least 1 byte, such as `{least}`"
+        )));
     }
     let tokens = match whole_units {
         Some(n) => quote!(#func(#n)),
@@ -206,10 +213,14 @@ pub fn keep_unit_import(expr: &Expr, units: &[&str]) -> TokenStream {
     }
 }
 
-/// `[tools.max-result-size-invalid]` about the bound `key`, saying `reason`.
+/// The finding about the bound `key`, saying `reason`: `[agent.history-max-size-invalid]` for an
+/// agent's `history_max_size`, `[tools.max-result-size-invalid]` for a tool's bound.
 fn size_invalid(key: &str, reason: &str) -> String {
-    codes::TOOLS_MAX_RESULT_SIZE_INVALID
-        .finding(&[("owner", &format!("`{key}`")), ("reason", &reason)])
+    let code = match key {
+        "history_max_size" => &codes::AGENT_HISTORY_MAX_SIZE_INVALID,
+        _ => &codes::TOOLS_MAX_RESULT_SIZE_INVALID,
+    };
+    code.finding(&[("owner", &format!("`{key}`")), ("reason", &reason)])
         .to_string()
 }
 
@@ -269,6 +280,7 @@ fn example(key: &str) -> &'static str {
     match key {
         "timeout" => "seconds(10)",
         "expires_after" => "hours(24)",
+        "history_max_size" => "kilobytes(8)",
         _ => "kilobytes(256)",
     }
 }

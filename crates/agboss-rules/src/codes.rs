@@ -220,6 +220,9 @@ catalogue! {
     /// An agent's turn cap is 0.
     AGENT_MAX_TURNS_INVALID = ("agent.max-turns-invalid", "an agent's cap of model turns per run is 0",
         "{subject}: max turns of 0{from} would stop it before its first model call: give at least 1");
+    /// An agent's bound on the history it reads is zero or not a whole number of bytes.
+    AGENT_HISTORY_MAX_SIZE_INVALID = ("agent.history-max-size-invalid", "an agent's bound on the history of its thread it reads is zero or not a whole number of bytes",
+        "{owner}: {reason}");
     /// An agent's answer DTO has a schema that does not compile.
     AGENT_ANSWER_SCHEMA_INVALID = ("agent.answer-schema-invalid", "the schema of an agent's answer DTO does not compile",
         "agent `{agent}`: the schema of its answer `{name}` does not compile: {why}");

@@ -28,6 +28,8 @@ pub(crate) struct RunRules {
     pub(crate) first_turn_tool_choice: Option<ToolChoice>,
     pub(crate) max_turns: Setting<u32>,
     pub(crate) answer_retries: Setting<u32>,
+    /// The bound on the history of its thread it reads.
+    pub(crate) history_max_size: Setting<ByteSize>,
     /// The roles its tools wait for that the thread's owner answers, by name.
     pub(crate) owner_roles: Vec<&'static str>,
 }
@@ -85,6 +87,13 @@ impl AppAgent {
     /// where that came from.
     pub fn answer_retries(&self) -> &Setting<u32> {
         &self.rules.answer_retries
+    }
+
+    /// The bound on what it reads of its thread's history (its earlier turns and the summaries
+    /// of older ones), and where it came from: configuration, its own `history_max_size`, a
+    /// quarter of its model's context window, or the built-in 32 KB.
+    pub fn history_max_size(&self) -> &Setting<ByteSize> {
+        &self.rules.history_max_size
     }
 
     /// What `#[agent]` declared.

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::component::{Component, ComponentKind, SourceLocation, derefs_to_component, registry};
 use crate::model::Thinking;
 use crate::tool::{ToolRegistration, input_schema_of};
+use crate::units::ByteSize;
 
 /// One prompt file, read at compile time.
 #[derive(Clone, Copy, Debug)]
@@ -123,6 +124,7 @@ pub struct AgentDescriptor {
     max_tool_calls: Option<u32>,
     thinking: Thinking,
     history: History,
+    history_max_size: Option<ByteSize>,
     answer: Option<AnswerSpec>,
     tool_choice: Option<&'static str>,
     first_turn_tool_choice: Option<&'static str>,
@@ -151,6 +153,7 @@ impl AgentDescriptor {
             max_tool_calls: None,
             thinking: Thinking::Default,
             history: DEFAULT_HISTORY,
+            history_max_size: None,
             answer: None,
             tool_choice: None,
             first_turn_tool_choice: None,
@@ -175,6 +178,14 @@ impl AgentDescriptor {
     /// With a history setting.
     pub const fn with_history(mut self, history: History) -> AgentDescriptor {
         self.history = history;
+        self
+    }
+
+    /// With its own bound on the history of its thread it reads (its turns and summaries of
+    /// them): over its model's context window and the built-in default, under configuration's
+    /// `history_max_size`.
+    pub const fn with_history_max_size(mut self, bound: ByteSize) -> AgentDescriptor {
+        self.history_max_size = Some(bound);
         self
     }
 
@@ -270,6 +281,11 @@ impl AgentDescriptor {
     /// Its history setting.
     pub fn history(&self) -> History {
         self.history
+    }
+
+    /// Its own bound on the history it reads, if it sets one.
+    pub fn history_max_size(&self) -> Option<ByteSize> {
+        self.history_max_size
     }
 
     /// Its structured answer, if it has one.

@@ -2,6 +2,7 @@
 
 mod assembled;
 mod descriptor;
+mod history;
 mod settings;
 
 pub(crate) use assembled::RunRules;
@@ -9,4 +10,5 @@ pub use assembled::{AppAgent, AppTool};
 pub use descriptor::{
     Agent, AgentDescriptor, AgentRegistration, AnswerSpec, History, PromptFile, registered_agents,
 };
+pub(crate) use history::{PastTurn, fit_history, fit_turn};
 pub use settings::AgentSettings;

@@ -23,4 +23,7 @@ pub struct AgentSettings {
     pub max_turns: Option<u32>,
     /// How many invalid structured answers go back to the model before the run fails.
     pub answer_retries: Option<u32>,
+    /// The bound on the history of its thread it reads, as written (`"8 KB"`): a number and
+    /// its unit, checked when it is applied (`[agent.history-max-size-invalid]`).
+    pub history_max_size: Option<String>,
 }

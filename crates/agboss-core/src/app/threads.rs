@@ -1,10 +1,13 @@
-//! What an agent remembers of its thread: the last turns as they were, summaries of older ones
-//! (its `history` setting), read from the store's record of the thread's executions.
+//! What an agent remembers of its thread: its own last turns as they were, summaries of older
+//! ones (its `history` setting), within its `history_max_size`, read from the store's record of
+//! the thread's executions.
+
+use std::sync::{Mutex, PoisonError};
 
 use agboss_rules::codes;
 
 use super::Application;
-use crate::agent::AppAgent;
+use crate::agent::{AppAgent, PastTurn, fit_history, fit_turn};
 use crate::base::Problem;
 use crate::context::Signal;
 use crate::journal::{Answer, ExecutionRecord, ExecutionStatus, LoopEvent, owner_mismatch};
@@ -43,9 +46,11 @@ impl Application {
         }
     }
 
-    /// The history of `thread` for `agent`: its last `turns` answered turns as messages, and
-    /// summaries of the `summaries` turns before them, each made once by the agent's model (and
-    /// kept in the store) when it first falls out of the last turns.
+    /// The history of `thread` for `agent`, from the turns of the thread that `agent` ran (never
+    /// another agent's, whose answers may name tools it does not have): its last `turns`
+    /// answered turns as messages, and summaries of the `summaries` turns before them, each made
+    /// once by the agent's model (and kept in the store) when it is first read; all within its
+    /// `history_max_size`, newest first (`agent::history` says what drops out first).
     pub(crate) async fn history(
         &self,
         agent: &AppAgent,
@@ -53,67 +58,67 @@ impl Application {
         signal: &Signal,
     ) -> Result<History, RunError> {
         let setting = agent.descriptor().history();
-        let (keep, summarize) = (setting.turns() as usize, setting.summaries() as usize);
-        if keep == 0 && summarize == 0 {
+        if setting.turns() == 0 && setting.summaries() == 0 {
             return Ok(History::default());
         }
         let records = self.store.thread(thread).await.map_err(RunError::Store)?;
         let answered: Vec<(&ExecutionRecord, &Answer)> = records
             .iter()
+            .filter(|r| r.agent == agent.name())
             .filter_map(|r| match &r.status {
                 ExecutionStatus::Answered { answer } => Some((r, answer)),
                 _ => None,
             })
             .collect();
-        let verbatim_from = answered.len().saturating_sub(keep);
-        let summaries_from = verbatim_from.saturating_sub(summarize);
-        let mut history = History::default();
-        let mut summaries = Vec::new();
-        for (record, answer) in &answered[summaries_from..verbatim_from] {
-            let summary = match &record.summary {
-                Some(summary) => summary.clone(),
-                None => {
-                    self.summarize(agent, record, answer, signal, &mut history)
-                        .await?
-                }
-            };
-            summaries.push(format!("- {summary}"));
-        }
-        if !summaries.is_empty() {
-            history.messages.push(Message::user(format!(
-                "Earlier in this conversation (summarized, oldest first):\n{}",
-                summaries.join("\n")
-            )));
-        }
-        for (record, answer) in &answered[verbatim_from..] {
-            history.messages.push(Message::user(record.input.clone()));
-            history.messages.push(Message::Assistant {
-                text: Some(answer_text(answer)),
-                tool_calls: Vec::new(),
-            });
-        }
-        Ok(history)
+        let turns: Vec<PastTurn<'_>> = answered
+            .iter()
+            .map(|(record, answer)| PastTurn {
+                input: &record.input,
+                answer: answer_text(answer),
+                summary: record.summary.as_deref(),
+            })
+            .collect();
+        let bound = agent.history_max_size().value;
+        let spent = Mutex::new((Usage::default(), Usd::ZERO));
+        let messages = fit_history(&turns, setting, bound, |i| {
+            let (record, answer) = (answered[i].0, turns[i].answer.as_str());
+            let spent = &spent;
+            async move {
+                let (summary, usage, cost) = self.summarize(agent, record, answer, signal).await?;
+                let mut spent = spent.lock().unwrap_or_else(PoisonError::into_inner);
+                spent.0 += usage;
+                spent.1 += cost;
+                Ok(summary)
+            }
+        })
+        .await?;
+        let (usage, cost) = spent.into_inner().unwrap_or_else(PoisonError::into_inner);
+        Ok(History {
+            messages,
+            usage,
+            cost,
+        })
     }
 
-    /// Summarizes the turn of `record` with `agent`'s model, keeps the summary in the store
-    /// (after the turn's end, in its own journal) and counts what it cost in `history`.
+    /// Summarizes the turn of `record`, which `answer`ed, with `agent`'s model (what it was
+    /// asked and answered, within the agent's `history_max_size`), keeps the summary in the store
+    /// (after the turn's end, in its own journal); the summary and what it cost.
     async fn summarize(
         &self,
         agent: &AppAgent,
         record: &ExecutionRecord,
-        answer: &Answer,
+        answer: &str,
         signal: &Signal,
-        history: &mut History,
-    ) -> Result<String, RunError> {
+    ) -> Result<(String, Usage, Usd), RunError> {
         let router = self.router().map_err(RunError::Model)?;
         let (model, wire) = router.resolve(agent.model()).map_err(RunError::Model)?;
+        let (input, answer) = fit_turn(&record.input, answer, agent.history_max_size().value)
+            .unwrap_or_else(|| (record.input.clone(), answer.to_owned()));
         let request = ChatRequest {
             model: wire,
             system: SUMMARIZE.to_owned(),
             messages: vec![Message::user(format!(
-                "The user asked:\n{}\n\nThe assistant answered:\n{}",
-                record.input,
-                answer_text(answer)
+                "The user asked:\n{input}\n\nThe assistant answered:\n{answer}"
             ))],
             tools: Vec::new(),
             tool_choice: ToolChoice::None,
@@ -124,8 +129,7 @@ impl Application {
             .chat(&request, signal)
             .await
             .map_err(RunError::Model)?;
-        history.usage += response.usage;
-        history.cost += router.cost(agent.model(), response.usage);
+        let cost = router.cost(agent.model(), response.usage);
         let summary = response
             .text
             .map(|t| t.trim().to_owned())
@@ -137,6 +141,17 @@ impl Application {
                     url: String::new(),
                 })
             })?;
+        let summary = self.keep_summary(record, summary).await?;
+        Ok((summary, response.usage, cost))
+    }
+
+    /// Keeps `summary` with the turn of `record` (a `summarized` event after its end); the
+    /// summary another run kept first, if one did.
+    async fn keep_summary(
+        &self,
+        record: &ExecutionRecord,
+        summary: String,
+    ) -> Result<String, RunError> {
         let event = LoopEvent::Summarized {
             summary: summary.clone(),
         };

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use agboss_rules::{codes, model_id, names};
 
 use super::checks::{calls_of, find_registered, levels};
+use super::history_checks::{ContextWindows, HistoryBound};
 use super::provided::ProvidedList;
 use super::{AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TURNS, ToolDefaults};
 use crate::agent::{AgentDescriptor, AgentSettings, AppAgent, AppTool, RunRules};
@@ -27,6 +28,8 @@ pub(super) struct WorkflowScope<'a> {
     env: &'a ToolEnv,
     defaults: &'a [(&'a ToolDefaults, Source); 2],
     agent_defaults: &'a [(&'a AgentDefaults, Source); 2],
+    /// The context windows of the models its agents use, where known.
+    windows: &'a ContextWindows,
     /// Tools whose own bound and dependencies were checked in this workflow.
     checked: Vec<&'static ToolDescriptor>,
     /// The MCP servers its tools call.
@@ -41,6 +44,7 @@ impl<'a> WorkflowScope<'a> {
         env: &'a ToolEnv,
         defaults: &'a [(&'a ToolDefaults, Source); 2],
         agent_defaults: &'a [(&'a AgentDefaults, Source); 2],
+        windows: &'a ContextWindows,
     ) -> WorkflowScope<'a> {
         WorkflowScope {
             name,
@@ -48,6 +52,7 @@ impl<'a> WorkflowScope<'a> {
             env,
             defaults,
             agent_defaults,
+            windows,
             checked: Vec::new(),
             #[cfg(feature = "mcp")]
             servers: Vec::new(),
@@ -150,7 +155,7 @@ impl<'a> WorkflowScope<'a> {
                 );
             }
         }
-        let mut rules = self.rules(descriptor, settings, &names, problems);
+        let mut rules = self.rules(descriptor, settings, &model, &names, problems);
         rules.owner_roles = super::channel_checks::owner_roles(&tools);
         AppAgent::new(
             descriptor,
@@ -163,12 +168,14 @@ impl<'a> WorkflowScope<'a> {
     }
 
     /// The agent's tool choices (configuration's over the declared ones), each naming one of its
-    /// tools (`names`, the answer tool among them), and its turn cap and answer retries from the
-    /// first level that sets them.
+    /// tools (`names`, the answer tool among them), its turn cap and answer retries from the
+    /// first level that sets them, and the bound on the history it reads (its `model`'s window
+    /// may set that).
     fn rules(
         &self,
         descriptor: &'static AgentDescriptor,
         settings: Option<&AgentSettings>,
+        model: &str,
         names: &HashMap<&str, String>,
         problems: &mut Vec<Problem>,
     ) -> RunRules {
@@ -244,11 +251,20 @@ impl<'a> WorkflowScope<'a> {
             level(|d| d.answer_retries),
             DEFAULT_ANSWER_RETRIES,
         );
+        let history_max_size = HistoryBound {
+            subject: &format!("agent `{agent}` (workflow `{}`)", self.name),
+            agent,
+            configured: settings.and_then(|s| s.history_max_size.as_deref()),
+            own: descriptor.history_max_size(),
+            model,
+        }
+        .resolve(self.windows, problems);
         RunRules {
             tool_choice,
             first_turn_tool_choice,
             max_turns,
             answer_retries,
+            history_max_size,
             owner_roles: Vec::new(),
         }
     }

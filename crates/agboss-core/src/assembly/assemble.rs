@@ -12,6 +12,7 @@ use agboss_rules::codes;
 use super::agent_checks::WorkflowScope;
 use super::channel_checks;
 use super::checks::{calls_of, check_defaults, check_provided, levels, size_of};
+use super::history_checks::ContextWindows;
 use super::{
     AgentDefaults, AppWorkflow, Assembly, DEFAULT_MAX_TOOL_CALLS, Declarations, ToolDefaults,
     Workflow,
@@ -33,13 +34,23 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
         None => Default::default(),
     };
     #[cfg(not(feature = "config"))]
-    let (settings, models): (HashMap<String, AgentSettings>, _) = Default::default();
+    let (settings, models): (
+        HashMap<String, AgentSettings>,
+        std::collections::BTreeMap<String, crate::model::ModelSettings>,
+    ) = Default::default();
     // The router reaches tools through the providers (`ModelClient`); made on first use, so
-    // assembly reads no key.
-    match builder.router.take() {
-        Some(router) => builder.provided.push_ready(Arc::new(router)),
-        None => builder.provided.push_router(models),
-    }
+    // assembly reads no key. What it knows of the models' context windows sizes history.
+    let windows = match builder.router.take() {
+        Some(router) => {
+            let router = Arc::new(router);
+            builder.provided.push_ready(router.clone());
+            ContextWindows::Router(router)
+        }
+        None => {
+            builder.provided.push_router(models.clone());
+            ContextWindows::Configured(models)
+        }
+    };
     #[cfg(feature = "mcp")]
     builder.provided.push_mcp_hub();
     let app = builder.name.clone();
@@ -74,6 +85,7 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
             settings: &settings,
             app_providers: &app_providers,
             app_source: &app_source,
+            windows: &windows,
         };
         workflows.push(context.workflow(workflow, &mut problems, &mut agents_seen));
     }
@@ -117,6 +129,7 @@ struct Context<'a> {
     settings: &'a HashMap<String, AgentSettings>,
     app_providers: &'a Providers,
     app_source: &'a Source,
+    windows: &'a ContextWindows,
 }
 
 impl Context<'_> {
@@ -158,6 +171,7 @@ impl Context<'_> {
             &env,
             &defaults,
             &agent_defaults,
+            self.windows,
         );
         let mut agent_names: Vec<&str> = Vec::new();
         let mut agents = Vec::with_capacity(workflow.agents.len());

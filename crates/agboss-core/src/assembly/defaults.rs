@@ -1,6 +1,7 @@
-//! Tool defaults of workflows and applications, and where an effective setting came from.
+//! Tool defaults of workflows and applications, the framework's defaults of agents' runs, and
+//! reading a configured size.
 
-use crate::units::ByteSize;
+use crate::units::{ByteSize, bytes, kilobytes};
 
 /// `defaults.tools` of a workflow or an application.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -46,7 +47,6 @@ impl ToolDefaults {
     }
 }
 
-#[cfg(feature = "config")]
 /// `"64 KB"`, `"0.5 KB"`, `"1000 bytes"`, `"1 MB"`: a number and its unit, a whole number of
 /// bytes from 1.
 pub(crate) fn parse_size(text: &str) -> Result<ByteSize, String> {
@@ -94,6 +94,22 @@ pub const DEFAULT_MAX_TURNS: u32 = 30;
 
 /// The default number of invalid structured answers sent back to the model before the run fails.
 pub const DEFAULT_ANSWER_RETRIES: u32 = 2;
+
+/// The bound on the history an agent reads of its thread when neither configuration, the agent
+/// nor its model's context window sets one: 32 KB, about 8,000 tokens.
+pub const DEFAULT_HISTORY_MAX_SIZE: ByteSize = kilobytes(32);
+
+/// About how many bytes of text one token stands for, in common tokenizers and English text: to
+/// turn a context window in tokens into a history bound in bytes.
+const BYTES_PER_TOKEN: u64 = 4;
+
+/// The history bound of an agent whose model reads `tokens` tokens per request: a quarter of the
+/// window at [`BYTES_PER_TOKEN`], so one byte per token (2,048 tokens give 2 KB). The other
+/// three quarters are for the system prompt, the tools' declarations, the run's own turns and
+/// the answer.
+pub(crate) fn history_max_size_for_window(tokens: u32) -> ByteSize {
+    bytes(u64::from(tokens) * BYTES_PER_TOKEN / 4)
+}
 
 /// `defaults.agents` of a workflow or an application: the limits of a run, for agents that set
 /// none of their own.

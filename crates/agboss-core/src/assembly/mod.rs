@@ -17,6 +17,7 @@
 //! | `agent.duplicate-name`, `workflow.duplicate-name` | two of them share a name |
 //! | `agent.max-tool-calls-invalid`, `agent.max-turns-invalid`, `agent.model-invalid` | an agent's limit or model as configured is not usable |
 //! | `agent.tool-choice-unknown` | an agent's `tool_choice` or `first_turn_tool_choice` names a tool it does not have |
+//! | `agent.history-max-size-invalid` | an agent's bound on the history it reads keeps nothing or is not a size (configuration's `history_max_size`, or a context window of 0 tokens) |
 //! | `config.*` | the configuration file: syntax, secrets where names belong, unknown sections |
 //! | `app.lease-ttl-invalid` | a lease ttl too short to be renewed before it runs out |
 //!
@@ -32,6 +33,7 @@ mod checks;
 mod configure;
 mod declarations;
 mod defaults;
+mod history_checks;
 mod provided;
 mod workflow;
 
@@ -39,6 +41,7 @@ pub use assemble::assemble;
 pub use assembled::{AppWorkflow, Assembly};
 pub use declarations::Declarations;
 pub use defaults::{
-    AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, ToolDefaults,
+    AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_HISTORY_MAX_SIZE, DEFAULT_MAX_TOOL_CALLS,
+    DEFAULT_MAX_TURNS, ToolDefaults,
 };
 pub use workflow::Workflow;

@@ -3,25 +3,33 @@
 
 use std::fmt;
 
-/// Where an effective setting came from: the thing itself, its workflow, its application, or
-/// the framework.
+/// Where an effective setting came from: the thing itself, configuration, its workflow, its
+/// application, its model's context window, or the framework.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Source {
     /// Set on the tool or agent itself.
     Own,
+    /// Set for the agent by configuration (`[agents.<name>]`), over what it declares.
+    Configuration,
     /// The workflow's `defaults.tools` (its name).
     Workflow(String),
     /// The application's `defaults.tools` (its name).
     Application(String),
+    /// Made from the context window of the agent's model, in tokens (a `[models.<name>]`
+    /// section's `context_window`, or `ModelRouter::context_window`).
+    ContextWindow(u32),
     /// Nothing set: the framework's default.
     BuiltIn,
 }
 
 impl fmt::Display for Source {
-    /// `own`, the workflow's or application's name, or `built-in`.
+    /// `own`, `configuration`, the workflow's or application's name, `context window of 2048
+    /// tokens`, or `built-in`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Own => f.write_str("own"),
+            Source::Configuration => f.write_str("configuration"),
+            Source::ContextWindow(tokens) => write!(f, "context window of {tokens} tokens"),
             Source::Workflow(name) | Source::Application(name) => f.write_str(name),
             Source::BuiltIn => f.write_str("built-in"),
         }

@@ -75,6 +75,7 @@ fn agent(over: AgentSettings, below: AgentSettings) -> AgentSettings {
         first_turn_tool_choice: over.first_turn_tool_choice.or(below.first_turn_tool_choice),
         max_turns: over.max_turns.or(below.max_turns),
         answer_retries: over.answer_retries.or(below.answer_retries),
+        history_max_size: over.history_max_size.or(below.history_max_size),
     }
 }
 
@@ -91,6 +92,7 @@ fn model(over: ModelSettings, below: ModelSettings) -> ModelSettings {
         strip_vendor: over.strip_vendor.or(below.strip_vendor),
         base_url: over.base_url.or(below.base_url),
         api_key_env: over.api_key_env.or(below.api_key_env),
+        context_window: over.context_window.or(below.context_window),
         prices,
     }
 }

@@ -70,6 +70,8 @@ fn agent_entry(agent: &AppAgent) -> Value {
             "turns": descriptor.history().turns(),
             "summaries": descriptor.history().summaries(),
         },
+        "historyMaxSize": agent.history_max_size().value.get(),
+        "historyMaxSizeSource": agent.history_max_size().source.to_string(),
         "prompts": descriptor.prompt_files().iter().map(|p| p.path()).collect::<Vec<_>>(),
         "maxToolCalls": agent.max_tool_calls().value,
         "maxToolCallsSource": agent.max_tool_calls().source.to_string(),

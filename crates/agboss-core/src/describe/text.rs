@@ -11,7 +11,7 @@ use crate::app::Application;
 /// ```text
 /// desk-application · maxResultSize 64 KB (desk-application)
 /// workflow desk
-///   notes  moonshotai/kimi-k2.6 · thinking default · history 5 turns + 10 summaries · max tool calls 20 (built-in) · maxResultSize 64 KB (desk-application)
+///   notes  moonshotai/kimi-k2.6 · thinking default · history 5 turns + 10 summaries within 32 KB (built-in) · max tool calls 20 (built-in) · maxResultSize 64 KB (desk-application)
 ///     · note-search-tool (read, local) ← NOTES_FILE — Find the user's saved notes … · maxResultSize 64 KB (own)
 ///     · note-save-tool (write, local, waits for approval: note-approval-channel) ← NOTES_FILE — Save a note for the user · maxResultSize 64 KB (desk-application)
 /// unassigned tools: none
@@ -63,11 +63,12 @@ fn agent_line(out: &mut String, agent: &AppAgent) {
     };
     let _ = writeln!(
         out,
-        "  {}  {} · thinking {} · history {} · max tool calls {} · maxResultSize {}{owner}",
+        "  {}  {} · thinking {} · history {} within {} · max tool calls {} · maxResultSize {}{owner}",
         agent.name(),
         agent.model(),
         descriptor.thinking(),
         descriptor.history(),
+        agent.history_max_size(),
         agent.max_tool_calls(),
         agent.max_result_size(),
     );

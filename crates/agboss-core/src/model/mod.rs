@@ -10,7 +10,10 @@ mod error;
 mod message;
 pub mod providers;
 mod request;
+mod route;
 mod router;
+#[cfg(test)]
+mod router_tests;
 mod scripted;
 mod settings;
 
@@ -18,7 +21,8 @@ pub use client::ModelClient;
 pub use error::{ModelError, ToolChoiceFailure};
 pub use message::{Message, ToolCall};
 pub use request::{ChatRequest, ChatResponse, FinishReason, Thinking, ToolChoice, Usage};
-pub use router::{ModelRoute, ModelRouter, Prices};
+pub use route::{ModelRoute, Prices};
+pub use router::ModelRouter;
 pub use scripted::{ScriptedModel, Turn};
 pub use settings::{ModelSettings, PriceSettings};
 

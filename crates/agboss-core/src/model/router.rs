@@ -1,4 +1,5 @@
-//! [`ModelRouter`]: which provider answers a model id, and what its tokens cost.
+//! [`ModelRouter`]: which provider answers a model id, what its tokens cost, and how large its
+//! context window is.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -6,31 +7,11 @@ use std::sync::Arc;
 
 use super::ModelSettings;
 use super::providers::{ProviderSettings, WireFormat, connect, normalized_base_url};
+use super::route::{ModelRoute, Prices};
 use super::{ChatModel, ModelError, Usage};
 use crate::base::Env;
 use crate::time::Clock;
 use crate::units::Usd;
-
-/// Dollars per million tokens.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Prices {
-    /// Per million input tokens.
-    pub input_per_million: Usd,
-    /// Per million output tokens.
-    pub output_per_million: Usd,
-}
-
-impl Prices {
-    /// What `usage` costs, rounded to the nearest nano-dollar.
-    pub fn cost(&self, usage: Usage) -> Usd {
-        let part = |per_million: Usd, tokens: u64| {
-            let nanos = (per_million.nanos() as u128 * tokens as u128 + 500_000) / 1_000_000;
-            Usd::from_nanos(nanos.min(u64::MAX as u128) as u64)
-        };
-        part(self.input_per_million, usage.input_tokens)
-            + part(self.output_per_million, usage.output_tokens)
-    }
-}
 
 struct Route {
     /// The vendor routed here, or `*` for every other.
@@ -41,59 +22,8 @@ struct Route {
     /// Where an HTTP provider is, for [`ModelRoute`].
     base_url: Option<String>,
     key_env: Option<String>,
-}
-
-/// Where a model id goes, as the router resolves it: what a program prints to say which model
-/// and server it talks to.
-///
-/// ```
-/// use std::collections::BTreeMap;
-/// use agboss_core::base::Env;
-/// use agboss_core::model::{ModelRouter, ModelSettings};
-/// use agboss_core::time::Clock;
-///
-/// let local = ModelSettings {
-///     kind: Some("openai".into()),
-///     base_url: Some("http://127.0.0.1:8080/v1".into()),
-///     api_key_env: Some("LOCAL_KEY".into()),
-///     ..ModelSettings::default()
-/// };
-/// let models = BTreeMap::from([("local".to_owned(), local)]);
-/// let router = ModelRouter::from_settings(&models, &Env::from_pairs::<&str, &str>([]), &Clock::system());
-/// let route = router.route_of("local/qwen2.5").unwrap();
-/// assert_eq!(
-///     route.to_string(),
-///     "local/qwen2.5 via local at http://127.0.0.1:8080/v1 as `qwen2.5`, key from LOCAL_KEY"
-/// );
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ModelRoute {
-    /// The model id asked for: `local/qwen2.5`.
-    pub model_id: String,
-    /// The provider's name: `openai`, `local`, `openrouter`, or what [`ModelRouter::route`]
-    /// named it.
-    pub provider: String,
-    /// The model's name as the provider knows it: `qwen2.5`.
-    pub model: String,
-    /// The API's base URL, for the HTTP providers.
-    pub base_url: Option<String>,
-    /// The NAME of the variable the key is read from; `None` when none is sent.
-    pub key_env: Option<String>,
-}
-
-impl fmt::Display for ModelRoute {
-    /// `local/qwen2.5 via local at http://127.0.0.1:8080/v1 as `qwen2.5`, no key`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} via {}", self.model_id, self.provider)?;
-        let Some(base_url) = &self.base_url else {
-            return write!(f, " as `{}`", self.model);
-        };
-        write!(f, " at {base_url} as `{}`", self.model)?;
-        match &self.key_env {
-            Some(key_env) => write!(f, ", key from {key_env}"),
-            None => f.write_str(", no key"),
-        }
-    }
+    /// The context window of its models, in tokens, when its configuration says.
+    context_window: Option<u32>,
 }
 
 /// Picks a provider for a model id (`vendor/model`) by configuration, and prices its tokens.
@@ -102,10 +32,15 @@ impl fmt::Display for ModelRoute {
 /// Anthropic (`ANTHROPIC_API_KEY`), `google/…` to Gemini (`GEMINI_API_KEY`), and any other
 /// vendor to OpenRouter (`OPENROUTER_API_KEY`) with the id whole. `[models.<name>]` sections
 /// change those or add others (a local llama.cpp or Ollama server).
+///
+/// A model's context window (in tokens), when known, sizes the history its agents read by
+/// default: [`context_window`](Self::context_window) for one model id, or a section's
+/// `context_window` for every model it serves.
 #[derive(Default)]
 pub struct ModelRouter {
     routes: Vec<Route>,
     prices: HashMap<String, Prices>,
+    windows: HashMap<String, u32>,
 }
 
 impl ModelRouter {
@@ -121,32 +56,33 @@ impl ModelRouter {
         env: &Env,
         clock: &Clock,
     ) -> ModelRouter {
-        const BUILT_IN: [&str; 4] = ["openai", "anthropic", "google", "openrouter"];
-        // The vendors' own APIs, then the configured servers, then OpenRouter for every vendor
-        // without a route of its own (`true`: it catches them all).
-        let own_apis = [
-            ProviderSettings::openai(),
-            ProviderSettings::anthropic(),
-            ProviderSettings::gemini(),
-        ]
-        .map(|settings| (settings, false));
-        let configured = models
-            .keys()
-            .filter(|name| !BUILT_IN.contains(&name.as_str()))
-            .map(|name| {
-                (
-                    ProviderSettings::new(name, WireFormat::OpenAi, "", None),
-                    false,
-                )
-            });
-        let fallback = (ProviderSettings::openrouter(), true);
         let unconfigured = ModelSettings::default();
         let mut router = ModelRouter::new();
-        for (settings, catch_all) in own_apis.into_iter().chain(configured).chain([fallback]) {
+        for (settings, catch_all) in providers(models) {
             let section = models.get(&settings.name).unwrap_or(&unconfigured);
             router.add(settings, section, catch_all, env, clock);
         }
         router
+    }
+
+    /// The context window of `model_id` as `models` (the configuration's `[models.*]`
+    /// sections) say: the `context_window` of the section its vendor routes to, as
+    /// [`from_settings`](Self::from_settings) would route it. Connects nothing and reads no key.
+    pub(crate) fn configured_context_window(
+        models: &BTreeMap<String, ModelSettings>,
+        model_id: &str,
+    ) -> Option<u32> {
+        let (vendor, _) = model_id.split_once('/')?;
+        let unconfigured = ModelSettings::default();
+        let routes: Vec<(String, Option<u32>)> = providers(models)
+            .flat_map(|(settings, catch_all)| {
+                let section = models.get(&settings.name).unwrap_or(&unconfigured);
+                vendors_of(&settings.name, section, catch_all)
+                    .into_iter()
+                    .map(|vendor| (vendor, section.context_window))
+            })
+            .collect();
+        pick(&routes, |(routed, _)| routed, vendor).and_then(|(_, window)| *window)
     }
 
     /// Sends vendor `vendor`'s ids (`*`: every vendor without a route) to `model`, named
@@ -165,6 +101,7 @@ impl ModelRouter {
             strip_vendor,
             base_url: None,
             key_env: None,
+            context_window: None,
         });
         self
     }
@@ -173,6 +110,24 @@ impl ModelRouter {
     pub fn price(mut self, model_id: &str, prices: Prices) -> ModelRouter {
         self.prices.insert(model_id.into(), prices);
         self
+    }
+
+    /// Model `model_id` reads at most `tokens` tokens per request (a local server's
+    /// `--ctx-size`): an agent of it without its own `history_max_size` reads about a quarter
+    /// of that of its thread's history.
+    pub fn context_window(mut self, model_id: &str, tokens: u32) -> ModelRouter {
+        self.windows.insert(model_id.into(), tokens);
+        self
+    }
+
+    /// The context window of `model_id` in tokens, if known: its own
+    /// ([`context_window`](Self::context_window)), else its provider's section's.
+    pub fn context_window_of(&self, model_id: &str) -> Option<u32> {
+        self.windows.get(model_id).copied().or_else(|| {
+            self.find(model_id)
+                .ok()
+                .and_then(|(route, _)| route.context_window)
+        })
     }
 
     /// The provider for `model_id` and the name it knows the model by.
@@ -202,12 +157,8 @@ impl ModelRouter {
                 reason: "a model id is `vendor/model`".into(),
             });
         };
-        let route = self
-            .routes
-            .iter()
-            .find(|r| r.vendor == vendor)
-            .or_else(|| self.routes.iter().find(|r| r.vendor == "*"))
-            .ok_or_else(|| ModelError::NoRoute {
+        let route =
+            pick(&self.routes, |r| &r.vendor, vendor).ok_or_else(|| ModelError::NoRoute {
                 model: model_id.into(),
                 reason: format!("no provider is configured for the vendor `{vendor}`"),
             })?;
@@ -238,11 +189,7 @@ impl ModelRouter {
         clock: &Clock,
     ) {
         apply(&mut settings, section);
-        let vendors = match (&section.vendors[..], catch_all) {
-            ([], true) => vec!["*".to_owned()],
-            ([], false) => vec![settings.name.clone()],
-            (vendors, _) => vendors.to_vec(),
-        };
+        let vendors = vendors_of(&settings.name, section, catch_all);
         let strip_vendor = section.strip_vendor.unwrap_or(!catch_all);
         for (model, price) in &section.prices {
             let (Ok(input), Ok(output)) = (Usd::parse(&price.input), Usd::parse(&price.output))
@@ -275,6 +222,7 @@ impl ModelRouter {
                 strip_vendor,
                 base_url: Some(base_url.clone()),
                 key_env: key_env.clone(),
+                context_window: section.context_window,
             });
         }
     }
@@ -286,6 +234,51 @@ impl fmt::Debug for ModelRouter {
             .entries(self.routes.iter().map(|r| (&r.vendor, &r.provider)))
             .finish()
     }
+}
+
+/// The providers routes are made for, in the order they are tried: the vendors' own APIs, then
+/// the servers `models` configure, then OpenRouter for every vendor without a route of its own
+/// (`true`: it catches them all).
+fn providers(
+    models: &BTreeMap<String, ModelSettings>,
+) -> impl Iterator<Item = (ProviderSettings, bool)> + '_ {
+    const BUILT_IN: [&str; 4] = ["openai", "anthropic", "google", "openrouter"];
+    let own_apis = [
+        ProviderSettings::openai(),
+        ProviderSettings::anthropic(),
+        ProviderSettings::gemini(),
+    ]
+    .map(|settings| (settings, false));
+    let configured = models
+        .keys()
+        .filter(|name| !BUILT_IN.contains(&name.as_str()))
+        .map(|name| {
+            (
+                ProviderSettings::new(name, WireFormat::OpenAi, "", None),
+                false,
+            )
+        });
+    let fallback = (ProviderSettings::openrouter(), true);
+    own_apis.into_iter().chain(configured).chain([fallback])
+}
+
+/// The vendors provider `name` takes: its section's list, else its own name, or every vendor
+/// (`*`) when it is the `catch_all`.
+fn vendors_of(name: &str, section: &ModelSettings, catch_all: bool) -> Vec<String> {
+    match (&section.vendors[..], catch_all) {
+        ([], true) => vec!["*".to_owned()],
+        ([], false) => vec![name.to_owned()],
+        (vendors, _) => vendors.to_vec(),
+    }
+}
+
+/// The route for `vendor`: the first that takes it by name, else the first that takes every
+/// vendor (`*`).
+fn pick<'r, R>(routes: &'r [R], vendor_of: impl Fn(&R) -> &String, vendor: &str) -> Option<&'r R> {
+    routes
+        .iter()
+        .find(|r| vendor_of(r) == vendor)
+        .or_else(|| routes.iter().find(|r| vendor_of(r) == "*"))
 }
 
 fn apply(settings: &mut ProviderSettings, section: &ModelSettings) {
@@ -305,107 +298,5 @@ fn kind_of(kind: Option<&str>) -> Option<WireFormat> {
         "anthropic" => Some(WireFormat::Anthropic),
         "gemini" | "google" => Some(WireFormat::Gemini),
         _ => Some(WireFormat::OpenAi),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::units::usd;
-
-    #[test]
-    fn prices_are_per_million_tokens() {
-        let prices = Prices {
-            input_per_million: usd("0.15"),
-            output_per_million: usd("0.60"),
-        };
-        let cost = prices.cost(Usage {
-            input_tokens: 2_000,
-            output_tokens: 500,
-        });
-        // 2,000 × 0.15 / 1e6 + 500 × 0.60 / 1e6 = 0.0003 + 0.0003
-        assert_eq!(cost, usd("0.0006"));
-    }
-
-    #[test]
-    fn ids_route_by_vendor() {
-        let router = ModelRouter::from_settings(
-            &BTreeMap::new(),
-            &Env::from_pairs::<&str, &str>([]),
-            &Clock::system(),
-        );
-        assert_eq!(router.resolve("openai/gpt-5-mini").unwrap().1, "gpt-5-mini");
-        assert_eq!(
-            router.resolve("anthropic/claude-sonnet-4-5").unwrap().1,
-            "claude-sonnet-4-5"
-        );
-        assert_eq!(
-            router.resolve("moonshotai/kimi-k2.6").unwrap().1,
-            "moonshotai/kimi-k2.6"
-        );
-        assert!(matches!(
-            router.resolve("gpt4"),
-            Err(ModelError::NoRoute { .. })
-        ));
-        assert_eq!(
-            router.resolve("google/gemini-2.5-flash").unwrap().1,
-            "gemini-2.5-flash"
-        );
-        assert_eq!(
-            router.resolve("gpt4").err().unwrap().to_string(),
-            "no provider for the model `gpt4`: a model id is `vendor/model`"
-        );
-        assert_eq!(
-            format!("{router:?}"),
-            r#"{"openai": "openai", "anthropic": "anthropic", "google": "google", "*": "openrouter"}"#
-        );
-    }
-
-    #[test]
-    fn configured_servers_take_their_vendors_and_prices_and_openrouter_the_rest() {
-        use crate::model::PriceSettings;
-        let local = ModelSettings {
-            base_url: Some("http://127.0.0.1:8080/v1/".into()),
-            vendors: vec!["local".into(), "lab".into()],
-            prices: [(
-                "qwen2.5".to_owned(),
-                PriceSettings {
-                    input: "0.10".into(),
-                    output: "0.40".into(),
-                },
-            )]
-            .into(),
-            ..ModelSettings::default()
-        };
-        let openrouter = ModelSettings {
-            strip_vendor: Some(true),
-            ..ModelSettings::default()
-        };
-        let models = [
-            ("local".to_owned(), local),
-            ("openrouter".to_owned(), openrouter),
-        ]
-        .into();
-        let router = ModelRouter::from_settings(
-            &models,
-            &Env::from_pairs::<&str, &str>([]),
-            &Clock::system(),
-        );
-        assert_eq!(
-            format!("{router:?}"),
-            r#"{"openai": "openai", "anthropic": "anthropic", "google": "google", "local": "local", "lab": "local", "*": "openrouter"}"#
-        );
-        assert_eq!(router.resolve("local/qwen2.5").unwrap().1, "qwen2.5");
-        assert_eq!(router.resolve("lab/qwen2.5").unwrap().1, "qwen2.5");
-        assert_eq!(
-            router.resolve("moonshotai/kimi-k2.6").unwrap().1,
-            "kimi-k2.6"
-        );
-        let million_in = Usage {
-            input_tokens: 1_000_000,
-            output_tokens: 0,
-        };
-        assert_eq!(router.cost("local/qwen2.5", million_in), usd("0.10"));
-        assert_eq!(router.cost("lab/qwen2.5", million_in), Usd::ZERO);
     }
 }

@@ -23,6 +23,10 @@ pub struct ModelSettings {
     pub base_url: Option<String>,
     /// The NAME of the environment variable that holds the API key.
     pub api_key_env: Option<String>,
+    /// The context window of its models, in tokens: a local server's `--ctx-size`. An agent
+    /// of one of its models reads at most about a quarter of it of its thread's history,
+    /// unless the agent sets its own `history_max_size`.
+    pub context_window: Option<u32>,
     /// Prices per million tokens, in dollars as text (`"0.15"`), by model id.
     #[serde(default)]
     pub prices: BTreeMap<String, PriceSettings>,

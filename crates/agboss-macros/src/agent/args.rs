@@ -2,8 +2,10 @@
 
 use darling::FromMeta;
 use darling::util::SpannedValue;
+use proc_macro2::TokenStream;
 
 use crate::header::HeaderArgs;
+use crate::units::keep_unit_import;
 
 /// The keys `#[agent]` accepts.
 pub const KEYS: &[&str] = &[
@@ -17,6 +19,7 @@ pub const KEYS: &[&str] = &[
     "thinking",
     "history_turns",
     "history_summaries",
+    "history_max_size",
     "output",
     "tool_choice",
     "first_turn_tool_choice",
@@ -45,6 +48,8 @@ pub struct AgentArgs {
     /// What the agent remembers of its thread: turns, then summaries.
     pub history_turns: Option<syn::LitInt>,
     pub history_summaries: Option<syn::LitInt>,
+    /// A byte size: `kilobytes(8)`, the bound on the history it reads.
+    pub history_max_size: Option<syn::Expr>,
     /// The DTO it answers with.
     pub output: Option<syn::Path>,
     /// `"auto"`, `"required"`, `"none"` or one of its tools; for every turn, then the first.
@@ -54,4 +59,15 @@ pub struct AgentArgs {
     pub max_turns: Option<syn::LitInt>,
     /// With `output`: invalid answers sent back before the run fails.
     pub answer_retries: Option<syn::LitInt>,
+}
+
+impl AgentArgs {
+    /// After a failed expansion: a use of the unit function `history_max_size` names (see
+    /// [`keep_unit_import`]).
+    pub fn keep_unit_imports(&self) -> TokenStream {
+        self.history_max_size
+            .as_ref()
+            .map(|size| keep_unit_import(size, &["bytes", "kilobytes", "megabytes"]))
+            .unwrap_or_default()
+    }
 }

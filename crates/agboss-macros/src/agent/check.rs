@@ -9,6 +9,7 @@ use super::args::AgentArgs;
 use crate::ctxt::Ctxt;
 use crate::header::{self, Describing, Header, Naming};
 use crate::shape::{self, ListOf, list_of};
+use crate::units::{ByteSizeValue, byte_size};
 
 /// The thinking levels an agent may ask its model for.
 pub const THINKING: &[&str] = &["default", "off", "low", "medium", "high"];
@@ -42,6 +43,8 @@ pub struct ResolvedAgent {
     /// Turns and summaries of its thread it remembers (5 and 10 unless given).
     pub history_turns: u32,
     pub history_summaries: u32,
+    /// Its own bound on the history it reads, checked to be a size of at least 1 byte.
+    pub history_max_size: Option<ByteSizeValue>,
     /// The DTO it answers with, through the tool `answer-<dto>`.
     pub output: Option<Path>,
     /// As written: the runtime checks a tool's name against its tools.
@@ -84,6 +87,10 @@ pub fn check(args: AgentArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<Resolv
     let thinking = check_thinking(args.thinking.as_ref(), cx);
     let history_turns = count_or(args.history_turns.as_ref(), 5, cx);
     let history_summaries = count_or(args.history_summaries.as_ref(), 10, cx);
+    let history_max_size = args
+        .history_max_size
+        .as_ref()
+        .and_then(|size| cx.handle(byte_size(size, "history_max_size")));
     if prompts.is_empty() {
         return None;
     }
@@ -96,6 +103,7 @@ pub fn check(args: AgentArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<Resolv
         thinking: thinking?,
         history_turns: history_turns?,
         history_summaries: history_summaries?,
+        history_max_size,
         output: args.output,
         tool_choice: args.tool_choice,
         first_turn_tool_choice: args.first_turn_tool_choice,
@@ -244,6 +252,7 @@ mod tests {
                 max_tool_calls = 12,
                 thinking = "low",
                 history_turns = 3,
+                history_max_size = kilobytes(8),
                 output = JobList,
                 tool_choice = "required",
                 max_turns = 9,
@@ -263,6 +272,7 @@ mod tests {
         );
         assert_eq!(agent.thinking, "low");
         assert_eq!((agent.history_turns, agent.history_summaries), (3, 10));
+        assert!(agent.history_max_size.is_some());
         assert!(agent.output.unwrap().is_ident("JobList"));
         assert_eq!(agent.tool_choice.unwrap().value(), "required");
         assert!(agent.first_turn_tool_choice.is_none());
@@ -282,9 +292,36 @@ mod tests {
         assert!(agent.tools.is_empty());
         assert_eq!(agent.thinking, "default");
         assert_eq!((agent.history_turns, agent.history_summaries), (5, 10));
+        assert!(agent.history_max_size.is_none());
         assert_eq!(
             (agent.max_tool_calls, agent.max_turns, agent.answer_retries),
             (None, None, None)
+        );
+    }
+
+    #[test]
+    fn a_history_bound_is_a_size_of_at_least_one_byte() {
+        let problems = |size| {
+            AGENT.problems(
+                quote!(
+                    name = "notes",
+                    description = "Keeps notes",
+                    prompt = "notes.prompt.md",
+                    model = "a/b",
+                    history_max_size = #size
+                ),
+                quote!(
+                    pub struct Notes;
+                ),
+            )
+        };
+        assert_eq!(
+            problems(quote!(8192)),
+            "[agent.history-max-size-invalid] `history_max_size`: a bare number is not a size: write it with its unit, `kilobytes(8)` or `bytes(1000)`"
+        );
+        assert_eq!(
+            problems(quote!(kilobytes(0))),
+            "[agent.history-max-size-invalid] `history_max_size`: `kilobytes(0)` keeps nothing: a bound keeps at least 1 byte, such as `kilobytes(8)`"
         );
     }
 

@@ -81,6 +81,11 @@ fn gen_descriptor(agent: &ResolvedAgent, item: &ItemStruct, private: &TokenStrea
         agent.first_turn_tool_choice.as_ref(),
         |c| quote!(#c),
     );
+    descriptor.call_with(
+        "with_history_max_size",
+        agent.history_max_size.as_ref(),
+        |size| size.to_tokens(private),
+    );
     descriptor.call_with("with_max_turns", agent.max_turns, number);
     descriptor.call_with("with_answer_retries", agent.answer_retries, number);
     descriptor.call_with("with_answer", agent.output.as_ref(), |output| {

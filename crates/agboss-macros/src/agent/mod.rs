@@ -9,7 +9,7 @@ use syn::ItemStruct;
 
 pub use check::ResolvedAgent;
 
-use crate::pipeline::{Attribute, Misplaced, keep_nothing};
+use crate::pipeline::{Attribute, Misplaced};
 use crate::shape::{not_generic, unit_struct};
 
 /// `#[agent]`: a unit struct, its settings all in the attribute.
@@ -27,5 +27,5 @@ pub const AGENT: Attribute<ItemStruct, args::AgentArgs, ResolvedAgent> = Attribu
         not_generic(item, "an agent cannot be generic", cx);
     },
     generate: codegen::generate,
-    keep_on_error: keep_nothing,
+    keep_on_error: args::AgentArgs::keep_unit_imports,
 };

@@ -192,6 +192,7 @@ fn agents() {
             thinking = "low",
             history_turns = 3,
             history_summaries = 4,
+            history_max_size = kilobytes(8),
             output = JobList,
             tool_choice = "required",
             first_turn_tool_choice = "search-issues-tool",
@@ -225,7 +226,8 @@ fn agents() {
             model = "gpt",
             tools = [1],
             max_tool_calls = 0,
-            thinking = "extreme"
+            thinking = "extreme",
+            history_max_size = kilobytes(0)
         ),
         quote!(
             pub struct Scout<T>(T);
