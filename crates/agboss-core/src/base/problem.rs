@@ -9,7 +9,8 @@ use agboss_rules::codes::{self, Code, Finding};
 pub struct Problem {
     code: &'static Code,
     message: String,
-    unknown_tool: Option<UnknownAgentToolError>,
+    // Boxed: a problem is mostly its code and message, and errors that carry one stay small.
+    unknown_tool: Option<Box<UnknownAgentToolError>>,
 }
 
 impl Problem {
@@ -34,7 +35,7 @@ impl Problem {
 
     /// The details, if the problem is an agent listing a tool no `#[tool]` is named.
     pub fn as_unknown_agent_tool(&self) -> Option<&UnknownAgentToolError> {
-        self.unknown_tool.as_ref()
+        self.unknown_tool.as_deref()
     }
 }
 
@@ -55,7 +56,7 @@ impl From<UnknownAgentToolError> for Problem {
         Problem {
             code: &codes::AGENT_UNKNOWN_TOOL,
             message: error.to_string(),
-            unknown_tool: Some(error),
+            unknown_tool: Some(Box::new(error)),
         }
     }
 }
