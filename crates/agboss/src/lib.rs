@@ -174,7 +174,7 @@ pub mod app {
         WorkReport, Worker,
     };
     pub use agboss_core::assembly::{
-        AgentDefaults, AppWorkflow, Assembly, DEFAULT_ANSWER_RETRIES, DEFAULT_HISTORY_MAX_SIZE,
+        AgentDefaults, AppWorkflow, DEFAULT_ANSWER_RETRIES, DEFAULT_HISTORY_MAX_SIZE,
         DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, ToolDefaults, Workflow,
     };
     pub use agboss_core::base::{

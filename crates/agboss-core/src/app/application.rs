@@ -47,7 +47,7 @@ impl Application {
     }
 
     /// What assembly made of its declarations.
-    pub fn assembly(&self) -> &Assembly {
+    pub(crate) fn assembly(&self) -> &Assembly {
         &self.assembly
     }
 

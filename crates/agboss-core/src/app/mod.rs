@@ -38,6 +38,8 @@ pub use tool_slice::ToolSlice;
 pub use workers::{WorkEnd, WorkReport, Worker};
 
 #[cfg(test)]
+mod answer_tests;
+#[cfg(test)]
 mod pause_tests;
 #[cfg(test)]
 mod tests;

@@ -116,6 +116,13 @@ pub fn check(args: AgentArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<Resolv
 fn check_prompts(prompt: Option<LitStr>, prompts: Option<&Expr>, cx: &mut Ctxt) -> Vec<LitStr> {
     match (prompt, prompts) {
         (Some(prompt), None) => vec![prompt],
+        (None, Some(Expr::Array(list))) if list.elems.is_empty() => {
+            cx.error_at(
+                list,
+                "`prompts` lists no file: give at least one, `prompts = [\"scout.prompt.md\"]`",
+            );
+            Vec::new()
+        }
         (None, Some(list)) => {
             let messages = ListOf {
                 not_a_list: "`prompts` takes a list: `prompts = [\"a.md\", \"b.md\"]`",
@@ -342,6 +349,25 @@ mod tests {
         assert_eq!(
             problems,
             "a prompt is a file name in quotes\na prompt is a file name in quotes\na tool is named by its type: `SearchIssues`"
+        );
+    }
+
+    #[test]
+    fn an_empty_list_of_prompts_is_reported_not_ignored() {
+        let problems = AGENT.problems(
+            quote!(
+                name = "scout",
+                description = "Finds",
+                prompts = [],
+                model = "a/b"
+            ),
+            quote!(
+                pub struct Scout;
+            ),
+        );
+        assert_eq!(
+            problems,
+            "`prompts` lists no file: give at least one, `prompts = [\"scout.prompt.md\"]`"
         );
     }
 }

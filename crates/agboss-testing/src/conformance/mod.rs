@@ -32,12 +32,20 @@ use std::sync::Arc;
 
 use agboss_core::journal::{MemoryStore, Store};
 
-pub use cases::*;
-pub use leases::*;
 pub use model::{DIFFERENTIAL_CASES, differential};
-pub use pauses::*;
-pub use threads::*;
-pub use waits::*;
+
+/// The cases, each an `async fn(Box<dyn Backend>)`, and the runtime each runs on: what
+/// [`store_conformance!`](crate::store_conformance) calls, one `#[test]` each. Not to be called
+/// by hand: a store passes the suite by passing every case, through the macro.
+#[doc(hidden)]
+pub mod case {
+    pub use super::cases::*;
+    pub use super::leases::*;
+    pub use super::pauses::*;
+    pub use super::run_case;
+    pub use super::threads::*;
+    pub use super::waits::*;
+}
 
 /// The future of [`Backend::open`].
 pub type OpenFuture<'a> = Pin<Box<dyn Future<Output = Arc<dyn Store>> + Send + 'a>>;
@@ -66,6 +74,7 @@ impl Backend for MemoryBackend {
 
 /// Runs one case on a runtime of its own, with worker threads so concurrent appends really
 /// race.
+#[doc(hidden)]
 pub fn run_case<F: Future<Output = ()>>(case: F) {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(4)
@@ -113,7 +122,7 @@ macro_rules! __store_conformance_cases {
         $(
             #[test]
             fn $case() {
-                $crate::conformance::run_case($crate::conformance::$case(::std::boxed::Box::new(
+                $crate::conformance::case::run_case($crate::conformance::case::$case(::std::boxed::Box::new(
                     $backend,
                 )));
             }
