@@ -25,15 +25,15 @@ pub trait Store: Send + Sync {
     /// Appends `event` as the `seq`-th event (from 0) of execution `execution_id` from writer
     /// `fence`, and updates the indexes, in one atomic step. Refused, writing nothing:
     ///
-    /// - [`StoreErrorKind::Fenced`] when `fence` is a claim's epoch and that claim is not the
+    /// - [`StoreErrorKind::Fenced`](super::StoreErrorKind::Fenced) when `fence` is a claim's epoch and that claim is not the
     ///   execution's current one (checked first);
-    /// - [`StoreErrorKind::Conflict`] when `seq` is not the next one: two writers of one
+    /// - [`StoreErrorKind::Conflict`](super::StoreErrorKind::Conflict) when `seq` is not the next one: two writers of one
     ///   execution never both win. But when `seq` is taken by the same event from the same
     ///   claim, the append succeeds without writing (it is the retry of a commit whose
     ///   acknowledgement was lost); the same claim with another event there is
-    ///   [`StoreErrorKind::Diverged`];
-    /// - [`StoreErrorKind::Invalid`] when the event cannot follow the journal;
-    /// - [`StoreErrorKind::OwnerMismatch`] when the event starts a run (the execution's first
+    ///   [`StoreErrorKind::Diverged`](super::StoreErrorKind::Diverged);
+    /// - [`StoreErrorKind::Invalid`](super::StoreErrorKind::Invalid) when the event cannot follow the journal;
+    /// - [`StoreErrorKind::OwnerMismatch`](super::StoreErrorKind::OwnerMismatch) when the event starts a run (the execution's first
     ///   event) in a thread that belongs to another owner than the run names. The first run of
     ///   a thread records its owner, in the same transaction.
     fn append_as<'a>(
@@ -111,7 +111,7 @@ pub trait Store: Send + Sync {
 
     /// Extends `lease` by its ttl from now, on the store's clock, if it is still the
     /// execution's current claim (even one that ran out, as long as nobody took it over);
-    /// [`StoreErrorKind::Fenced`] otherwise.
+    /// [`StoreErrorKind::Fenced`](super::StoreErrorKind::Fenced) otherwise.
     fn renew<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()>;
 
     /// Gives `lease` up, so another instance may claim the execution at once. Nothing happens
