@@ -5,7 +5,7 @@ use agboss_rules::codes;
 
 use super::Application;
 use crate::context::{AbortReason, Signal};
-use crate::journal::{Lease, LoopEvent, LoopState, PauseResolution};
+use crate::journal::{Lease, LoopEvent, PauseResolution};
 use crate::run::{RunError, RunOptions, RunOutcome};
 
 impl Application {
@@ -57,17 +57,7 @@ impl Application {
         reason: &str,
         lease: &Lease,
     ) -> Result<(), RunError> {
-        let events = self
-            .store
-            .events(execution_id)
-            .await
-            .map_err(RunError::Store)?;
-        if events.is_empty() {
-            return Err(RunError::NotFound(format!(
-                "the store has no execution `{execution_id}`"
-            )));
-        }
-        let mut state = LoopState::from_events(&events).map_err(RunError::Journal)?;
+        let (_, mut state) = self.journal_of(execution_id).await?;
         // One event at a time, each decided from the journal as it is: an answer appended
         // meanwhile closes its pause itself.
         while !state.is_over() {

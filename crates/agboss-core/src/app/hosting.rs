@@ -143,14 +143,12 @@ impl Application {
             .is_some_and(|record| record.is_runnable())
     }
 
-    /// Drives the execution `keeper` holds from a fresh fold of its journal.
-    async fn drive_from_journal(
+    /// The journal of execution `execution_id` and its fold; `not-found` for an execution the
+    /// store has no event of.
+    pub(crate) async fn journal_of(
         &self,
-        keeper: &LeaseKeeper,
-        signal: &Signal,
-        options: &RunOptions,
-    ) -> Result<RunOutcome, RunError> {
-        let execution_id = keeper.lease().execution_id.as_str();
+        execution_id: &str,
+    ) -> Result<(Vec<LoopEvent>, LoopState), RunError> {
         let events = self
             .store
             .events(execution_id)
@@ -162,6 +160,18 @@ impl Application {
             )));
         }
         let state = LoopState::from_events(&events).map_err(RunError::Journal)?;
+        Ok((events, state))
+    }
+
+    /// Drives the execution `keeper` holds from a fresh fold of its journal.
+    async fn drive_from_journal(
+        &self,
+        keeper: &LeaseKeeper,
+        signal: &Signal,
+        options: &RunOptions,
+    ) -> Result<RunOutcome, RunError> {
+        let execution_id = keeper.lease().execution_id.as_str();
+        let (events, state) = self.journal_of(execution_id).await?;
         let agent = self
             .workflow(&state.workflow)
             .and_then(|w| w.agent(&state.agent))
