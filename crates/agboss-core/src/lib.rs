@@ -65,9 +65,9 @@ pub mod __private {
         Agent, AgentDescriptor, AgentRegistration, AnswerSpec, History, PromptFile,
     };
     pub use crate::channel::{
-        Approves, Channel, ChannelDescriptor, ChannelHandler, ChannelRole, InterpreterSpec,
+        Approves, Asked, Channel, ChannelDescriptor, ChannelHandler, ChannelRole, InterpreterSpec,
         PauseAnswerer, RoleDescriptor, ToolCallApprovalAsk, ToolCallApprovalDecision, approval_for,
-        approval_of, channel_descriptor,
+        approval_of, ask_of, channel_descriptor,
     };
     pub use crate::component::{DependencyError, DependencySpec, SourceLocation};
     pub use crate::deps::InfrastructureType;
@@ -78,8 +78,8 @@ pub mod __private {
     };
     pub use crate::model::Thinking;
     pub use crate::tool::{
-        Dependency, OnCrash, Scope, Tool, ToolDescriptor, ToolError, ToolHandler, ToolRegistration,
-        tool_input_schema, tool_output_schema,
+        Dependency, OnCrash, RoleRef, Scope, Tool, ToolDescriptor, ToolError, ToolHandler,
+        ToolRegistration, tool_input_schema, tool_output_schema,
     };
     pub use crate::units::{ByteSize, TimeSpan, TimeUnit, bytes};
     pub use inventory;

@@ -45,6 +45,7 @@ use proc_macro::TokenStream;
 /// | `max_result_size` | `bytes(n)`, `kilobytes(n)` or `megabytes(n)`, at least 1 whole byte | the workflow's, else the application's, else 128 KB |
 /// | `read_only` | `true` if the tool changes nothing (`describe` prints `read`) | `false`: it may write |
 /// | `channel` | a `#[channel_role]` whose `approves` is the tool's input type, or a built-in channel (`AutoApproveChannel`, `AutoRejectChannel`, `TerminalUserChannel`): each call waits for its decision before it runs | none: calls run at once |
+/// | `asks` | a list of question roles (`#[channel_role(ask = Q, answer = A)]`) its calls may ask while they run, through a `Questions` field: `asks = [ShippingAddressRole]` | none: `Questions::ask` fails |
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 ///
 /// Field types: `ExecutionContext`, `SpendRecorder`, `Clock`, or `Arc<T>` / `Arc<dyn Trait>`

@@ -111,6 +111,7 @@ pub mod prelude {
         ChannelAsk, ChannelHandler, ChannelOutcome, PauseAnswerer, ToolCallApprovalAsk,
         ToolCallApprovalDecision,
     };
+    pub use agboss_core::channel::{QuestionError, Questions};
     pub use agboss_core::context::ExecutionContext;
     pub use agboss_core::dto::PlainText;
     #[cfg(feature = "mcp")]
@@ -212,9 +213,9 @@ pub mod model {
 /// store derives from them (executions, pauses). Where journals are kept is [`store`].
 pub mod journal {
     pub use agboss_core::journal::{
-        CallPause, CallResult, ExecutionRecord, ExecutionStatus, INTENTS_SINCE, JournalError,
-        LoopEvent, LoopState, Next, PauseOpened, PauseQuery, PauseRecord, PauseResolution,
-        PendingCall, STATE_VERSION, Spent, ThreadOwner,
+        AskedIn, CallPause, CallResult, ExecutionRecord, ExecutionStatus, INTENTS_SINCE,
+        JournalError, LoopEvent, LoopState, Next, PauseOpened, PauseQuery, PauseRecord,
+        PauseResolution, PendingCall, STATE_VERSION, Spent, ThreadOwner,
     };
 }
 
@@ -305,10 +306,11 @@ pub mod store {
 /// ```
 pub mod channel {
     pub use agboss_core::channel::{
-        Approves, AutoApproveChannel, AutoRejectChannel, Channel, ChannelAsk, ChannelDescriptor,
-        ChannelHandler, ChannelOutcome, ChannelRole, DecisionModel, InterpretContext, Interrupted,
-        PauseAnswerer, ReplyInterpretation, ReplyInterpreter, RoleDescriptor, RoleForm,
-        TerminalUserChannel, ToolCallApprovalAsk, ToolCallApprovalDecision,
+        Approves, Asked, AutoApproveChannel, AutoRejectChannel, Channel, ChannelAsk,
+        ChannelDescriptor, ChannelHandler, ChannelOutcome, ChannelRole, DecisionModel,
+        InterpretContext, Interrupted, PauseAnswerer, QuestionError, Questions,
+        ReplyInterpretation, ReplyInterpreter, RoleDescriptor, RoleForm, TerminalUserChannel,
+        ToolCallApprovalAsk, ToolCallApprovalDecision,
     };
 }
 

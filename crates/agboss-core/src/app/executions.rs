@@ -62,8 +62,7 @@ impl Application {
         // meanwhile closes its pause itself.
         while !state.is_over() {
             let open = state
-                .pauses
-                .values()
+                .all_pauses()
                 .find(|p| p.resolution.is_none())
                 .map(|p| p.opened.pause_id.clone());
             let event = match open {

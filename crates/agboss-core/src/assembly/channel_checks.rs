@@ -1,4 +1,4 @@
-//! The roles an application's tools wait for: each must have exactly one channel, and each
+//! The roles an application's tools wait for or ask: each must have exactly one channel, and each
 //! reply interpreter serves one role.
 
 use std::any::TypeId;
@@ -12,7 +12,7 @@ use crate::channel::{ChannelRegistration, PauseAnswerer, RoleDescriptor};
 use crate::run::Approvals;
 use crate::tool::{ToolDescriptor, ToolEnv};
 
-/// The roles the tools of `workflows` name, each with its channel among `channels` (or its
+/// The roles the tools of `workflows` name (their approval, the questions they ask), each with its channel among `channels` (or its
 /// built-in one); every problem into `problems`.
 pub(super) fn approvals(
     channels: &[ChannelRegistration],
@@ -23,14 +23,12 @@ pub(super) fn approvals(
     let mut approvals = Approvals::new(env);
     let mut roles: Vec<(&'static RoleDescriptor, &'static str)> = Vec::new();
     for tool in tools_of(workflows) {
-        let Some(role) = tool
-            .approval()
-            .and_then(|a| a.declaration::<RoleDescriptor>())
-        else {
-            continue;
-        };
-        if !roles.iter().any(|(r, _)| std::ptr::eq(*r, role)) {
-            roles.push((role, tool.name()));
+        // The role its calls wait for, and those it asks while it runs.
+        let named = tool.approval().into_iter().chain(tool.asks());
+        for role in named.filter_map(|r| r.declaration::<RoleDescriptor>()) {
+            if !roles.iter().any(|(r, _)| std::ptr::eq(*r, role)) {
+                roles.push((role, tool.name()));
+            }
         }
     }
     let mut interpreters: Vec<(TypeId, &'static str, &'static str)> = Vec::new();

@@ -10,7 +10,7 @@ use super::{
     SentOutcome,
 };
 use crate::component::{Component, ComponentKind, DependencyError, SourceLocation};
-use crate::tool::{Scope, ToolApproval, ToolError};
+use crate::tool::{RoleRef, Scope, ToolError};
 
 /// What a channel is asked: the pause's id and the role's question.
 #[derive(Debug)]
@@ -109,15 +109,20 @@ fn role_of<R: ChannelRole>() -> &'static RoleDescriptor {
 }
 
 /// The approval a tool's descriptor carries for role `R` (what `#[tool(channel = R)]` emits).
-pub const fn approval_of<R: ChannelRole>() -> ToolApproval {
-    ToolApproval::new(R::DESCRIPTOR.component().name(), R::DESCRIPTOR)
+pub const fn approval_of<R: ChannelRole>() -> RoleRef {
+    RoleRef::new(R::DESCRIPTOR.component().name(), R::DESCRIPTOR)
+}
+
+/// A question role `R` a tool declares it may ask (what `#[tool(asks = [R])]` emits).
+pub const fn ask_of<R: super::Asked>() -> RoleRef {
+    RoleRef::new(R::DESCRIPTOR.component().name(), R::DESCRIPTOR)
 }
 
 /// [`approval_of`] for a tool whose input is `I`: it compiles only when `R` approves calls
 /// with that input, so that `#[tool(channel = R)]` fails with `[channel.wrong-tool]` (the
 /// message of [`Approves`](super::Approves)) at the `channel` key.
 #[doc(hidden)]
-pub const fn approval_for<R: super::Approves<I>, I>() -> ToolApproval {
+pub const fn approval_for<R: super::Approves<I>, I>() -> RoleRef {
     approval_of::<R>()
 }
 

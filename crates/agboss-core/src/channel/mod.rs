@@ -8,6 +8,7 @@
 //! docs/pauses.md tells the whole story.
 
 mod answerer;
+mod asking;
 mod builtin;
 mod descriptor;
 mod handler;
@@ -16,15 +17,16 @@ mod questions;
 mod role;
 
 pub use answerer::PauseAnswerer;
+pub use asking::{QuestionError, Questions};
 pub use builtin::{AutoApproveChannel, AutoRejectChannel, TerminalUserChannel};
 pub use descriptor::{
     ChannelDescriptor, ChannelError, ChannelRegistration, ErasedInterpret, InterpretContext,
     InterpretFuture, InterpreterSpec, RoleDescriptor, RoleForm, SendFuture, SentOutcome,
 };
 pub use handler::{
-    Channel, ChannelAsk, ChannelHandler, ChannelOutcome, approval_for, approval_of,
+    Channel, ChannelAsk, ChannelHandler, ChannelOutcome, approval_for, approval_of, ask_of,
     channel_descriptor,
 };
 pub use interpret::{DecisionModel, ReplyInterpretation, ReplyInterpreter};
 pub use questions::{Interrupted, ToolCallApprovalAsk, ToolCallApprovalDecision};
-pub use role::{Approves, ChannelRole};
+pub use role::{Approves, Asked, ChannelRole};

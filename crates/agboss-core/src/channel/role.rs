@@ -32,3 +32,13 @@ pub trait ChannelRole: Send + Sync + 'static {
     note = "a tool names a role whose `approves = ..` is the tool's input type; a role with `ask`/`answer` is asked by code, not by a tool"
 )]
 pub trait Approves<I>: ChannelRole {}
+
+/// The roles a tool may ask while it runs (`#[tool(asks = [Role])]`, `Questions::ask`): the
+/// question roles (`#[channel_role(ask = Q, answer = A)]` implements it). An approval role is
+/// not one: it decides whether a call runs, it is not asked by the call.
+#[diagnostic::on_unimplemented(
+    message = "[channel.not-a-question] `{Self}` is not a question role, so a tool cannot ask it",
+    label = "a role with `approves = ..` approves calls; it is not asked by them",
+    note = "a tool asks roles declared with `#[channel_role(.., ask = Question, answer = Answer)]`"
+)]
+pub trait Asked: ChannelRole {}

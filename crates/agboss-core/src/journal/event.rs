@@ -19,7 +19,8 @@ use crate::units::Usd;
 ///   they spend it (`ToolSpent`); a pause says which attempt of its call it was opened after.
 ///   In a journal of an earlier layout a call without a result has no intent to tell whether it
 ///   started, so it is taken to have started.
-pub const STATE_VERSION: u32 = 3;
+/// - 4: questions a call asks while it runs are pauses too (`PauseOpened::asked`).
+pub const STATE_VERSION: u32 = 4;
 
 /// The first layout that journals calls' intents.
 pub const INTENTS_SINCE: u32 = 3;

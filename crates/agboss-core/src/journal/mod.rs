@@ -26,7 +26,7 @@ pub use index::{
 };
 pub use lease::{Fence, JournalEntry, Lease, LeaseState, fence_refusal, renew_refusal, taken_seq};
 pub use memory::MemoryStore;
-pub use pause::{PauseOpened, PauseQuery, PauseRecord, PauseResolution};
+pub use pause::{AskedIn, PauseOpened, PauseQuery, PauseRecord, PauseResolution};
 pub use state::{CallPause, JournalError, LoopState, Next};
 pub use store::Store;
 pub use thread::{ThreadOwner, owner_mismatch, thread_owner_change};

@@ -38,6 +38,20 @@ pub struct PauseOpened {
     /// (`on_crash = ask`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub attempt: u32,
+    /// For a question the call asked while it ran (`Questions::ask`): which tool asked it and
+    /// at which place in the call. `None` for an approval before the call runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<AskedIn>,
+}
+
+/// Where a question was asked: the tool, and the ask's place in its call, from 0 (the `n`-th
+/// ask of every run of the call is matched with this pause).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AskedIn {
+    /// The tool that asked.
+    pub tool: String,
+    /// The ask's place in the call, from 0.
+    pub index: u32,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -98,8 +98,11 @@ pub struct LoopState {
     pub tenant: Option<String>,
     /// The budgets the run started with.
     pub budgets: Budgets,
-    /// The pauses of the last answer's calls, by call id.
+    /// The approvals of the last answer's calls, by call id.
     pub pauses: std::collections::HashMap<String, CallPause>,
+    /// The questions the last answer's calls asked while they ran, by call id, in the order
+    /// they were asked.
+    pub asks: std::collections::HashMap<String, Vec<CallPause>>,
     /// The conversation (the system prompt is the agent's and travels apart).
     pub messages: Vec<Message>,
     /// Model answers so far.
@@ -147,13 +150,45 @@ impl LoopState {
     }
 
     /// The open pauses of the pending calls that wait for an answer (their channel said it
-    /// comes later).
+    /// comes later): an approval, or the last question a call asked.
     pub fn awaiting(&self) -> impl Iterator<Item = &CallPause> {
         self.pending.iter().filter_map(|call| {
-            self.pauses
-                .get(&call.call_id)
+            let approval = self.pauses.get(&call.call_id);
+            let question = self.asks.get(&call.call_id).and_then(|asks| asks.last());
+            approval
+                .filter(|p| p.resolution.is_none())
+                .or(question)
                 .filter(|p| p.resolution.is_none() && p.awaiting && call.result.is_none())
         })
+    }
+
+    /// Every pause of the last answer's calls: approvals, then questions.
+    pub fn all_pauses(&self) -> impl Iterator<Item = &CallPause> {
+        self.pauses.values().chain(self.asks.values().flatten())
+    }
+
+    /// Whether `call`'s last start stopped at a question that waits (or waited) for an
+    /// answer: it is to run again from its start once answered, and was not interrupted.
+    pub fn stopped_at_question(&self, call: &PendingCall) -> bool {
+        self.asks
+            .get(&call.call_id)
+            .and_then(|asks| asks.last())
+            .is_some_and(|last| {
+                last.opened.attempt == call.attempts
+                    && (last.awaiting
+                        || matches!(
+                            last.resolution,
+                            None | Some(PauseResolution::Answered { .. })
+                        ))
+            })
+    }
+
+    /// Whether `call` waits for the answer to a question it asked.
+    pub fn waits_for_question(&self, call: &PendingCall) -> bool {
+        self.asks
+            .get(&call.call_id)
+            .and_then(|asks| asks.last())
+            .is_some_and(|last| last.resolution.is_none() && last.awaiting)
     }
 
     /// Folds `event` into the state, moving what it carries in.
@@ -213,6 +248,7 @@ impl LoopState {
                 };
                 self.pending = calls;
                 self.pauses.clear();
+                self.asks.clear();
             }
             LoopEvent::ToolsStarted { call_ids } => {
                 for call in &mut self.pending {
@@ -251,6 +287,20 @@ impl LoopState {
                     });
                     self.messages.extend(results);
                     self.next = Next::CallModel;
+                }
+            }
+            LoopEvent::PauseOpened(opened) if opened.asked.is_some() => {
+                let index = opened.asked.as_ref().map_or(0, |a| a.index as usize);
+                let asks = self.asks.entry(opened.call_id.clone()).or_default();
+                let pause = CallPause {
+                    opened,
+                    awaiting: false,
+                    resolution: None,
+                    ran_with: None,
+                };
+                match asks.get_mut(index) {
+                    Some(held) => *held = pause,
+                    None => asks.push(pause),
                 }
             }
             LoopEvent::PauseOpened(opened) => {
@@ -306,6 +356,7 @@ impl LoopState {
     pub fn starts(&self, call: &PendingCall) -> u32 {
         match (&call.result, self.layout < super::INTENTS_SINCE) {
             (Some(_), _) => 0,
+            (None, _) if self.stopped_at_question(call) => 0,
             (None, true) => call.attempts.max(1),
             (None, false) => call.attempts,
         }
@@ -314,6 +365,7 @@ impl LoopState {
     fn pause_mut(&mut self, pause_id: &str) -> Option<&mut CallPause> {
         self.pauses
             .values_mut()
+            .chain(self.asks.values_mut().flatten())
             .find(|p| p.opened.pause_id == pause_id)
     }
 

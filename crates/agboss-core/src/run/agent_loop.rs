@@ -166,8 +166,7 @@ impl<'a> AgentLoop<'a> {
         }
         if let RunError::Aborted(reason) = &error {
             let open: Vec<String> = state
-                .pauses
-                .values()
+                .all_pauses()
                 .filter(|p| p.resolution.is_none())
                 .map(|p| p.opened.pause_id.clone())
                 .collect();

@@ -7,7 +7,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use tokio::task::JoinSet;
 
 use agboss_rules::codes;
@@ -16,10 +15,10 @@ use super::RunError;
 use super::agent_loop::AgentLoop;
 use super::approvals::ApprovalRole;
 use super::finished::Finished;
-use crate::channel::{PauseAnswerer, SentOutcome, ToolCallApprovalDecision};
-use crate::context::Step;
-use crate::journal::{CallPause, LoopEvent, LoopState, PauseOpened, PauseResolution, PendingCall};
-use crate::tool::{OnCrash, Scope, ToolError};
+use super::pause_send::{digest, resolution_of};
+use crate::channel::{SentOutcome, ToolCallApprovalDecision};
+use crate::journal::{CallPause, LoopEvent, LoopState, PauseResolution, PendingCall};
+use crate::tool::{OnCrash, ToolError};
 
 /// What becomes of one call of the turn.
 pub(super) enum Gate {
@@ -140,37 +139,16 @@ impl AgentLoop<'_> {
         starts: u32,
     ) -> Result<Ask, RunError> {
         let pending = &state.pending[index];
-        let digest = digest(&pending.call.arguments);
         let mut question = json!({
             "tool": pending.call.name,
             "call_id": pending.call_id,
             "arguments": arguments,
-            "arguments_digest": digest,
+            "arguments_digest": digest(&pending.call.arguments),
         });
         if starts > 0 {
             question["interrupted"] = json!({ "starts": starts });
         }
-        let now = self.env.clock.wall_time();
-        let opened_at_ms = millis_since_epoch(now);
-        let opened = PauseOpened {
-            pause_id: new_pause_id()?,
-            call_id: pending.call_id.clone(),
-            role: role.role.name().to_owned(),
-            channel: role.channel.descriptor().name().to_owned(),
-            answered_by: role.role.answered_by(),
-            owner: match role.role.answered_by() {
-                PauseAnswerer::ThreadOwner => self.execution.owner_id().map(str::to_owned),
-                PauseAnswerer::Channel => None,
-            },
-            question: question.clone(),
-            arguments_digest: digest,
-            opened_at_ms,
-            expires_at_ms: role
-                .role
-                .expires_after()
-                .map(|after| opened_at_ms.saturating_add(after.as_duration().as_millis() as u64)),
-            attempt: starts,
-        };
+        let opened = self.new_pause(pending, &role, question.clone(), starts, None)?;
         let pause_id = opened.pause_id.clone();
         self.record(state, LoopEvent::PauseOpened(opened)).await?;
         Ok(Ask {
@@ -188,26 +166,16 @@ impl AgentLoop<'_> {
         asks: Vec<Ask>,
         gates: &mut HashMap<usize, Gate>,
     ) -> Result<(), RunError> {
-        let node: Arc<str> = Arc::from(self.agent.name());
         let mut sends = JoinSet::new();
         for ask in asks {
             let pending = &state.pending[ask.index];
-            let Some(tool) = self.agent.tool(&pending.call.name) else {
-                continue;
-            };
-            let step = Step::new(node.clone(), state.visit, pending.call_id.as_str());
-            let env = self.env.approvals.env();
-            let scope = Scope::new(
-                env.providers(),
-                env.clock(),
-                &self.execution,
-                &step,
-                tool.descriptor(),
+            let sent = self.send_pause(
+                pending,
+                state.visit,
+                &ask.role,
+                ask.pause_id.clone(),
+                ask.question,
             );
-            let sent = ask
-                .role
-                .channel
-                .send(&scope, ask.pause_id.clone(), ask.question);
             let (index, pause_id, role) = (ask.index, ask.pause_id, ask.role);
             match sent {
                 Ok(future) => {
@@ -244,26 +212,11 @@ impl AgentLoop<'_> {
         said: Result<SentOutcome, ToolError>,
         gates: &mut HashMap<usize, Gate>,
     ) -> Result<(), RunError> {
-        let channel = role.channel.descriptor().name();
-        let resolution = match said {
-            Ok(SentOutcome::AwaitReply) => {
-                self.record(state, LoopEvent::PauseAwaiting { pause_id })
-                    .await?;
-                gates.insert(index, Gate::Wait);
-                return Ok(());
-            }
-            Ok(SentOutcome::Decided(answer)) => match role.answer.check_value(&answer) {
-                Ok(()) => PauseResolution::Decided { answer },
-                Err(issues) => PauseResolution::Failed {
-                    message: format!(
-                        "channel `{channel}` decided with an answer role `{}` does not take: {issues}",
-                        role.role.name()
-                    ),
-                },
-            },
-            Err(error) => PauseResolution::Failed {
-                message: format!("channel `{channel}` could not ask: {error}"),
-            },
+        let Some(resolution) = resolution_of(role, said) else {
+            self.record(state, LoopEvent::PauseAwaiting { pause_id })
+                .await?;
+            gates.insert(index, Gate::Wait);
+            return Ok(());
         };
         self.record(
             state,
@@ -337,21 +290,4 @@ impl AgentLoop<'_> {
             )),
         }
     }
-}
-
-/// The SHA-256 of `arguments`, hex.
-pub(crate) fn digest(arguments: &str) -> String {
-    let hash = Sha256::digest(arguments.as_bytes());
-    hash.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// 128 bits from the operating system's random source, hex: unguessable.
-fn new_pause_id() -> Result<String, RunError> {
-    crate::base::random::random_hex(16, "a pause id").map_err(RunError::Refused)
-}
-
-/// Milliseconds since the Unix epoch of `time` (0 before it).
-pub(crate) fn millis_since_epoch(time: std::time::SystemTime) -> u64 {
-    time.duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }

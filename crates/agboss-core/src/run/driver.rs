@@ -93,7 +93,12 @@ pub(crate) fn paused(state: &LoopState) -> Paused {
         .pending
         .iter()
         .filter_map(|call| {
-            let pause = state.pauses.get(&call.call_id)?;
+            let approval = state.pauses.get(&call.call_id);
+            let question = state.asks.get(&call.call_id).and_then(|asks| asks.last());
+            let pause = approval
+                .filter(|p| p.resolution.is_none())
+                .or(question)
+                .or(approval)?;
             let open = pause.resolution.is_none() && call.result.is_none();
             (open && pause.opened.answered_by == PauseAnswerer::ThreadOwner).then(|| PendingPause {
                 pause_id: pause.opened.pause_id.clone(),

@@ -14,6 +14,7 @@ mod agent_loop;
 mod answers;
 mod approvals;
 mod approve;
+mod asks;
 mod driver;
 mod env;
 mod finished;
@@ -21,10 +22,10 @@ mod ids;
 mod lease;
 mod limits;
 mod outcome;
+mod pause_send;
 mod tools_step;
 
 pub use approvals::Approvals;
-pub(crate) use approve::millis_since_epoch;
 pub(crate) use driver::{drive, outcome, restore_spend};
 pub use env::RunEnv;
 pub use ids::assign_call_ids;
@@ -32,6 +33,7 @@ pub(crate) use lease::LeaseKeeper;
 pub use lease::{ExecutionLeaseLostError, LeaseLoss};
 pub use limits::{LimitExceededError, RunError, TurnLimitError};
 pub use outcome::{Completed, Elsewhere, Paused, PendingPause, RunOutcome};
+pub(crate) use pause_send::millis_since_epoch;
 
 use std::sync::Arc;
 

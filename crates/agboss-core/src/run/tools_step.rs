@@ -1,6 +1,6 @@
 //! The tool step: every pending call of the model's answer as its own task, concurrently.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use tokio::task::JoinSet;
@@ -10,6 +10,7 @@ use agboss_rules::codes;
 
 use super::agent_loop::AgentLoop;
 use super::approve::Gate;
+use super::asks::{AskRequest, ask_channel, asker_for};
 use super::finished::Finished;
 use super::{RunError, ToolEnd};
 use crate::context::Step;
@@ -37,7 +38,8 @@ impl AgentLoop<'_> {
         let mut immediate = Vec::new();
         let mut to_run: Vec<(usize, String)> = Vec::new();
         for (index, pending) in state.pending.iter().enumerate() {
-            if pending.result.is_some() {
+            // A call that waits for the answer to a question it asked runs again once answered.
+            if pending.result.is_some() || state.waits_for_question(pending) {
                 continue;
             }
             let call = &pending.call;
@@ -93,6 +95,19 @@ impl AgentLoop<'_> {
         crate::base::failpoint("tool-intent");
         let mut tasks: JoinSet<Finished> = JoinSet::new();
         let mut running: HashMap<tokio::task::Id, usize> = HashMap::new();
+        // Only a step with a tool that asks questions has a channel for them.
+        let asking = to_run.iter().any(|(index, _)| {
+            self.agent
+                .tool(&state.pending[*index].call.name)
+                .is_some_and(|t| !t.descriptor().asks().is_empty())
+        });
+        let (requests, mut questions) = match asking {
+            true => {
+                let (requests, questions) = ask_channel();
+                (Some(requests), Some(questions))
+            }
+            false => (None, None),
+        };
         for (index, arguments) in to_run {
             let pending = &state.pending[index];
             let Some(tool) = self.agent.tool(&pending.call.name) else {
@@ -101,7 +116,11 @@ impl AgentLoop<'_> {
             let tool = tool.tool().clone();
             let step = Step::new(node.clone(), state.visit, pending.call_id.as_str())
                 .with_attempt(pending.attempts);
-            let frame = CallFrame::new(self.execution.clone(), step);
+            let mut frame = CallFrame::new(self.execution.clone(), step);
+            let asks = !tool.descriptor().asks().is_empty();
+            if let Some(asker) = asker_for(state, index, asks, &requests) {
+                frame = frame.with_asker(asker);
+            }
             let span = tracing::info_span!(
                 "agboss.tool_call",
                 tool = %pending.call.name,
@@ -130,16 +149,27 @@ impl AgentLoop<'_> {
             );
             running.insert(handle.id(), index);
         }
+        drop(requests);
+        // Calls that stopped at a question: what they return is not their result.
+        let mut stopped = HashSet::new();
         let ledger = self.execution.spend().clone();
         loop {
             let recorded = ledger.recorded();
             tokio::pin!(recorded);
             recorded.as_mut().enable();
             self.journal_spend(state, journaled).await?;
-            let joined = tokio::select! {
+            let woke = tokio::select! {
                 biased;
-                joined = tasks.join_next_with_id() => joined,
+                joined = tasks.join_next_with_id() => Woke::Joined(joined),
+                Some(request) = next_ask(&mut questions) => Woke::Asked(request),
                 () = &mut recorded => continue,
+            };
+            let joined = match woke {
+                Woke::Joined(joined) => joined,
+                Woke::Asked(request) => {
+                    self.take_ask(state, request, &mut stopped).await?;
+                    continue;
+                }
             };
             let Some(joined) = joined else {
                 return Ok(());
@@ -158,6 +188,9 @@ impl AgentLoop<'_> {
             };
             // What the call spent up to its end is journaled before its result.
             self.journal_spend(state, journaled).await?;
+            if stopped.contains(&finished.index) {
+                continue;
+            }
             self.finish(state, finished).await?;
             crate::base::failpoint("result-committed");
         }
@@ -261,5 +294,21 @@ impl AgentLoop<'_> {
             }
         );
         self.bounded(index, text)
+    }
+}
+
+/// What woke the tool step: a call ended, or one asked a question.
+enum Woke {
+    Joined(Option<Result<(tokio::task::Id, Finished), tokio::task::JoinError>>),
+    Asked(AskRequest),
+}
+
+/// The next question a call asks, if the step has a channel for them.
+async fn next_ask(
+    questions: &mut Option<tokio::sync::mpsc::UnboundedReceiver<AskRequest>>,
+) -> Option<AskRequest> {
+    match questions {
+        Some(questions) => questions.recv().await,
+        None => std::future::pending().await,
     }
 }

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::schema::CompiledSchemas;
-use super::{OnCrash, RemoteTool, SchemaError, ToolApproval, ToolOrigin};
+use super::{OnCrash, RemoteTool, RoleRef, SchemaError, ToolOrigin};
 use crate::component::{
     Component, ComponentKind, DependencySpec, SourceLocation, derefs_to_component,
 };
@@ -23,7 +23,8 @@ pub struct ToolDescriptor {
     max_result_size: Option<ByteSize>,
     read_only: bool,
     origin: ToolOrigin,
-    approval: Option<ToolApproval>,
+    approval: Option<RoleRef>,
+    asks: &'static [RoleRef],
     on_crash: OnCrash,
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
@@ -50,6 +51,7 @@ impl ToolDescriptor {
             read_only: false,
             origin: ToolOrigin::Local,
             approval: None,
+            asks: &[],
             on_crash: OnCrash::Rerun,
             input_schema,
             output_schema,
@@ -82,8 +84,14 @@ impl ToolDescriptor {
     }
 
     /// Makes its calls wait for a decision of `approval`'s role before they run.
-    pub const fn with_approval(mut self, approval: ToolApproval) -> ToolDescriptor {
+    pub const fn with_approval(mut self, approval: RoleRef) -> ToolDescriptor {
         self.approval = Some(approval);
+        self
+    }
+
+    /// Declares the question roles its calls may ask while they run (`Questions::ask`).
+    pub const fn with_asks(mut self, asks: &'static [RoleRef]) -> ToolDescriptor {
+        self.asks = asks;
         self
     }
 
@@ -123,8 +131,13 @@ impl ToolDescriptor {
     }
 
     /// The role its calls wait for, if they wait for one.
-    pub fn approval(&self) -> Option<&ToolApproval> {
+    pub fn approval(&self) -> Option<&RoleRef> {
         self.approval.as_ref()
+    }
+
+    /// The question roles its calls may ask while they run, as declared.
+    pub fn asks(&self) -> &'static [RoleRef] {
+        self.asks
     }
 
     /// What recovery does with a call of it that a crash interrupted.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::Scope;
 use super::race::{Finish, Race, panic_message};
 use super::schema::CompiledSchemas;
-use super::{CallOutcome, Issues, Tool, ToolDescriptor, ToolFailure, ToolResult};
+use super::{Asker, CallOutcome, Issues, Tool, ToolDescriptor, ToolFailure, ToolResult};
 use crate::base::Setting;
 use crate::context::{AbortReason, Execution, Step};
 use crate::deps::Providers;
@@ -39,17 +39,28 @@ impl ToolEnv {
     }
 }
 
-/// Which call this is: its execution and its step.
-#[derive(Clone, Debug)]
+/// Which call this is: its execution and its step (and, in a run, what it asks through).
+#[derive(Clone)]
 pub struct CallFrame {
     execution: Execution,
     step: Step,
+    asker: Option<Arc<dyn Asker>>,
 }
 
 impl CallFrame {
     /// The call `step` in `execution`.
     pub fn new(execution: Execution, step: Step) -> CallFrame {
-        CallFrame { execution, step }
+        CallFrame {
+            execution,
+            step,
+            asker: None,
+        }
+    }
+
+    /// The same call, asking its questions through `asker`.
+    pub fn with_asker(mut self, asker: Arc<dyn Asker>) -> CallFrame {
+        self.asker = Some(asker);
+        self
     }
 
     /// The execution.
@@ -60,6 +71,16 @@ impl CallFrame {
     /// The step.
     pub fn step(&self) -> &Step {
         &self.step
+    }
+}
+
+impl std::fmt::Debug for CallFrame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallFrame")
+            .field("execution", &self.execution)
+            .field("step", &self.step)
+            .field("asks", &self.asker.is_some())
+            .finish()
     }
 }
 
@@ -189,7 +210,8 @@ impl<T: Tool> Invoker<T> {
             &frame.execution,
             &frame.step,
             self.descriptor,
-        );
+        )
+        .with_asker(frame.asker.as_ref());
         let tool = T::build(&scope).map_err(ToolFailure::Dependency)?;
         let call_signal = scope.into_call_signal();
         let race = Race::new(

@@ -12,7 +12,7 @@
 //! What the model reads is the output's JSON text or `Tool error: <message>`, bounded by the
 //! tool's `max_result_size` (see [`bound`]).
 
-mod approval;
+mod asker;
 pub mod bound;
 pub mod definition;
 mod dependency;
@@ -26,11 +26,12 @@ mod origin;
 mod outcome;
 mod race;
 mod registration;
+mod role_ref;
 mod schema;
 mod scope;
 mod tape;
 
-pub use approval::ToolApproval;
+pub use asker::{AskFailure, AskFuture, Asker};
 pub use bound::{BoundedText, bound_text};
 pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use dependency::Dependency;
@@ -43,6 +44,7 @@ pub use on_crash::OnCrash;
 pub use origin::{RemoteTool, ToolOrigin};
 pub use outcome::CallOutcome;
 pub use registration::{ToolRegistration, registered_tools};
+pub use role_ref::RoleRef;
 pub(crate) use schema::SchemaCheck;
 pub use schema::{input_schema_of, output_schema_of};
 pub use scope::Scope;

@@ -2,7 +2,9 @@
 
 use std::cell::OnceCell;
 
-use super::ToolDescriptor;
+use std::sync::Arc;
+
+use super::{Asker, ToolDescriptor};
 use crate::context::{Execution, Signal, Step};
 use crate::deps::Providers;
 use crate::time::Clock;
@@ -18,6 +20,7 @@ pub struct Scope<'a> {
     execution: &'a Execution,
     step: &'a Step,
     tool: &'static ToolDescriptor,
+    asker: Option<&'a Arc<dyn Asker>>,
     call_signal: OnceCell<Signal>,
 }
 
@@ -36,8 +39,21 @@ impl<'a> Scope<'a> {
             execution,
             step,
             tool,
+            asker: None,
             call_signal: OnceCell::new(),
         }
+    }
+
+    /// The same scope, whose call asks its questions through `asker` (none: the call is not
+    /// part of a run that can pause, and its asks fail).
+    pub fn with_asker(mut self, asker: Option<&'a Arc<dyn Asker>>) -> Scope<'a> {
+        self.asker = asker;
+        self
+    }
+
+    /// What the call asks its questions through, if it is part of a run that can pause.
+    pub fn asker(&self) -> Option<Arc<dyn Asker>> {
+        self.asker.cloned()
     }
 
     /// The application's providers.

@@ -1,5 +1,5 @@
 //! Generates a resolved role's `impl ChannelRole` with its static descriptor, and for an
-//! approval role `impl Approves<Dto>`, in the shape of every component ([`emit`]).
+//! approval role `impl Approves<Dto>` (for a question role `impl Asked`), in the shape of every component ([`emit`]).
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
@@ -30,7 +30,10 @@ pub fn generate(role: &ResolvedRole, item: &ItemStruct) -> TokenStream {
         Form::Question { ask, answer } => (
             ask.to_token_stream(),
             answer.to_token_stream(),
-            TokenStream::new(),
+            quote! {
+                #[automatically_derived]
+                impl #private::Asked for #ident {}
+            },
         ),
     };
     let descriptor = Descriptor::new(&private, "__AGBOSS_ROLE", "RoleDescriptor", "ChannelRole");

@@ -40,6 +40,7 @@ pub const KEYS: &[&str] = &[
     "max_result_size",
     "read_only",
     "channel",
+    "asks",
     "on_crash",
     "crate",
 ];
@@ -58,6 +59,8 @@ pub struct ToolArgs {
     pub read_only: bool,
     /// The role its calls wait for: a `#[channel_role]`, or a built-in channel.
     pub channel: Option<syn::TypePath>,
+    /// The question roles its calls may ask while they run: `asks = [ShippingAddressRole]`.
+    pub asks: Option<syn::Expr>,
     /// What recovery does with a call a crash interrupted: `rerun`, `report` or `ask`.
     pub on_crash: Option<syn::Path>,
     /// For `#[mcp_tool]`: the `#[mcp_server]` type, and the server's tool it calls.

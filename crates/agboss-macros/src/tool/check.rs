@@ -11,6 +11,7 @@ use super::args::{Kind, ToolArgs};
 use crate::ctxt::Ctxt;
 use crate::fields::{Field, fields_of, written_type};
 use crate::header::{self, Describing, Header, Naming, private_path};
+use crate::shape::{self, ListOf, list_of};
 use crate::units::{ByteSizeValue, TimeSpanValue, byte_size, time_span};
 
 /// The field `#[mcp_tool(.., input, output)]` adds to its struct: the server's client.
@@ -25,6 +26,8 @@ pub struct ResolvedTool {
     pub read_only: bool,
     /// `channel = Role`: the role its calls wait for.
     pub channel: Option<TypePath>,
+    /// `asks = [Role, ..]`: the question roles its calls may ask, each spanned as written.
+    pub asks: Vec<Path>,
     /// `on_crash = ..`: `Rerun`, `Report` or `Ask` (the variant's name); `None` for the default.
     pub on_crash: Option<&'static str>,
     /// For `#[mcp_tool]`: the server and the server's tool it calls.
@@ -85,6 +88,21 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         .as_ref()
         .and_then(|m| cx.handle(byte_size(m, "max_result_size")));
     let on_crash = check_on_crash(args.on_crash.as_ref(), args.channel.is_some(), cx);
+    let asks = args.asks.as_ref().map_or_else(Vec::new, |list| {
+        let messages = ListOf {
+            not_a_list: "`asks` takes a list of question roles: `asks = [ShippingAddressRole]`",
+            not_an_element: "`asks` lists question roles by their type: `asks = [ShippingAddressRole]`",
+        };
+        list_of(list, &messages, shape::path, cx)
+    });
+    if kind == Kind::Mcp
+        && let Some(list) = &args.asks
+    {
+        cx.error_at(
+            list,
+            "an `#[mcp_tool]` does not ask questions itself: its server's requests for input go through the question role configured for the server",
+        );
+    }
     let mut fields = fields_of(item);
     if let Some(call) = mcp.as_ref().filter(|call| call.pass_through.is_some()) {
         fields.push(client_field(item, &call.server, header.krate.as_ref()));
@@ -98,6 +116,7 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         max_result_size,
         read_only: args.read_only,
         channel: args.channel,
+        asks,
         on_crash,
         mcp,
         fields,

@@ -28,10 +28,11 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     );
     let mcp_check = gen_mcp_check(tool, &private);
     let handler = gen_pass_through(tool, item, &private);
+    let asks = gen_asks(tool, &private);
     let ident = &item.ident;
     let registration = submit(&private, quote!(#private::ToolRegistration::of::<#ident>()));
     // A struct without a doc comment is documented with what the model reads of it.
-    let items = [implementation, mcp_check, handler, registration];
+    let items = [asks, implementation, mcp_check, handler, registration];
     emit::component(tool.header.doc(item), item, &items)
 }
 
@@ -127,6 +128,23 @@ fn gen_mcp_check(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
     }
 }
 
+/// The question roles as a `static __AGBOSS_ASKS` array (nothing without `asks`), each
+/// spanned on the role as written: a role that is not a question role is reported there.
+fn gen_asks(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
+    if tool.asks.is_empty() {
+        return TokenStream::new();
+    }
+    let count = tool.asks.len();
+    let roles = tool
+        .asks
+        .iter()
+        .map(|role| quote_spanned!(role.span()=> #private::ask_of::<#role>()));
+    quote! {
+        #[doc(hidden)]
+        static __AGBOSS_ASKS: [#private::RoleRef; #count] = [#(#roles),*];
+    }
+}
+
 /// The descriptor: a `const` expression, as `inventory` needs.
 fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream) -> TokenStream {
     let ident = &item.ident;
@@ -152,6 +170,9 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
             #private::approval_for::<#role, <#ident as #private::ToolHandler>::Input>()
         }
     });
+    if !tool.asks.is_empty() {
+        descriptor.call("with_asks", quote!(&__AGBOSS_ASKS));
+    }
     descriptor.call_with("with_on_crash", tool.on_crash, |variant| {
         let variant = syn::Ident::new(variant, Span::call_site());
         quote!(#private::OnCrash::#variant)

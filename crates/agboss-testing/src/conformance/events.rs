@@ -117,6 +117,7 @@ pub fn pause_opened(pause: &str, call: &str, owner: Option<&str>, at_ms: u64) ->
         opened_at_ms: at_ms,
         expires_at_ms: Some(at_ms + 72 * 3_600_000),
         attempt: 0,
+        asked: None,
     })
 }
 
