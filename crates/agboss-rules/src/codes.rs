@@ -194,6 +194,9 @@ catalogue! {
     /// `on_crash = ask` on a tool that names no channel.
     TOOL_ON_CRASH_NEEDS_CHANNEL = ("tool.on-crash-needs-channel", "a tool says `on_crash = ask` but names no approval role to ask",
         "`on_crash = ask` asks the tool's approval role whether to run an interrupted call again, and this tool names none: add `channel = YourRole`, or use `on_crash = report`");
+    /// `asks` is not a list of role types, or is given to a tool that cannot ask.
+    TOOL_ASKS_INVALID = ("tool.asks-invalid", "a tool's `asks` is not a list of question role types, or the tool cannot ask",
+        "{detail}");
     /// A call that may not run twice was interrupted.
     TOOL_OUTCOME_UNKNOWN = ("tool.outcome-unknown", "a call that may not run twice was interrupted after it started, before its result was journaled",
         "outcome unknown: call `{call_id}` of `{tool}` started, and the process running it stopped before its result was saved, so it may or may not have taken effect; it is not run again ({why})");
@@ -250,6 +253,9 @@ catalogue! {
         "{detail}");
     /// A tool names a role that does not approve its input.
     CHANNEL_WRONG_TOOL = ("channel.wrong-tool", "a tool names a role that does not approve its input, or a question role",
+        "{detail}");
+    /// A tool declares it asks a role that is not a question role.
+    CHANNEL_NOT_A_QUESTION = ("channel.not-a-question", "a tool's `asks` names a role that approves calls instead of asking a question",
         "{detail}");
     /// One reply interpreter serves two roles.
     CHANNEL_SHARED_INTERPRETER = ("channel.shared-interpreter", "one reply interpreter is given to two roles",

@@ -29,7 +29,7 @@ pub trait ChannelRole: Send + Sync + 'static {
 #[diagnostic::on_unimplemented(
     message = "[channel.wrong-tool] `{Self}` does not approve calls whose input is `{I}`",
     label = "this role approves another input, or asks a question instead",
-    note = "a tool names a role whose `approves = ..` is the tool's input type; a role with `ask`/`answer` is asked by code, not by a tool"
+    note = "a tool names a role whose `approves = ..` is the tool's input type; a role with `ask`/`answer` is asked by the tool's code: `asks = [Role]` and a `Questions` field"
 )]
 pub trait Approves<I>: ChannelRole {}
 
@@ -39,6 +39,6 @@ pub trait Approves<I>: ChannelRole {}
 #[diagnostic::on_unimplemented(
     message = "[channel.not-a-question] `{Self}` is not a question role, so a tool cannot ask it",
     label = "a role with `approves = ..` approves calls; it is not asked by them",
-    note = "a tool asks roles declared with `#[channel_role(.., ask = Question, answer = Answer)]`"
+    note = "a tool asks roles declared with `#[channel_role(.., ask = Question, answer = Answer)]`; a role that approves calls goes in `channel = Role`"
 )]
 pub trait Asked: ChannelRole {}

@@ -28,6 +28,7 @@ pub const MCP_KEYS: &[&str] = &[
     "max_result_size",
     "read_only",
     "channel",
+    "asks",
     "on_crash",
     "crate",
 ];

@@ -88,21 +88,7 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         .as_ref()
         .and_then(|m| cx.handle(byte_size(m, "max_result_size")));
     let on_crash = check_on_crash(args.on_crash.as_ref(), args.channel.is_some(), cx);
-    let asks = args.asks.as_ref().map_or_else(Vec::new, |list| {
-        let messages = ListOf {
-            not_a_list: "`asks` takes a list of question roles: `asks = [ShippingAddressRole]`",
-            not_an_element: "`asks` lists question roles by their type: `asks = [ShippingAddressRole]`",
-        };
-        list_of(list, &messages, shape::path, cx)
-    });
-    if kind == Kind::Mcp
-        && let Some(list) = &args.asks
-    {
-        cx.error_at(
-            list,
-            "an `#[mcp_tool]` does not ask questions itself: its server's requests for input go through the question role configured for the server",
-        );
-    }
+    let asks = check_asks(args.asks.as_ref(), kind, cx);
     let mut fields = fields_of(item);
     if let Some(call) = mcp.as_ref().filter(|call| call.pass_through.is_some()) {
         fields.push(client_field(item, &call.server, header.krate.as_ref()));
@@ -121,6 +107,29 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         mcp,
         fields,
     })
+}
+
+/// `asks = [Role, ..]`: role types, on a `#[tool]` (an `#[mcp_tool]`'s server asks through
+/// its own role).
+fn check_asks(list: Option<&syn::Expr>, kind: Kind, cx: &mut Ctxt) -> Vec<Path> {
+    let Some(list) = list else {
+        return Vec::new();
+    };
+    let finding = |detail: &str| codes::TOOL_ASKS_INVALID.finding(&[("detail", &detail)]);
+    if kind == Kind::Mcp {
+        let why = "an `#[mcp_tool]` asks nothing itself: it passes each call to its server's tool";
+        cx.finding_at(&finding(why), list);
+        return Vec::new();
+    }
+    let not_a_list =
+        finding("`asks` takes a list of question roles: `asks = [ShippingAddressRole]`");
+    let not_an_element =
+        finding("`asks` names each question role by its type: `asks = [ShippingAddressRole]`");
+    let messages = ListOf {
+        not_a_list: &not_a_list.to_string(),
+        not_an_element: &not_an_element.to_string(),
+    };
+    list_of(list, &messages, shape::path, cx)
 }
 
 /// `on_crash = rerun | report | ask`; `ask` needs the role a `channel` names, which it asks.
