@@ -204,6 +204,12 @@ async fn a_question_asked_by_a_tool_is_answered_a_day_later_by_another_process()
         );
         let asked = listed[0].opened.asked.as_ref().expect("a question");
         assert_eq!((asked.tool.as_str(), asked.index), ("ship-order-tool", 0));
+        let printed = agboss::cli::render_pause(&listed[0], 0);
+        assert!(
+            printed.contains("ship-order-tool asks shipping-address-channel (question 1 of its call), answered by alice")
+                && printed.contains(r#"question: {"order":"A-1","line":1}"#),
+            "{printed}"
+        );
         drop(first);
 
         // A day later, another process answers the first line; the call runs again and stops
@@ -358,5 +364,27 @@ async fn a_question_role_without_a_channel_is_an_assembly_problem() {
     assert!(
         error.contains("a channel for role `shipping-address-channel`"),
         "{error}"
+    );
+}
+
+#[test]
+fn describe_lists_the_questions_a_tool_may_ask() {
+    let app = Application::builder("shop")
+        .workflow(Workflow::new("desk").agent::<Shipper>())
+        .channel::<AddressInbox>()
+        .provide(Arc::new(Effects::default()))
+        .build()
+        .unwrap();
+    let text = agboss::describe::text(&app);
+    assert!(
+        text.contains("ship-order-tool (write, local, asks: shipping-address-channel)"),
+        "{text}"
+    );
+    let json = agboss::describe::json(&app);
+    let tool = &json["schemas"]["tools"]["ship-order-tool"];
+    assert_eq!(
+        tool["asks"],
+        serde_json::json!([{"role": "shipping-address-channel", "answeredBy": "thread_owner"}]),
+        "{json:#}"
     );
 }

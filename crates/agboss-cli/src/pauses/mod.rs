@@ -279,10 +279,19 @@ pub fn render(pause: &PauseRecord, now_ms: u64) -> String {
             "{}  {tool} waits for {}, answered by {who}\n",
             opened.pause_id, opened.role
         ),
-        None => format!(
-            "{}  {} asks, answered by {who}\n",
-            opened.pause_id, opened.role
-        ),
+        None => match &opened.asked {
+            Some(asked) => format!(
+                "{}  {} asks {} (question {} of its call), answered by {who}\n",
+                opened.pause_id,
+                asked.tool,
+                opened.role,
+                asked.index + 1
+            ),
+            None => format!(
+                "{}  {} asks, answered by {who}\n",
+                opened.pause_id, opened.role
+            ),
+        },
     };
     match (tool, question.get("arguments")) {
         (Some(_), Some(arguments)) => text.push_str(&format!("    arguments: {arguments}\n")),

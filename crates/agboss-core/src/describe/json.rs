@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json as object};
 
-use super::{access, approval};
+use super::{access, approval, asks};
 use crate::agent::{AppAgent, AppTool};
 use crate::app::Application;
 use crate::tool::ToolDescriptor;
@@ -108,6 +108,10 @@ fn tool_schema(tool: &ToolDescriptor) -> Value {
             "role": role,
             "answeredBy": answered_by,
         })),
+        "asks": asks(tool).into_iter().map(|(role, answered_by)| object!({
+            "role": role,
+            "answeredBy": answered_by,
+        })).collect::<Vec<_>>(),
         "onCrash": tool.on_crash().as_str(),
         "timeoutMs": tool.timeout().as_duration().as_millis() as u64,
         "timeout": tool.timeout().to_string(),

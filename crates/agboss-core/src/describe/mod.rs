@@ -30,6 +30,19 @@ fn origin(tool: &ToolDescriptor) -> String {
 
 /// The role a tool's calls wait for (`#[tool(channel = ..)]`), and who answers it; `None` for a
 /// tool whose calls run at once.
+/// The question roles `tool` may ask while it runs, each with who answers it.
+fn asks(tool: &ToolDescriptor) -> Vec<(&'static str, Option<PauseAnswerer>)> {
+    tool.asks()
+        .iter()
+        .map(|role| {
+            let answered_by = role
+                .declaration::<crate::channel::RoleDescriptor>()
+                .map(|r| r.answered_by());
+            (role.role(), answered_by)
+        })
+        .collect()
+}
+
 fn approval(tool: &ToolDescriptor) -> Option<(&'static str, Option<PauseAnswerer>)> {
     let approval = tool.approval()?;
     let answered_by = approval

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{access, approval, origin};
+use super::{access, approval, asks, origin};
 use crate::agent::{AppAgent, AppTool};
 use crate::app::Application;
 
@@ -84,6 +84,10 @@ fn tool_line(out: &mut String, tool: &AppTool) {
     let mut waits = approval(descriptor)
         .map(|(role, _)| format!(", waits for approval: {role}"))
         .unwrap_or_default();
+    let asked: Vec<&str> = asks(descriptor).into_iter().map(|(role, _)| role).collect();
+    if !asked.is_empty() {
+        waits.push_str(&format!(", asks: {}", asked.join(", ")));
+    }
     // Only a tool that may not simply run again after a crash says so.
     if descriptor.on_crash() != crate::tool::OnCrash::Rerun {
         waits.push_str(&format!(", on crash: {}", descriptor.on_crash()));
