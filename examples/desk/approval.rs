@@ -92,6 +92,8 @@ mod tests {
             },
             arguments_digest: String::new(),
             interrupted: None,
+            why: None,
+            evidence: None,
         };
         let context = InterpretContext::new(None, Signal::new());
         match YesOrNo.interpret(&question, reply, &context).await {

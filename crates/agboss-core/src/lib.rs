@@ -42,6 +42,7 @@ pub mod model;
 
 pub mod agent;
 pub mod channel;
+pub mod policy;
 
 pub mod journal;
 
@@ -70,6 +71,7 @@ pub mod __private {
         approval_of, ask_of, channel_descriptor,
     };
     pub use crate::component::{DependencyError, DependencySpec, SourceLocation};
+    pub use crate::context::ExecutionContext;
     pub use crate::deps::InfrastructureType;
     #[cfg(feature = "mcp")]
     pub use crate::mcp::{
@@ -78,8 +80,9 @@ pub mod __private {
     };
     pub use crate::model::Thinking;
     pub use crate::tool::{
-        Dependency, OnCrash, RoleRef, Scope, Tool, ToolDescriptor, ToolError, ToolHandler,
-        ToolRegistration, tool_input_schema, tool_output_schema,
+        Capability, CheckIn, Dependency, OnCrash, RoleRef, Scope, Tool, ToolDescriptor, ToolError,
+        ToolHandler, ToolRegistration, check_in_with, evidence_with, tool_input_schema,
+        tool_output_schema,
     };
     pub use crate::units::{ByteSize, TimeSpan, TimeUnit, bytes};
     pub use inventory;

@@ -46,6 +46,10 @@ use proc_macro::TokenStream;
 /// | `read_only` | `true` if the tool changes nothing (`describe` prints `read`) | `false`: it may write |
 /// | `channel` | a `#[channel_role]` whose `approves` is the tool's input type, or a built-in channel (`AutoApproveChannel`, `AutoRejectChannel`, `TerminalUserChannel`): each call waits for its decision before it runs | none: calls run at once |
 /// | `asks` | a list of question roles (`#[channel_role(ask = Q, answer = A)]`) its calls may ask while they run, through a `Questions` field: `asks = [ShippingAddressRole]` | none: `Questions::ask` fails |
+/// | `capabilities` | what it touches, declared: `[ExternalNet, UserData, Money, Destructive, Custom("name")]`; the application's `PermissionChecker` is asked about each call for each one it governs | none: no checker asks |
+/// | `untrusted_output` | its results carry content nobody vouches for (MCP tools' always do): `UntrustedContentPolicy` asks a person before high-impact calls after one | vouched for |
+/// | `check_in` | `always`, or a predicate `fn(&Input, &ExecutionContext) -> bool`: a person approves the call first, through `channel`'s role or the application's check-in role | no check-in |
+/// | `check_in_evidence` | `fn(&Input) -> String`: what the person reads beside the call | none |
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 ///
 /// Field types: `ExecutionContext`, `SpendRecorder`, `Clock`, or `Arc<T>` / `Arc<dyn Trait>`

@@ -197,6 +197,15 @@ catalogue! {
     /// `asks` is not a list of role types, or is given to a tool that cannot ask.
     TOOL_ASKS_INVALID = ("tool.asks-invalid", "a tool's `asks` is not a list of question role types, or the tool cannot ask",
         "{detail}");
+    /// A tool may have to ask a person and there is no role to ask.
+    TOOL_CHECK_IN_WITHOUT_ROLE = ("tool.check-in-without-role", "a tool may have to ask a person before a call and has no role to ask",
+        "tool `{tool}` may have to ask a person before a call runs ({why}), and names no role to ask: add `channel = YourRole` to its #[tool], or give the application a check-in role (`ApplicationBuilder::check_in_role::<Role>()`)");
+    /// `capabilities` names a capability that is not one.
+    TOOL_CAPABILITY_UNKNOWN = ("tool.capability-unknown", "a tool declares a capability that is not one",
+        "{detail}");
+    /// `check_in` is not `always` or a predicate.
+    TOOL_CHECK_IN_INVALID = ("tool.check-in-invalid", "a tool's `check_in` is not `always` or a predicate's path",
+        "{detail}");
     /// A call that may not run twice was interrupted.
     TOOL_OUTCOME_UNKNOWN = ("tool.outcome-unknown", "a call that may not run twice was interrupted after it started, before its result was journaled",
         "outcome unknown: call `{call_id}` of `{tool}` started, and the process running it stopped before its result was saved, so it may or may not have taken effect; it is not run again ({why})");

@@ -152,10 +152,19 @@ pub mod component {
 /// errors, and tools as models see them.
 pub mod tool {
     pub use agboss_core::tool::{
-        BoundedText, CallOutcome, Dependency, Issue, Issues, OnCrash, RemoteTool, SchemaError,
-        Tool, ToolDefinition, ToolDescriptor, ToolError, ToolFailure, ToolHandler, ToolOrigin,
-        ToolRegistration, WireFormat, bound_text, input_schema_of, output_schema_of,
-        registered_tools, tool_definition_of,
+        BoundedText, CallOutcome, Capability, CheckIn, Dependency, Issue, Issues, OnCrash,
+        RemoteTool, RoleRef, SchemaError, Tool, ToolDefinition, ToolDescriptor, ToolError,
+        ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
+        input_schema_of, output_schema_of, registered_tools, tool_definition_of,
+    };
+}
+
+/// Policies over tool calls: the application's permission checker and the built-in policy
+/// against prompt injection (docs/policies.md).
+pub mod policy {
+    pub use agboss_core::policy::{
+        CallSeen, Permission, PermissionChecker, PermissionKind, PermissionRequest,
+        UntrustedContentPolicy,
     };
 }
 

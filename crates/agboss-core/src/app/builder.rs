@@ -6,11 +6,12 @@ use std::sync::Arc;
 use super::Application;
 use crate::assembly::{AgentDefaults, Declarations, ToolDefaults, Workflow, assemble};
 use crate::base::{AssemblyError, Env, FromEnv};
-use crate::channel::{Channel, ChannelRegistration};
+use crate::channel::{Approves, Channel, ChannelRegistration};
 #[cfg(feature = "config")]
 use crate::config::Config;
 use crate::journal::{MemoryStore, Store};
 use crate::model::{ChatModel, ModelRouter};
+use crate::policy::PermissionChecker;
 use crate::spend::Budgets;
 use crate::time::Clock;
 use crate::units::TimeSpan;
@@ -127,6 +128,21 @@ impl ApplicationBuilder {
         self.declarations
             .channels
             .push(ChannelRegistration::of::<C>());
+        self
+    }
+
+    /// Decides about calls of tools that declare capabilities `checker` governs, before they
+    /// run (docs/policies.md): run, refuse, or ask a person.
+    pub fn permissions(mut self, checker: impl PermissionChecker) -> Self {
+        self.declarations.permissions = Some(Arc::new(checker));
+        self
+    }
+
+    /// The approval role asked when a tool must ask a person (its check-in, or a permission's
+    /// `Ask`) and names no role of its own. It approves calls of any tool, so it is a role
+    /// declared `approves = Value` (or a built-in channel); list its channel too.
+    pub fn check_in_role<R: Approves<serde_json::Value>>(mut self) -> Self {
+        self.declarations.check_in_role = Some(R::DESCRIPTOR);
         self
     }
 

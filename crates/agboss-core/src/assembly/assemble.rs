@@ -107,8 +107,17 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
         );
     }
     let channel_env = ToolEnv::new(Arc::new(app_providers.clone()), builder.clock.clone());
-    let approvals =
-        channel_checks::approvals(&builder.channels, &workflows, channel_env, &mut problems);
+    let consent = channel_checks::Consent {
+        permissions: builder.permissions.clone(),
+        check_in_role: builder.check_in_role,
+    };
+    let approvals = channel_checks::approvals(
+        &builder.channels,
+        &workflows,
+        channel_env,
+        consent,
+        &mut problems,
+    );
     if !problems.is_empty() {
         return Err(AssemblyError::new(app, problems));
     }

@@ -18,11 +18,19 @@ pub(super) fn approvals(
     channels: &[ChannelRegistration],
     workflows: &[AppWorkflow],
     env: ToolEnv,
+    consent: Consent,
     problems: &mut Vec<Problem>,
 ) -> Approvals {
-    let mut approvals = Approvals::new(env);
+    let mut approvals = Approvals::new(env).with_consent(
+        consent.permissions.clone(),
+        consent.check_in_role.map(|role| role.name()),
+    );
     let mut roles: Vec<(&'static RoleDescriptor, &'static str)> = Vec::new();
+    if let Some(role) = consent.check_in_role {
+        roles.push((role, "the application's check-in role"));
+    }
     for tool in tools_of(workflows) {
+        consent.check(tool, problems);
         // The role its calls wait for, and those it asks while it runs.
         let named = tool.approval().into_iter().chain(tool.asks());
         for role in named.filter_map(|r| r.declaration::<RoleDescriptor>()) {
@@ -113,6 +121,38 @@ pub(super) fn approvals(
         }
     }
     approvals
+}
+
+/// What decides about calls before they run, beside the tools' own roles.
+pub(super) struct Consent {
+    pub(super) permissions: Option<std::sync::Arc<dyn crate::policy::PermissionChecker>>,
+    pub(super) check_in_role: Option<&'static RoleDescriptor>,
+}
+
+impl Consent {
+    /// A tool that may have to ask a person (a check-in, or a capability the checker governs)
+    /// needs a role to ask: its own, or the application's check-in role.
+    fn check(&self, tool: &'static ToolDescriptor, problems: &mut Vec<Problem>) {
+        if tool.approval().is_some() || self.check_in_role.is_some() {
+            return;
+        }
+        let governed = self.permissions.as_ref().and_then(|checker| {
+            let governs = checker.governs();
+            tool.capabilities().iter().find(|c| governs.contains(c))
+        });
+        let why = match (tool.check_in(), governed) {
+            (Some(_), _) => "it checks in with a person (`check_in`)".to_owned(),
+            (None, Some(capability)) => format!(
+                "it declares `{capability}`, which the permission checker governs and may ask a person about"
+            ),
+            (None, None) => return,
+        };
+        problems.push(
+            codes::TOOL_CHECK_IN_WITHOUT_ROLE
+                .finding(&[("tool", &tool.name()), ("why", &why)])
+                .into(),
+        );
+    }
 }
 
 /// Every tool of the workflows' agents and of their own tools.

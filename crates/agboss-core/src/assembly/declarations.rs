@@ -1,12 +1,15 @@
 //! [`Declarations`]: everything an application declares that assembly checks.
 
+use std::sync::Arc;
+
 use super::provided::ProvidedList;
 use super::{AgentDefaults, ToolDefaults, Workflow};
 use crate::base::Env;
-use crate::channel::ChannelRegistration;
+use crate::channel::{ChannelRegistration, RoleDescriptor};
 #[cfg(feature = "config")]
 use crate::config::Config;
 use crate::model::ModelRouter;
+use crate::policy::PermissionChecker;
 use crate::time::Clock;
 use crate::units::TimeSpan;
 
@@ -26,6 +29,10 @@ pub struct Declarations {
     pub(crate) router: Option<ModelRouter>,
     pub(crate) channels: Vec<ChannelRegistration>,
     pub(crate) lease_ttl: TimeSpan,
+    /// What the application decides about calls of tools that declare capabilities.
+    pub(crate) permissions: Option<Arc<dyn PermissionChecker>>,
+    /// The role asked when a tool that must ask a person names none.
+    pub(crate) check_in_role: Option<&'static RoleDescriptor>,
 }
 
 impl Declarations {
@@ -44,6 +51,8 @@ impl Declarations {
             env: Env::process(),
             router: None,
             channels: Vec::new(),
+            permissions: None,
+            check_in_role: None,
             lease_ttl,
         }
     }

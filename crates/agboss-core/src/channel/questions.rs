@@ -21,6 +21,13 @@ pub struct ToolCallApprovalAsk<A> {
     /// the same idempotency key; refusing gives the model the reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interrupted: Option<Interrupted>,
+    /// Why a person is asked, when it is not the tool's own role that asks every call: its
+    /// check-in tripped, or a permission checker said to ask (with its rule and reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// What the tool shows beside the call (`#[tool(check_in_evidence = ..)]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
 }
 
 /// A call that started and was interrupted before its result was saved.

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::{PauseOpened, PauseResolution};
 use crate::model::{Message, ToolCall, Usage};
+use crate::policy::Permission;
 use crate::spend::Budgets;
 use crate::units::Usd;
 
@@ -19,7 +20,8 @@ use crate::units::Usd;
 ///   they spend it (`ToolSpent`); a pause says which attempt of its call it was opened after.
 ///   In a journal of an earlier layout a call without a result has no intent to tell whether it
 ///   started, so it is taken to have started.
-/// - 4: questions a call asks while it runs are pauses too (`PauseOpened::asked`).
+/// - 4: questions a call asks while it runs are pauses too (`PauseOpened::asked`); a permission
+///   checker's decisions (`PermissionDecided`).
 pub const STATE_VERSION: u32 = 4;
 
 /// The first layout that journals calls' intents.
@@ -112,6 +114,18 @@ pub enum LoopEvent {
         /// What the call recorded with its `SpendRecorder` or `ModelClient`.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         spend: Vec<Spent>,
+    },
+    /// A permission checker decided about one capability of a call, before the call ran:
+    /// journaled so a resumed run does not ask it again.
+    PermissionDecided {
+        /// The call.
+        call_id: String,
+        /// The capability (`destructive`, `money`, ...).
+        capability: String,
+        /// The checker that decided.
+        checker: String,
+        /// What it decided, by which rule, and why.
+        permission: Permission,
     },
     /// A call waits for a decision: the pause was opened before its channel is asked, so a
     /// send retried after a crash carries the same pause id.

@@ -9,6 +9,7 @@ use super::{
     Answer, CallResult, LoopEvent, PauseOpened, PauseResolution, PendingCall, STATE_VERSION,
 };
 use crate::model::{Message, Usage};
+use crate::policy::Permission;
 use crate::spend::Budgets;
 use crate::units::Usd;
 
@@ -103,6 +104,9 @@ pub struct LoopState {
     /// The questions the last answer's calls asked while they ran, by call id, in the order
     /// they were asked.
     pub asks: std::collections::HashMap<String, Vec<CallPause>>,
+    /// The permission checker's decisions about the last answer's calls, by call id: each
+    /// capability with what was decided.
+    pub permissions: std::collections::HashMap<String, Vec<(String, Permission)>>,
     /// The conversation (the system prompt is the agent's and travels apart).
     pub messages: Vec<Message>,
     /// Model answers so far.
@@ -249,6 +253,7 @@ impl LoopState {
                 self.pending = calls;
                 self.pauses.clear();
                 self.asks.clear();
+                self.permissions.clear();
             }
             LoopEvent::ToolsStarted { call_ids } => {
                 for call in &mut self.pending {
@@ -337,6 +342,17 @@ impl LoopState {
                 {
                     pause.resolution = Some(resolution);
                 }
+            }
+            LoopEvent::PermissionDecided {
+                call_id,
+                capability,
+                permission,
+                ..
+            } => {
+                self.permissions
+                    .entry(call_id)
+                    .or_default()
+                    .push((capability, permission));
             }
             LoopEvent::PauseAnswerRejected { .. } | LoopEvent::Summarized { .. } => {}
             LoopEvent::Answered { answer } => self.next = Next::Answered(answer),

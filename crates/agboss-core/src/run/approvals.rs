@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::channel::{ChannelRegistration, RoleDescriptor};
+use crate::policy::PermissionChecker;
 use crate::tool::{SchemaCheck, ToolEnv};
 
 /// The roles of an application, by name: the channel that answers each, and the check of its
@@ -12,6 +13,10 @@ use crate::tool::{SchemaCheck, ToolEnv};
 #[derive(Clone, Default)]
 pub struct Approvals {
     roles: HashMap<&'static str, Arc<ApprovalRole>>,
+    /// What the application decides about calls of tools that declare capabilities.
+    permissions: Option<Arc<dyn PermissionChecker>>,
+    /// The role asked for a check-in or a permission's `Ask` when the tool names none.
+    check_in_role: Option<&'static str>,
     /// The application's providers and clock: what channels are built from.
     env: ToolEnv,
 }
@@ -28,8 +33,39 @@ impl Approvals {
     pub fn new(env: ToolEnv) -> Approvals {
         Approvals {
             roles: HashMap::new(),
+            permissions: None,
+            check_in_role: None,
             env,
         }
+    }
+
+    /// With `checker` deciding about calls of tools that declare capabilities it governs, and
+    /// `check_in_role` (one of its roles) asked when a tool that must ask a person names none.
+    pub fn with_consent(
+        mut self,
+        checker: Option<Arc<dyn PermissionChecker>>,
+        check_in_role: Option<&'static str>,
+    ) -> Approvals {
+        self.permissions = checker;
+        self.check_in_role = check_in_role;
+        self
+    }
+
+    /// The application's permission checker, if it has one.
+    pub fn permissions(&self) -> Option<&Arc<dyn PermissionChecker>> {
+        self.permissions.as_ref()
+    }
+
+    /// The role asked for a check-in or a permission's `Ask` when the tool names none.
+    pub fn check_in_role(&self) -> Option<&'static str> {
+        self.check_in_role
+    }
+
+    /// Whether the checker governs one of `capabilities`.
+    pub fn governs_any(&self, capabilities: &[crate::tool::Capability]) -> bool {
+        self.permissions
+            .as_ref()
+            .is_some_and(|c| capabilities.iter().any(|cap| c.governs().contains(cap)))
     }
 
     /// Role `role` answered by `channel`; why its answer schema does not compile, if it does

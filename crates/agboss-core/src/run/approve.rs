@@ -14,6 +14,7 @@ use agboss_rules::codes;
 use super::RunError;
 use super::agent_loop::AgentLoop;
 use super::approvals::ApprovalRole;
+use super::consent::Consent;
 use super::finished::Finished;
 use super::pause_send::{digest, resolution_of};
 use crate::channel::{SentOutcome, ToolCallApprovalDecision};
@@ -28,6 +29,15 @@ pub(super) enum Gate {
     Refused(Finished),
     /// Its decision comes later.
     Wait,
+}
+
+/// What a new pause asks about a call: the arguments shown, how many times the call started
+/// (more than 0 after a crash), why a person is asked, and the tool's evidence.
+struct Asked {
+    arguments: Value,
+    starts: u32,
+    why: Option<String>,
+    evidence: Option<String>,
 }
 
 /// A call whose channel is to be asked: its position, its pause, the question and the role.
@@ -46,7 +56,7 @@ impl AgentLoop<'_> {
         state: &mut LoopState,
     ) -> Result<HashMap<usize, Gate>, RunError> {
         let mut gates = HashMap::new();
-        let mut to_open = Vec::new();
+        let mut to_check = Vec::new();
         let mut to_reconcile = Vec::new();
         let mut to_send = Vec::new();
         for (index, pending) in state.pending.iter().enumerate() {
@@ -56,58 +66,85 @@ impl AgentLoop<'_> {
             let Some(tool) = self.agent.tool(&pending.call.name) else {
                 continue;
             };
-            let Some(approval) = tool.descriptor().approval() else {
+            let descriptor = tool.descriptor();
+            // Only a tool that may ask a person is gated: the others cost nothing here.
+            let may_ask = descriptor.approval().is_some()
+                || descriptor.check_in().is_some()
+                || self.env.approvals.governs_any(descriptor.capabilities());
+            if !may_ask {
                 continue;
-            };
+            }
             // A call a crash interrupted, whose tool asks before it runs again: its role is
             // asked anew, unless it was asked since the call last started.
             let starts = state.starts(pending);
-            let reconcile = tool.descriptor().on_crash() == OnCrash::Ask
+            let reconcile = descriptor.on_crash() == OnCrash::Ask
                 && starts > 0
                 && state
                     .pauses
                     .get(&pending.call_id)
                     .is_none_or(|p| p.opened.attempt < starts);
-            let Some(role) = self.env.approvals.get(approval.role()).cloned() else {
-                let text = format!(
-                    "Tool error: no channel of this application answers role `{}`, so the call cannot be approved",
-                    approval.role()
-                );
-                gates.insert(index, Gate::Refused(self.bounded(index, text)));
-                continue;
-            };
+            let pause = state.pauses.get(&pending.call_id);
+            let role_name = pause
+                .map(|p| p.opened.role.as_str())
+                .or(descriptor.approval().map(|a| a.role()));
+            let role = role_name.and_then(|name| self.env.approvals.get(name).cloned());
             if reconcile {
-                to_reconcile.push((index, starts, role));
+                match role {
+                    Some(role) => to_reconcile.push((index, starts, role)),
+                    None => {
+                        gates.insert(index, self.no_channel(index, role_name));
+                    }
+                }
                 continue;
             }
-            match state.pauses.get(&pending.call_id) {
-                None => match tool.tool().check_input(&pending.call.arguments) {
+            match (pause, role) {
+                (None, _) => match tool.tool().check_input(&pending.call.arguments) {
                     // Nobody is asked to approve arguments the tool would refuse.
                     Err(failure) => {
                         let text = format!("Tool error: {failure}");
                         gates.insert(index, Gate::Refused(self.bounded(index, text)));
                     }
-                    Ok(arguments) => to_open.push((index, arguments, role)),
+                    Ok(arguments) => to_check.push((index, arguments)),
                 },
-                Some(pause) if pause.resolution.is_some() => {
+                (Some(pause), _) if pause.resolution.is_some() => {
                     gates.insert(index, self.resolved(index, pending, pause));
                 }
-                Some(pause) if pause.awaiting => {
+                (Some(pause), _) if pause.awaiting => {
                     gates.insert(index, Gate::Wait);
                 }
                 // Opened, but the run stopped before the channel's answer was journaled: ask
                 // again, with the same pause id.
-                Some(pause) => to_send.push(Ask {
+                (Some(pause), Some(role)) => to_send.push(Ask {
                     index,
                     pause_id: pause.opened.pause_id.clone(),
                     question: pause.opened.question.clone(),
                     role,
                 }),
+                (Some(pause), None) => {
+                    gates.insert(index, self.no_channel(index, Some(&pause.opened.role)));
+                }
             }
         }
-        for (index, arguments, role) in to_open {
-            let ask = self.open_pause(state, index, arguments, role, 0).await?;
-            to_send.push(ask);
+        for (index, arguments) in to_check {
+            match self.consent(state, index, &arguments).await? {
+                Consent::Run => {}
+                Consent::Refuse(text) => {
+                    gates.insert(index, Gate::Refused(self.bounded(index, text)));
+                }
+                Consent::Ask {
+                    role,
+                    why,
+                    evidence,
+                } => {
+                    let asked = Asked {
+                        arguments,
+                        starts: 0,
+                        why,
+                        evidence,
+                    };
+                    to_send.push(self.open_pause(state, index, asked, role).await?);
+                }
+            }
         }
         for (index, starts, role) in to_reconcile {
             // Asked about the arguments the call ran with.
@@ -117,10 +154,13 @@ impl AgentLoop<'_> {
                 .get(&pending.call_id)
                 .and_then(CallPause::ran_with)
                 .unwrap_or_else(|| pending.call.arguments.clone());
-            let arguments = serde_json::from_str(&ran_with).unwrap_or(Value::Null);
-            let ask = self
-                .open_pause(state, index, arguments, role, starts)
-                .await?;
+            let asked = Asked {
+                arguments: serde_json::from_str(&ran_with).unwrap_or(Value::Null),
+                starts,
+                why: None,
+                evidence: None,
+            };
+            let ask = self.open_pause(state, index, asked, role).await?;
             to_send.push(ask);
         }
         self.send_all(state, to_send, &mut gates).await?;
@@ -134,21 +174,26 @@ impl AgentLoop<'_> {
         &self,
         state: &mut LoopState,
         index: usize,
-        arguments: Value,
+        asked: Asked,
         role: Arc<ApprovalRole>,
-        starts: u32,
     ) -> Result<Ask, RunError> {
         let pending = &state.pending[index];
         let mut question = json!({
             "tool": pending.call.name,
             "call_id": pending.call_id,
-            "arguments": arguments,
+            "arguments": asked.arguments,
             "arguments_digest": digest(&pending.call.arguments),
         });
-        if starts > 0 {
-            question["interrupted"] = json!({ "starts": starts });
+        if asked.starts > 0 {
+            question["interrupted"] = json!({ "starts": asked.starts });
         }
-        let opened = self.new_pause(pending, &role, question.clone(), starts, None)?;
+        if let Some(why) = asked.why {
+            question["why"] = json!(why);
+        }
+        if let Some(evidence) = asked.evidence {
+            question["evidence"] = json!(evidence);
+        }
+        let opened = self.new_pause(pending, &role, question.clone(), asked.starts, None)?;
         let pause_id = opened.pause_id.clone();
         self.record(state, LoopEvent::PauseOpened(opened)).await?;
         Ok(Ask {
@@ -157,6 +202,15 @@ impl AgentLoop<'_> {
             question,
             role,
         })
+    }
+
+    /// The refusal of call `index`, whose role `role` no channel of the application answers.
+    fn no_channel(&self, index: usize, role: Option<&str>) -> Gate {
+        let text = format!(
+            "Tool error: no channel of this application answers role `{}`, so the call cannot be approved",
+            role.unwrap_or("(none)")
+        );
+        Gate::Refused(self.bounded(index, text))
     }
 
     /// Asks every channel at once; journals what each says, as it says it.

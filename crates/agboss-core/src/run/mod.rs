@@ -15,6 +15,7 @@ mod answers;
 mod approvals;
 mod approve;
 mod asks;
+mod consent;
 mod driver;
 mod env;
 mod finished;

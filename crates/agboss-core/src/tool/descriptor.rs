@@ -6,7 +6,9 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::schema::CompiledSchemas;
-use super::{OnCrash, RemoteTool, RoleRef, SchemaError, ToolOrigin};
+use super::{
+    Capability, CheckIn, EvidenceFn, OnCrash, RemoteTool, RoleRef, SchemaError, ToolOrigin,
+};
 use crate::component::{
     Component, ComponentKind, DependencySpec, SourceLocation, derefs_to_component,
 };
@@ -25,6 +27,10 @@ pub struct ToolDescriptor {
     origin: ToolOrigin,
     approval: Option<RoleRef>,
     asks: &'static [RoleRef],
+    capabilities: &'static [Capability],
+    untrusted_output: bool,
+    check_in: Option<CheckIn>,
+    evidence: Option<EvidenceFn>,
     on_crash: OnCrash,
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
@@ -52,6 +58,10 @@ impl ToolDescriptor {
             origin: ToolOrigin::Local,
             approval: None,
             asks: &[],
+            capabilities: &[],
+            untrusted_output: false,
+            check_in: None,
+            evidence: None,
             on_crash: OnCrash::Rerun,
             input_schema,
             output_schema,
@@ -92,6 +102,35 @@ impl ToolDescriptor {
     /// Declares the question roles its calls may ask while they run (`Questions::ask`).
     pub const fn with_asks(mut self, asks: &'static [RoleRef]) -> ToolDescriptor {
         self.asks = asks;
+        self
+    }
+
+    /// Declares what it touches: a permission checker that governs one of them is asked about
+    /// each call.
+    pub const fn with_capabilities(
+        mut self,
+        capabilities: &'static [Capability],
+    ) -> ToolDescriptor {
+        self.capabilities = capabilities;
+        self
+    }
+
+    /// Declares that its results carry content nobody vouches for (a web page, a mail, another
+    /// program's output), as every MCP tool's do.
+    pub const fn untrusted_output(mut self) -> ToolDescriptor {
+        self.untrusted_output = true;
+        self
+    }
+
+    /// Asks a person before a call runs: always, or when the predicate says so.
+    pub const fn with_check_in(mut self, check_in: CheckIn) -> ToolDescriptor {
+        self.check_in = Some(check_in);
+        self
+    }
+
+    /// With the evidence text a person reads beside a call it asks about.
+    pub const fn with_evidence(mut self, evidence: EvidenceFn) -> ToolDescriptor {
+        self.evidence = Some(evidence);
         self
     }
 
@@ -138,6 +177,26 @@ impl ToolDescriptor {
     /// The question roles its calls may ask while they run, as declared.
     pub fn asks(&self) -> &'static [RoleRef] {
         self.asks
+    }
+
+    /// What it declared it touches.
+    pub fn capabilities(&self) -> &'static [Capability] {
+        self.capabilities
+    }
+
+    /// Whether its results carry content nobody vouches for: declared, or an MCP server's.
+    pub fn has_untrusted_output(&self) -> bool {
+        self.untrusted_output || self.origin.remote().is_some()
+    }
+
+    /// When a person is asked before a call runs, if ever.
+    pub fn check_in(&self) -> Option<CheckIn> {
+        self.check_in
+    }
+
+    /// The evidence text of a call with `arguments`, if the tool builds one.
+    pub fn evidence(&self, arguments: &str) -> Option<Result<String, String>> {
+        self.evidence.map(|evidence| evidence(arguments))
     }
 
     /// What recovery does with a call of it that a crash interrupted.

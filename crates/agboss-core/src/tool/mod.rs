@@ -14,6 +14,8 @@
 
 mod asker;
 pub mod bound;
+mod capability;
+mod check_in;
 pub mod definition;
 mod dependency;
 mod descriptor;
@@ -33,6 +35,8 @@ mod tape;
 
 pub use asker::{AskFailure, AskFuture, Asker};
 pub use bound::{BoundedText, bound_text};
+pub use capability::Capability;
+pub use check_in::{CheckIn, CheckInFn, EvidenceFn, check_in_with, evidence_with};
 pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use dependency::Dependency;
 pub use descriptor::ToolDescriptor;

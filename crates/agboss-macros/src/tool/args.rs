@@ -29,6 +29,9 @@ pub const MCP_KEYS: &[&str] = &[
     "read_only",
     "channel",
     "asks",
+    "capabilities",
+    "check_in",
+    "check_in_evidence",
     "on_crash",
     "crate",
 ];
@@ -42,6 +45,10 @@ pub const KEYS: &[&str] = &[
     "read_only",
     "channel",
     "asks",
+    "capabilities",
+    "untrusted_output",
+    "check_in",
+    "check_in_evidence",
     "on_crash",
     "crate",
 ];
@@ -62,6 +69,15 @@ pub struct ToolArgs {
     pub channel: Option<syn::TypePath>,
     /// The question roles its calls may ask while they run: `asks = [ShippingAddressRole]`.
     pub asks: Option<syn::Expr>,
+    /// What it touches: `capabilities = [ExternalNet, Money, Custom("prod-db")]`.
+    pub capabilities: Option<syn::Expr>,
+    /// Its results carry content nobody vouches for.
+    #[darling(default)]
+    pub untrusted_output: bool,
+    /// `check_in = always`, or the path of a predicate `fn(&Input, &ExecutionContext) -> bool`.
+    pub check_in: Option<syn::Expr>,
+    /// The path of `fn(&Input) -> String`: the evidence a person reads beside the call.
+    pub check_in_evidence: Option<syn::Path>,
     /// What recovery does with a call a crash interrupted: `rerun`, `report` or `ask`.
     pub on_crash: Option<syn::Path>,
     /// For `#[mcp_tool]`: the `#[mcp_server]` type, and the server's tool it calls.

@@ -8,6 +8,7 @@ use syn::spanned::Spanned;
 use syn::{ItemStruct, Path, Type, TypePath};
 
 use super::args::{Kind, ToolArgs};
+use super::consent::{CapabilityValue, CheckInValue, check_capabilities, check_check_in};
 use crate::ctxt::Ctxt;
 use crate::fields::{Field, fields_of, written_type};
 use crate::header::{self, Describing, Header, Naming, private_path};
@@ -28,6 +29,14 @@ pub struct ResolvedTool {
     pub channel: Option<TypePath>,
     /// `asks = [Role, ..]`: the question roles its calls may ask, each spanned as written.
     pub asks: Vec<Path>,
+    /// `capabilities = [..]`: what it touches.
+    pub capabilities: Vec<CapabilityValue>,
+    /// `untrusted_output`: its results carry content nobody vouches for.
+    pub untrusted_output: bool,
+    /// `check_in = ..`: when a person is asked before a call runs.
+    pub check_in: Option<CheckInValue>,
+    /// `check_in_evidence = ..`: what the person reads beside the call.
+    pub check_in_evidence: Option<Path>,
     /// `on_crash = ..`: `Rerun`, `Report` or `Ask` (the variant's name); `None` for the default.
     pub on_crash: Option<&'static str>,
     /// For `#[mcp_tool]`: the server and the server's tool it calls.
@@ -89,6 +98,8 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         .and_then(|m| cx.handle(byte_size(m, "max_result_size")));
     let on_crash = check_on_crash(args.on_crash.as_ref(), args.channel.is_some(), cx);
     let asks = check_asks(args.asks.as_ref(), kind, cx);
+    let capabilities = check_capabilities(args.capabilities.as_ref(), cx);
+    let check_in = check_check_in(args.check_in.as_ref(), cx);
     let mut fields = fields_of(item);
     if let Some(call) = mcp.as_ref().filter(|call| call.pass_through.is_some()) {
         fields.push(client_field(item, &call.server, header.krate.as_ref()));
@@ -103,6 +114,10 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         read_only: args.read_only,
         channel: args.channel,
         asks,
+        capabilities,
+        untrusted_output: args.untrusted_output,
+        check_in,
+        check_in_evidence: args.check_in_evidence,
         on_crash,
         mcp,
         fields,

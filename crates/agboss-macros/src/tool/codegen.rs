@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 
 use super::ResolvedTool;
 use super::check::{McpCall, PassThrough};
+use super::consent::Consent;
 use crate::emit::{self, Builder, Descriptor, submit};
 use crate::fields::{Field, dependencies_of, gen_dependent_impl};
 
@@ -30,9 +31,17 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let handler = gen_pass_through(tool, item, &private);
     let asks = gen_asks(tool, &private);
     let ident = &item.ident;
+    let consent = consent_of(tool).items(ident, &private);
     let registration = submit(&private, quote!(#private::ToolRegistration::of::<#ident>()));
     // A struct without a doc comment is documented with what the model reads of it.
-    let items = [asks, implementation, mcp_check, handler, registration];
+    let items = [
+        asks,
+        consent,
+        implementation,
+        mcp_check,
+        handler,
+        registration,
+    ];
     emit::component(tool.header.doc(item), item, &items)
 }
 
@@ -128,6 +137,16 @@ fn gen_mcp_check(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
     }
 }
 
+/// What says when a person is asked about the tool's calls.
+fn consent_of(tool: &ResolvedTool) -> Consent<'_> {
+    Consent {
+        capabilities: &tool.capabilities,
+        untrusted_output: tool.untrusted_output,
+        check_in: tool.check_in.as_ref(),
+        evidence: tool.check_in_evidence.as_ref(),
+    }
+}
+
 /// The question roles as a `static __AGBOSS_ASKS` array (nothing without `asks`), each
 /// spanned on the role as written: a role that is not a question role is reported there.
 fn gen_asks(tool: &ResolvedTool, private: &TokenStream) -> TokenStream {
@@ -173,6 +192,7 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     if !tool.asks.is_empty() {
         descriptor.call("with_asks", quote!(&__AGBOSS_ASKS));
     }
+    consent_of(tool).calls(&mut descriptor, private);
     descriptor.call_with("with_on_crash", tool.on_crash, |variant| {
         let variant = syn::Ident::new(variant, Span::call_site());
         quote!(#private::OnCrash::#variant)

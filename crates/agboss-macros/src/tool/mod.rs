@@ -4,6 +4,7 @@
 mod args;
 mod check;
 mod codegen;
+mod consent;
 
 use syn::ItemStruct;
 

@@ -1,0 +1,108 @@
+//! [`PermissionChecker`]: what an application says about calls of tools that declare the
+//! capabilities it governs, and what it is told of each call.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::context::Execution;
+use crate::tool::{Capability, ToolOrigin};
+
+/// Decides about calls of tools that declare a capability it governs. Asked once per declared,
+/// governed capability of each call, before the call runs; a tool that declares none, or only
+/// capabilities it does not govern, is never asked about.
+pub trait PermissionChecker: Send + Sync + 'static {
+    /// Its name, journaled with each decision it makes.
+    fn name(&self) -> &str;
+
+    /// The capabilities it decides about.
+    fn governs(&self) -> &[Capability];
+
+    /// Its decision about one capability of one call. Called on the loop's path before the
+    /// call runs: keep it quick, and keep what it reads in the request.
+    fn check(&self, request: &PermissionRequest<'_>) -> Permission;
+}
+
+/// What a checker is told of one call.
+#[derive(Debug)]
+pub struct PermissionRequest<'a> {
+    /// The capability asked about.
+    pub capability: Capability,
+    /// The tool's name.
+    pub tool: &'a str,
+    /// Where its work is done: here, or an MCP server's tool.
+    pub origin: &'a ToolOrigin,
+    /// The call's arguments, checked against the tool's input schema.
+    pub arguments: &'a Value,
+    /// The execution it belongs to (owner, tenant, thread).
+    pub execution: &'a Execution,
+    /// The calls the run made before this turn, oldest first.
+    pub calls: &'a [CallSeen],
+    /// Whether content nobody vouches for (a result of an MCP tool, or of a tool declared
+    /// `untrusted_output`) entered the run since its last message from a person.
+    pub untrusted_since_person: bool,
+}
+
+/// A call the run made before, as a checker sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallSeen {
+    /// The tool's name.
+    pub tool: String,
+    /// Whether its result was an error.
+    pub is_error: bool,
+}
+
+/// A checker's decision, with the rule that made it (journaled, traced and shown to whoever
+/// answers).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Permission {
+    /// Run, refuse, or ask a person.
+    pub kind: PermissionKind,
+    /// The rule that decided (`untrusted-content`, `refunds-over-limit`).
+    pub rule: String,
+    /// Why: for a refusal, what the model reads after `Tool error: `; for an ask, what the
+    /// person reads.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+}
+
+/// What a [`Permission`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PermissionKind {
+    /// The call runs (as far as this capability goes).
+    Allow,
+    /// The call does not run; the model reads the reason and may adapt.
+    Deny,
+    /// The call waits for a person's approval, through the tool's role or the application's
+    /// check-in role.
+    Ask,
+}
+
+impl Permission {
+    /// Run, by rule `rule`.
+    pub fn allow(rule: impl Into<String>) -> Permission {
+        Permission {
+            kind: PermissionKind::Allow,
+            rule: rule.into(),
+            reason: String::new(),
+        }
+    }
+
+    /// Refuse, by rule `rule`; the model reads `reason`.
+    pub fn deny(rule: impl Into<String>, reason: impl Into<String>) -> Permission {
+        Permission {
+            kind: PermissionKind::Deny,
+            rule: rule.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Ask a person, by rule `rule`; the person reads `reason`.
+    pub fn ask(rule: impl Into<String>, reason: impl Into<String>) -> Permission {
+        Permission {
+            kind: PermissionKind::Ask,
+            rule: rule.into(),
+            reason: reason.into(),
+        }
+    }
+}
