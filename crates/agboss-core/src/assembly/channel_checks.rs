@@ -21,20 +21,21 @@ pub(super) fn approvals(
     problems: &mut Vec<Problem>,
 ) -> Approvals {
     let mut approvals = Approvals::new(env);
-    let mut roles: Vec<(&'static RoleDescriptor, &'static str)> = Vec::new();
-    for tool in tools_of(workflows) {
+    // Each role with the first tool that waits for it, and how messages name that tool.
+    let mut roles: Vec<(&'static RoleDescriptor, &'static str, String)> = Vec::new();
+    for (workflow, tool) in tools_of(workflows) {
         let Some(role) = tool
             .approval()
             .and_then(|a| a.declaration::<RoleDescriptor>())
         else {
             continue;
         };
-        if !roles.iter().any(|(r, _)| std::ptr::eq(*r, role)) {
-            roles.push((role, tool.name()));
+        if !roles.iter().any(|(r, _, _)| std::ptr::eq(*r, role)) {
+            roles.push((role, tool.name(), subject(workflow, tool)));
         }
     }
     let mut interpreters: Vec<(TypeId, &'static str, &'static str)> = Vec::new();
-    for (role, tool) in roles {
+    for (role, tool, subject) in roles {
         let mut found: Vec<ChannelRegistration> = channels
             .iter()
             .filter(|c| std::ptr::eq(c.descriptor().role(), role))
@@ -45,7 +46,7 @@ pub(super) fn approvals(
             [] => problems.push(
                 codes::DI_MISSING_IMPLEMENTATION
                     .finding(&[
-                        ("subject", &format!("tool `{tool}`")),
+                        ("subject", &subject),
                         (
                             "needed",
                             &format!("a channel for role `{}`", role.name()),
@@ -117,14 +118,33 @@ pub(super) fn approvals(
     approvals
 }
 
-/// Every tool of the workflows' agents and of their own tools.
-fn tools_of(workflows: &[AppWorkflow]) -> impl Iterator<Item = &'static ToolDescriptor> + '_ {
+/// Every tool of the workflows' agents and of their own tools, with its workflow.
+fn tools_of(
+    workflows: &[AppWorkflow],
+) -> impl Iterator<Item = (&AppWorkflow, &'static ToolDescriptor)> + '_ {
     workflows.iter().flat_map(|w| {
         w.agents()
             .iter()
             .flat_map(|a| a.tools().iter().map(|t| t.descriptor()))
             .chain(w.unassigned_tools().iter().copied())
+            .map(move |t| (w, t))
     })
+}
+
+/// `tool `x``, and for a tool of a workflow others include, which workflow and who includes it.
+fn subject(workflow: &AppWorkflow, tool: &ToolDescriptor) -> String {
+    match workflow.included_by() {
+        [] => format!("tool `{}`", tool.name()),
+        parents => {
+            let parents: Vec<String> = parents.iter().map(|p| format!("`{p}`")).collect();
+            format!(
+                "tool `{}` of workflow `{}` (included by {})",
+                tool.name(),
+                workflow.name(),
+                parents.join(", ")
+            )
+        }
+    }
 }
 
 /// The roles `tools` wait for whose pauses the thread's owner answers, each once, by name.

@@ -95,6 +95,18 @@ impl ProvidedList {
         providers
     }
 
+    /// Puts `replacement` in the place of each entry of its type; whether there was one.
+    pub(crate) fn replace(&mut self, replacement: &Provided) -> bool {
+        let mut replaced = false;
+        for entry in &mut self.entries {
+            if entry.type_id == replacement.type_id {
+                *entry = replacement.clone();
+                replaced = true;
+            }
+        }
+        replaced
+    }
+
     /// The variables the provider of `type_id` reads.
     pub(crate) fn env_of(&self, type_id: TypeId) -> Option<&'static [&'static str]> {
         self.entries
