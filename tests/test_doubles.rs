@@ -9,8 +9,8 @@ use std::sync::Arc;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::{Application, Workflow};
-use mockall::automock;
 use mockall::predicate::eq;
+use mockall::{automock, mock};
 use serde_json::json;
 
 #[dto]
@@ -118,11 +118,26 @@ async fn a_workflow_runs_its_tool_on_a_mocked_service() {
     checkpoint(issues);
 }
 
+// The form for a trait of another crate (an integration test mocking the library's trait),
+// as docs/testing.md shows it.
+mock! {
+    pub Tracker {}
+    impl IssuesApi for Tracker {
+        fn search(&self, query: &str) -> Vec<String>;
+    }
+}
+
 #[tokio::test]
 async fn a_tool_alone_runs_on_the_mocked_service() {
-    let issues = two_login_issues();
+    let mut tracker = MockTracker::new();
+    tracker
+        .expect_search()
+        .with(eq("login"))
+        .times(1)
+        .returning(|_| vec!["a".into(), "b".into()]);
+    let tracker = Arc::new(tracker);
     let app = issues_app(ScriptedModel::new([]))
-        .replace::<dyn IssuesApi>(issues.clone())
+        .replace::<dyn IssuesApi>(tracker.clone())
         .build()
         .unwrap();
 
@@ -141,7 +156,9 @@ async fn a_tool_alone_runs_on_the_mocked_service() {
         }
     );
     drop(app);
-    checkpoint(issues);
+    Arc::into_inner(tracker)
+        .expect("the application let its double go")
+        .checkpoint();
 }
 
 #[tokio::test]

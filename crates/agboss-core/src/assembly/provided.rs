@@ -116,3 +116,51 @@ impl ProvidedList {
             .map(|e| e.env)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    trait Mailer: Send + Sync {
+        fn name(&self) -> &'static str;
+    }
+    struct Real;
+    impl Mailer for Real {
+        fn name(&self) -> &'static str {
+            "real"
+        }
+    }
+    struct Double;
+    impl Mailer for Double {
+        fn name(&self) -> &'static str {
+            "double"
+        }
+    }
+
+    fn replacement() -> Provided {
+        let mut list = ProvidedList::default();
+        list.push_ready::<dyn Mailer>(Arc::new(Double));
+        list.entries.remove(0)
+    }
+
+    #[test]
+    fn a_replacement_takes_the_place_of_each_provider_of_its_type_only() {
+        let mut list = ProvidedList::default();
+        list.push_ready::<dyn Mailer>(Arc::new(Real));
+        list.push_ready::<u32>(Arc::new(7));
+        assert!(list.replace(&replacement()));
+        assert_eq!(list.entries.len(), 2);
+        let providers = list.to_providers(&Env::from_pairs::<&str, &str>([]), &Clock::system());
+        let mailer: Arc<dyn Mailer> = providers.get::<dyn Mailer>().unwrap();
+        assert_eq!(mailer.name(), "double");
+        assert_eq!(*providers.get::<u32>().unwrap(), 7);
+
+        let mut other = ProvidedList::default();
+        other.push_ready::<u32>(Arc::new(7));
+        assert!(
+            !other.replace(&replacement()),
+            "nothing of its type to replace"
+        );
+        assert_eq!(other.entries.len(), 1);
+    }
+}
