@@ -18,7 +18,7 @@ const LAYERS: &[&[&str]] = &[
     &["component"],
     &["tool"],
     &["mcp", "model"],
-    &["agent", "channel"],
+    &["agent", "channel", "policy"],
     &["journal"],
     &["store"],
     &["run"],

@@ -244,6 +244,9 @@ catalogue! {
     /// Two workflows share a name.
     WORKFLOW_DUPLICATE_NAME = ("workflow.duplicate-name", "two workflows share a name",
         "two workflows are named `{workflow}`: give each its own name");
+    /// A workflow includes itself, directly or through the workflows it includes.
+    WORKFLOW_INCLUDE_CYCLE = ("workflow.include-cycle", "a workflow includes itself, directly or through the workflows it includes",
+        "workflow `{workflow}` includes itself ({path}): a workflow cannot contain itself; remove one of these includes");
 
     // Dependencies.
     /// Nothing provides what a field needs.

@@ -62,6 +62,35 @@ impl ApplicationBuilder {
         self
     }
 
+    /// Puts `value` in the place of every provider of `T`, the application's and each
+    /// workflow's (included ones too), or provides it to every workflow's tools when nothing
+    /// does: a test replaces a service by a double in one line, on the application a program
+    /// builds.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use agboss_core::app::Application;
+    /// use agboss_core::assembly::Workflow;
+    ///
+    /// trait Mailer: Send + Sync {}
+    /// struct Smtp;
+    /// impl Mailer for Smtp {}
+    /// struct NoMail;
+    /// impl Mailer for NoMail {}
+    ///
+    /// let desk = || Workflow::new("desk").provide::<dyn Mailer>(Arc::new(Smtp));
+    /// let app = Application::builder("desk-application")
+    ///     .workflow(desk())
+    ///     .replace::<dyn Mailer>(Arc::new(NoMail))
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = app;
+    /// ```
+    pub fn replace<T: ?Sized + Send + Sync + 'static>(mut self, value: Arc<T>) -> Self {
+        self.declarations.replacements.push_ready(value);
+        self
+    }
+
     /// Provides a `T` made from the environment on first use (see [`FromEnv`]).
     pub fn provide_from_env<T: FromEnv>(mut self) -> Self {
         self.declarations.provided.push_from_env::<T>();

@@ -23,6 +23,9 @@ use super::DEFAULT_MAX_TOOL_CALLS;
 /// called in, and what was checked already.
 pub(super) struct WorkflowScope<'a> {
     name: &'a str,
+    /// ` (included by `support`)` for a workflow others include, else empty: where messages
+    /// about its tools say it sits.
+    place: String,
     /// The workflow's providers, then the application's.
     provided: [&'a ProvidedList; 2],
     env: &'a ToolEnv,
@@ -40,6 +43,7 @@ pub(super) struct WorkflowScope<'a> {
 impl<'a> WorkflowScope<'a> {
     pub(super) fn new(
         name: &'a str,
+        place: String,
         provided: [&'a ProvidedList; 2],
         env: &'a ToolEnv,
         defaults: &'a [(&'a ToolDefaults, Source); 2],
@@ -48,6 +52,7 @@ impl<'a> WorkflowScope<'a> {
     ) -> WorkflowScope<'a> {
         WorkflowScope {
             name,
+            place,
             provided,
             env,
             defaults,
@@ -296,7 +301,7 @@ impl<'a> WorkflowScope<'a> {
             );
         }
         for missing in tool.missing(self.env.providers()) {
-            problems.push(missing_implementation(self.name, &missing));
+            problems.push(missing_implementation(self.name, &self.place, &missing));
         }
     }
 
@@ -364,14 +369,15 @@ fn duplicate(workflow: &str, agent: &str, name: &str, first: &str, second: &str)
         .into()
 }
 
-/// `[di.missing-implementation]`: a field of a tool that nothing in its workflow provides.
-fn missing_implementation(workflow: &str, missing: &MissingDependency) -> Problem {
+/// `[di.missing-implementation]`: a field of a tool that nothing in its workflow provides
+/// (`place` says which workflows include that one).
+fn missing_implementation(workflow: &str, place: &str, missing: &MissingDependency) -> Problem {
     codes::DI_MISSING_IMPLEMENTATION
         .finding(&[
             (
                 "subject",
                 &format!(
-                    "workflow `{workflow}`: tool `{}` field `{}`",
+                    "workflow `{workflow}`{place}: tool `{}` field `{}`",
                     missing.component, missing.field
                 ),
             ),

@@ -1,6 +1,7 @@
 //! [`assemble`]: every check of an application, all problems collected before any is reported.
 //!
-//! It walks the application, then each workflow ([`Context::workflow`]), then each agent and
+//! It flattens the workflows included by others into the application's list (`includes.rs`),
+//! then walks the application, then each workflow ([`Context::workflow`]), then each agent and
 //! tool ([`WorkflowScope`], in `agent_checks.rs`); the checks that do not depend on where they
 //! are asked live in `checks.rs`, the roles and their channels in `channel_checks.rs`.
 
@@ -13,6 +14,7 @@ use super::agent_checks::WorkflowScope;
 use super::channel_checks;
 use super::checks::{calls_of, check_defaults, check_provided, levels, size_of};
 use super::history_checks::ContextWindows;
+use super::includes::{self, Placement};
 use super::{
     AgentDefaults, AppWorkflow, Assembly, DEFAULT_MAX_TOOL_CALLS, Declarations, ToolDefaults,
     Workflow,
@@ -28,6 +30,13 @@ use crate::units::ByteSize;
 /// starts nothing and calls no model; providers that need the environment are made on first use.
 pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
     let mut problems = Vec::new();
+    // The workflows included by others are assembled as the application's own: configuration
+    // and replacements reach them by name like the others.
+    let mut tree_problems = Vec::new();
+    let (flat, placements) =
+        includes::flatten(std::mem::take(&mut builder.workflows), &mut tree_problems);
+    builder.workflows = flat;
+    replace_provided(&mut builder);
     #[cfg(feature = "config")]
     let (settings, models) = match builder.config.take() {
         Some(config) => super::configure::apply(config, &mut builder, &mut problems),
@@ -69,17 +78,9 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
     );
 
     let mut workflows = Vec::with_capacity(builder.workflows.len());
-    let mut workflow_names = Vec::new();
     let mut agents_seen = Vec::new();
-    for workflow in &builder.workflows {
-        if workflow_names.contains(&workflow.name.as_str()) {
-            problems.push(
-                codes::WORKFLOW_DUPLICATE_NAME
-                    .finding(&[("workflow", &workflow.name)])
-                    .into(),
-            );
-        }
-        workflow_names.push(&workflow.name);
+    problems.append(&mut tree_problems);
+    for (workflow, placement) in builder.workflows.iter().zip(placements) {
         let context = Context {
             builder: &builder,
             settings: &settings,
@@ -87,7 +88,7 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
             app_source: &app_source,
             windows: &windows,
         };
-        workflows.push(context.workflow(workflow, &mut problems, &mut agents_seen));
+        workflows.push(context.workflow(workflow, placement, &mut problems, &mut agents_seen));
     }
     for name in settings.keys() {
         if !agents_seen.contains(&name.as_str()) {
@@ -145,6 +146,7 @@ impl Context<'_> {
     fn workflow(
         &self,
         workflow: &Workflow,
+        placement: Placement,
         problems: &mut Vec<Problem>,
         agents_seen: &mut Vec<&'static str>,
     ) -> AppWorkflow {
@@ -176,6 +178,7 @@ impl Context<'_> {
 
         let mut scope = WorkflowScope::new(
             name,
+            placement.suffix(),
             [&workflow.provided, &self.builder.provided],
             &env,
             &defaults,
@@ -215,6 +218,8 @@ impl Context<'_> {
         }
         AppWorkflow {
             name: name.clone(),
+            includes: placement.includes,
+            included_by: placement.included_by,
             agents,
             unassigned,
             #[cfg(feature = "mcp")]
@@ -223,6 +228,21 @@ impl Context<'_> {
             own_providers,
             max_result_size,
             max_tool_calls,
+        }
+    }
+}
+
+/// Puts each replacement (`ApplicationBuilder::replace`) in the place of every provider of its
+/// type, the application's and each workflow's; one that replaces nothing is provided by the
+/// application.
+fn replace_provided(builder: &mut Declarations) {
+    for replacement in std::mem::take(&mut builder.replacements.entries) {
+        let mut replaced = builder.provided.replace(&replacement);
+        for workflow in &mut builder.workflows {
+            replaced |= workflow.provided.replace(&replacement);
+        }
+        if !replaced {
+            builder.provided.entries.push(replacement);
         }
     }
 }

@@ -33,7 +33,8 @@ impl Assembly {
         &self.clock
     }
 
-    /// Its workflows, in declaration order.
+    /// Its workflows, in declaration order, each included workflow once, after the first
+    /// workflow that includes it.
     pub fn workflows(&self) -> &[AppWorkflow] {
         &self.workflows
     }
@@ -67,6 +68,8 @@ impl Assembly {
 /// A checked workflow.
 pub struct AppWorkflow {
     pub(crate) name: String,
+    pub(crate) includes: Vec<String>,
+    pub(crate) included_by: Vec<String>,
     pub(crate) agents: Vec<AppAgent>,
     pub(crate) unassigned: Vec<&'static ToolDescriptor>,
     #[cfg(feature = "mcp")]
@@ -81,6 +84,18 @@ impl AppWorkflow {
     /// Its name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The names of the workflows it includes (`Workflow::include`), in declaration order; each
+    /// is a workflow of the application too.
+    pub fn includes(&self) -> &[String] {
+        &self.includes
+    }
+
+    /// The names of the workflows that include it; empty for a workflow only the application
+    /// lists.
+    pub fn included_by(&self) -> &[String] {
+        &self.included_by
     }
 
     /// Its agents, in declaration order.

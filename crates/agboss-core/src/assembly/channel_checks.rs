@@ -25,22 +25,24 @@ pub(super) fn approvals(
         consent.permissions.clone(),
         consent.check_in_role.map(|role| role.name()),
     );
-    let mut roles: Vec<(&'static RoleDescriptor, &'static str)> = Vec::new();
+    // Each role with the first tool that names it, and how messages name that tool.
+    let mut roles: Vec<(&'static RoleDescriptor, &'static str, String)> = Vec::new();
     if let Some(role) = consent.check_in_role {
-        roles.push((role, "the application's check-in role"));
+        let subject = "the application's check-in role";
+        roles.push((role, subject, subject.to_owned()));
     }
-    for tool in tools_of(workflows) {
+    for (workflow, tool) in tools_of(workflows) {
         consent.check(tool, problems);
         // The role its calls wait for, and those it asks while it runs.
         let named = tool.approval().into_iter().chain(tool.asks());
         for role in named.filter_map(|r| r.declaration::<RoleDescriptor>()) {
-            if !roles.iter().any(|(r, _)| std::ptr::eq(*r, role)) {
-                roles.push((role, tool.name()));
+            if !roles.iter().any(|(r, _, _)| std::ptr::eq(*r, role)) {
+                roles.push((role, tool.name(), subject(workflow, tool)));
             }
         }
     }
     let mut interpreters: Vec<(TypeId, &'static str, &'static str)> = Vec::new();
-    for (role, tool) in roles {
+    for (role, tool, subject) in roles {
         let mut found: Vec<ChannelRegistration> = channels
             .iter()
             .filter(|c| std::ptr::eq(c.descriptor().role(), role))
@@ -51,7 +53,7 @@ pub(super) fn approvals(
             [] => problems.push(
                 codes::DI_MISSING_IMPLEMENTATION
                     .finding(&[
-                        ("subject", &format!("tool `{tool}`")),
+                        ("subject", &subject),
                         (
                             "needed",
                             &format!("a channel for role `{}`", role.name()),
@@ -155,14 +157,33 @@ impl Consent {
     }
 }
 
-/// Every tool of the workflows' agents and of their own tools.
-fn tools_of(workflows: &[AppWorkflow]) -> impl Iterator<Item = &'static ToolDescriptor> + '_ {
+/// Every tool of the workflows' agents and of their own tools, with its workflow.
+fn tools_of(
+    workflows: &[AppWorkflow],
+) -> impl Iterator<Item = (&AppWorkflow, &'static ToolDescriptor)> + '_ {
     workflows.iter().flat_map(|w| {
         w.agents()
             .iter()
             .flat_map(|a| a.tools().iter().map(|t| t.descriptor()))
             .chain(w.unassigned_tools().iter().copied())
+            .map(move |t| (w, t))
     })
+}
+
+/// `tool `x``, and for a tool of a workflow others include, which workflow and who includes it.
+fn subject(workflow: &AppWorkflow, tool: &ToolDescriptor) -> String {
+    match workflow.included_by() {
+        [] => format!("tool `{}`", tool.name()),
+        parents => {
+            let parents: Vec<String> = parents.iter().map(|p| format!("`{p}`")).collect();
+            format!(
+                "tool `{}` of workflow `{}` (included by {})",
+                tool.name(),
+                workflow.name(),
+                parents.join(", ")
+            )
+        }
+    }
 }
 
 /// The roles `tools` wait for whose pauses the thread's owner answers, each once, by name.

@@ -20,6 +20,8 @@ pub struct Declarations {
     pub(crate) name: String,
     pub(crate) workflows: Vec<Workflow>,
     pub(crate) provided: ProvidedList,
+    /// Values that take the place of every provider of their type (tests' doubles).
+    pub(crate) replacements: ProvidedList,
     pub(crate) defaults: ToolDefaults,
     pub(crate) agent_defaults: AgentDefaults,
     pub(crate) clock: Clock,
@@ -43,6 +45,7 @@ impl Declarations {
             name: name.into(),
             workflows: Vec::new(),
             provided: ProvidedList::default(),
+            replacements: ProvidedList::default(),
             defaults: ToolDefaults::default(),
             agent_defaults: AgentDefaults::default(),
             clock: Clock::system(),

@@ -14,7 +14,8 @@
 //! | `di.missing-implementation` | a tool's field that neither its workflow nor the application provides |
 //! | `di.ambiguous-implementation` | one scope provides a type twice |
 //! | `di.infrastructure-in-workflow` | a workflow provides what only the application may ([`InfrastructureType`](crate::deps::InfrastructureType)) |
-//! | `agent.duplicate-name`, `workflow.duplicate-name` | two of them share a name |
+//! | `agent.duplicate-name`, `workflow.duplicate-name` | two of them share a name (a workflow reached again through an include is the same one when it declares the same things) |
+//! | `workflow.include-cycle` | a workflow includes itself, directly or through the workflows it includes |
 //! | `agent.max-tool-calls-invalid`, `agent.max-turns-invalid`, `agent.model-invalid` | an agent's limit or model as configured is not usable |
 //! | `agent.tool-choice-unknown` | an agent's `tool_choice` or `first_turn_tool_choice` names a tool it does not have |
 //! | `agent.history-max-size-invalid` | an agent's bound on the history it reads keeps nothing or is not a size (configuration's `history_max_size`, or a context window of 0 tokens) |
@@ -34,6 +35,7 @@ mod configure;
 mod declarations;
 mod defaults;
 mod history_checks;
+mod includes;
 mod provided;
 mod workflow;
 

@@ -95,6 +95,18 @@ impl ProvidedList {
         providers
     }
 
+    /// Puts `replacement` in the place of each entry of its type; whether there was one.
+    pub(crate) fn replace(&mut self, replacement: &Provided) -> bool {
+        let mut replaced = false;
+        for entry in &mut self.entries {
+            if entry.type_id == replacement.type_id {
+                *entry = replacement.clone();
+                replaced = true;
+            }
+        }
+        replaced
+    }
+
     /// The variables the provider of `type_id` reads.
     pub(crate) fn env_of(&self, type_id: TypeId) -> Option<&'static [&'static str]> {
         self.entries
@@ -102,5 +114,53 @@ impl ProvidedList {
             .rev()
             .find(|e| e.type_id == type_id)
             .map(|e| e.env)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    trait Mailer: Send + Sync {
+        fn name(&self) -> &'static str;
+    }
+    struct Real;
+    impl Mailer for Real {
+        fn name(&self) -> &'static str {
+            "real"
+        }
+    }
+    struct Double;
+    impl Mailer for Double {
+        fn name(&self) -> &'static str {
+            "double"
+        }
+    }
+
+    fn replacement() -> Provided {
+        let mut list = ProvidedList::default();
+        list.push_ready::<dyn Mailer>(Arc::new(Double));
+        list.entries.remove(0)
+    }
+
+    #[test]
+    fn a_replacement_takes_the_place_of_each_provider_of_its_type_only() {
+        let mut list = ProvidedList::default();
+        list.push_ready::<dyn Mailer>(Arc::new(Real));
+        list.push_ready::<u32>(Arc::new(7));
+        assert!(list.replace(&replacement()));
+        assert_eq!(list.entries.len(), 2);
+        let providers = list.to_providers(&Env::from_pairs::<&str, &str>([]), &Clock::system());
+        let mailer: Arc<dyn Mailer> = providers.get::<dyn Mailer>().unwrap();
+        assert_eq!(mailer.name(), "double");
+        assert_eq!(*providers.get::<u32>().unwrap(), 7);
+
+        let mut other = ProvidedList::default();
+        other.push_ready::<u32>(Arc::new(7));
+        assert!(
+            !other.replace(&replacement()),
+            "nothing of its type to replace"
+        );
+        assert_eq!(other.entries.len(), 1);
     }
 }

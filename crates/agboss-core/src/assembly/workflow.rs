@@ -1,4 +1,5 @@
-//! [`Workflow`]: agents, the tools of its `tools/` folder, its providers and its defaults.
+//! [`Workflow`]: agents, the tools of its `tools/` folder, its providers, its defaults and the
+//! workflows it includes.
 
 use std::sync::Arc;
 
@@ -18,6 +19,9 @@ use crate::tool::{Tool, ToolRegistration};
 /// let desk = Workflow::new("desk").defaults(ToolDefaults::new().max_result_size(kilobytes(64)));
 /// assert_eq!(desk.name(), "desk");
 /// ```
+///
+/// A workflow may include others ([`include`](Self::include)): they are assembled with the same
+/// application and checked as any workflow, each keeping its own providers and defaults.
 #[derive(Clone)]
 pub struct Workflow {
     pub(crate) name: String,
@@ -26,6 +30,8 @@ pub struct Workflow {
     pub(crate) provided: ProvidedList,
     pub(crate) defaults: ToolDefaults,
     pub(crate) agent_defaults: AgentDefaults,
+    /// The workflows it includes, as declared; assembly flattens them (`includes.rs`).
+    pub(crate) includes: Vec<Workflow>,
 }
 
 impl Workflow {
@@ -38,6 +44,7 @@ impl Workflow {
             provided: ProvidedList::default(),
             defaults: ToolDefaults::default(),
             agent_defaults: AgentDefaults::default(),
+            includes: Vec::new(),
         }
     }
 
@@ -90,6 +97,36 @@ impl Workflow {
     /// Its `defaults.agents`: the limits of its agents' runs (turns, answer retries).
     pub fn agent_defaults(mut self, defaults: AgentDefaults) -> Workflow {
         self.agent_defaults = defaults;
+        self
+    }
+
+    /// Includes `child`: its agents and tools become part of the application this workflow is
+    /// in, checked as any workflow's; the roles its tools wait for need a channel listed on that
+    /// application. The child keeps its name (`app.run("billing", ..)` runs it), its providers
+    /// and its defaults: where it sets none, the application's apply, not this workflow's, so a
+    /// child behaves the same whoever includes it. Its tools do not see this workflow's
+    /// providers.
+    ///
+    /// A workflow reached again under the same name (by another parent, or also listed on the
+    /// application) is one workflow, assembled once, if it declares the same agents, tools,
+    /// includes, defaults and provided types; otherwise that is `[workflow.duplicate-name]`. A
+    /// workflow that includes itself, directly or through its children, is
+    /// `[workflow.include-cycle]`.
+    ///
+    /// ```
+    /// use agboss_core::app::Application;
+    /// use agboss_core::assembly::Workflow;
+    ///
+    /// let billing = Workflow::new("billing");
+    /// let app = Application::builder("desk-application")
+    ///     .workflow(Workflow::new("support").include(billing))
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(app.workflow("support").unwrap().includes(), ["billing"]);
+    /// assert_eq!(app.workflow("billing").unwrap().included_by(), ["support"]);
+    /// ```
+    pub fn include(mut self, child: Workflow) -> Workflow {
+        self.includes.push(child);
         self
     }
 }

@@ -14,7 +14,9 @@ use crate::units::ByteSize;
 /// away (new fields may appear without it, as `approval` did).
 pub const DESCRIBE_VERSION: u32 = 1;
 
-/// The application as a JSON document: `workflows[].agents[]` with their effective settings,
+/// The application as a JSON document: `workflows[].agents[]` with their effective settings
+/// (every workflow once, those others include too: `workflows[].includes` and
+/// `workflows[].includedBy` name the tree's edges),
 /// and `schemas.tools[name]` with each tool's own declaration (`maxResultSize` in bytes, or
 /// `null` for a tool without its own bound: its agent's `maxResultSize` applies).
 pub fn json(app: &Application) -> Value {
@@ -40,6 +42,8 @@ pub fn json(app: &Application) -> Value {
             }
             object!({
                 "name": workflow.name(),
+                "includes": workflow.includes(),
+                "includedBy": workflow.included_by(),
                 "maxResultSize": workflow.max_result_size().value.get(),
                 "maxResultSizeSource": workflow.max_result_size().source.to_string(),
                 "agents": agents,

@@ -5,6 +5,7 @@ use std::fmt::Write;
 use super::{access, approval, asks, origin};
 use crate::agent::{AppAgent, AppTool};
 use crate::app::Application;
+use crate::assembly::AppWorkflow;
 
 /// The application as a tree:
 ///
@@ -16,6 +17,9 @@ use crate::app::Application;
 ///     · note-save-tool (write, local, waits for approval: note-approval-channel) ← NOTES_FILE — Save a note for the user · maxResultSize 64 KB (desk-application)
 /// unassigned tools: none
 /// ```
+///
+/// A workflow another includes is written under it, two spaces deeper, with
+/// `(included by <parents>)`; under a second parent it is named only (`: described above`).
 pub fn text(app: &Application) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -24,22 +28,20 @@ pub fn text(app: &Application) -> String {
         app.name(),
         app.max_result_size()
     );
+    let mut tree = Tree {
+        app,
+        out,
+        written: Vec::new(),
+    };
+    // A workflow others include is written under each of them, indented; the others at the top.
+    for workflow in app.workflows() {
+        if workflow.included_by().is_empty() {
+            tree.workflow(workflow, 0);
+        }
+    }
+    let mut out = tree.out;
     let mut unassigned = Vec::new();
     for workflow in app.workflows() {
-        let _ = writeln!(out, "workflow {}", workflow.name());
-        for agent in workflow.agents() {
-            agent_line(&mut out, agent);
-            for tool in agent.tools() {
-                tool_line(&mut out, tool);
-            }
-            if let Some(answer) = agent.descriptor().answer() {
-                let _ = writeln!(
-                    out,
-                    "    · {} (answer) — the agent's structured answer",
-                    answer.tool_name()
-                );
-            }
-        }
         for tool in workflow.unassigned_tools() {
             unassigned.push(format!("{} ({})", tool.name(), workflow.name()));
         }
@@ -53,7 +55,55 @@ pub fn text(app: &Application) -> String {
     out
 }
 
-fn agent_line(out: &mut String, agent: &AppAgent) {
+/// The workflows written so far, each in full once.
+struct Tree<'a> {
+    app: &'a Application,
+    out: String,
+    written: Vec<&'a str>,
+}
+
+impl<'a> Tree<'a> {
+    /// `workflow`, its agents and their tools, then the workflows it includes one level deeper;
+    /// a workflow written already (another parent includes it too) is named only.
+    fn workflow(&mut self, workflow: &'a AppWorkflow, depth: usize) {
+        let pad = "  ".repeat(depth);
+        let out = &mut self.out;
+        let included = match workflow.included_by() {
+            [] => String::new(),
+            parents => format!(" (included by {})", parents.join(", ")),
+        };
+        if self.written.contains(&workflow.name()) {
+            let _ = writeln!(
+                out,
+                "{pad}workflow {}{included}: described above",
+                workflow.name()
+            );
+            return;
+        }
+        self.written.push(workflow.name());
+        let _ = writeln!(out, "{pad}workflow {}{included}", workflow.name());
+        for agent in workflow.agents() {
+            agent_line(out, &pad, agent);
+            for tool in agent.tools() {
+                tool_line(out, &pad, tool);
+            }
+            if let Some(answer) = agent.descriptor().answer() {
+                let _ = writeln!(
+                    out,
+                    "{pad}    · {} (answer) — the agent's structured answer",
+                    answer.tool_name()
+                );
+            }
+        }
+        for child in workflow.includes() {
+            if let Some(child) = self.app.workflow(child) {
+                self.workflow(child, depth + 1);
+            }
+        }
+    }
+}
+
+fn agent_line(out: &mut String, pad: &str, agent: &AppAgent) {
     let descriptor = agent.descriptor();
     // Its runs must say who owns their thread: some of its tools wait for that person.
     let owner = if agent.needs_owner() {
@@ -63,7 +113,7 @@ fn agent_line(out: &mut String, agent: &AppAgent) {
     };
     let _ = writeln!(
         out,
-        "  {}  {} · thinking {} · history {} within {} · max tool calls {} · maxResultSize {}{owner}",
+        "{pad}  {}  {} · thinking {} · history {} within {} · max tool calls {} · maxResultSize {}{owner}",
         agent.name(),
         agent.model(),
         descriptor.thinking(),
@@ -74,7 +124,7 @@ fn agent_line(out: &mut String, agent: &AppAgent) {
     );
 }
 
-fn tool_line(out: &mut String, tool: &AppTool) {
+fn tool_line(out: &mut String, pad: &str, tool: &AppTool) {
     let descriptor = tool.descriptor();
     let env = if tool.env_vars().is_empty() {
         String::new()
@@ -94,7 +144,7 @@ fn tool_line(out: &mut String, tool: &AppTool) {
     }
     let _ = writeln!(
         out,
-        "    · {} ({}, {}{waits}){env} — {} · maxResultSize {}",
+        "{pad}    · {} ({}, {}{waits}){env} — {} · maxResultSize {}",
         descriptor.name(),
         access(descriptor),
         origin(descriptor),
