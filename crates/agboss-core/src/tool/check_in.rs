@@ -18,8 +18,8 @@ pub type EvidenceFn = fn(&str) -> Result<String, String>;
 pub enum CheckIn {
     /// Before every call.
     Always,
-    /// When the predicate says so.
-    When(CheckInFn),
+    /// When the predicate says so; with its name as written (`over_1000`).
+    When(CheckInFn, &'static str),
 }
 
 impl CheckIn {
@@ -27,7 +27,17 @@ impl CheckIn {
     pub fn trips(&self, arguments: &str, context: &ExecutionContext) -> Result<bool, String> {
         match self {
             CheckIn::Always => Ok(true),
-            CheckIn::When(predicate) => predicate(arguments, context),
+            CheckIn::When(predicate, _) => predicate(arguments, context),
+        }
+    }
+}
+
+impl CheckIn {
+    /// `always`, or the predicate's name: what `describe` prints.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            CheckIn::Always => "always",
+            CheckIn::When(_, name) => name,
         }
     }
 }
@@ -36,7 +46,7 @@ impl fmt::Debug for CheckIn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CheckIn::Always => f.write_str("Always"),
-            CheckIn::When(_) => f.write_str("When(..)"),
+            CheckIn::When(_, name) => write!(f, "When({name})"),
         }
     }
 }
