@@ -253,6 +253,19 @@ async fn a_check_in_asks_about_large_refunds_only_with_the_evidence() {
         "the tool checks in with a person before this call"
     );
     assert_eq!(paused.pending[0].role, "desk-approval-channel");
+    let listed = desk
+        .store
+        .open_pauses(&agboss::journal::PauseQuery {
+            owner: Some("ann".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let printed = agboss::cli::render_pause(&listed[0], 0);
+    assert!(
+        printed.contains("    why: the tool checks in with a person before this call\n    evidence: refund of $2500.00 for order B-2\n"),
+        "{printed}"
+    );
     assert_eq!(desk.effects.done(), ["refund A-1 5000"]);
 
     let resumed = desk
