@@ -531,7 +531,10 @@ fn a_tool_that_may_ask_with_no_role_to_ask_is_an_assembly_problem() {
 #[test]
 fn describe_lists_capabilities_check_ins_and_the_checker_that_governs_them() {
     let model = ScriptedModel::new([]);
-    let desk = desk(&model, Some(Box::new(|b| b.permissions(UntrustedContentPolicy))));
+    let desk = desk(
+        &model,
+        Some(Box::new(|b| b.permissions(UntrustedContentPolicy))),
+    );
     let text = agboss::describe::text(&desk.app);
     assert!(
         text.contains("refund-card-tool (write, local, check-in: over_1000, capabilities: money (governed by untrusted-content-policy))"),
@@ -541,7 +544,10 @@ fn describe_lists_capabilities_check_ins_and_the_checker_that_governs_them() {
         text.contains("send-file-tool (write, local, capabilities: external_net (governed by untrusted-content-policy), user_data)"),
         "{text}"
     );
-    assert!(text.contains("fetch-page-tool (read, local, untrusted output)"), "{text}");
+    assert!(
+        text.contains("fetch-page-tool (read, local, untrusted output)"),
+        "{text}"
+    );
     let json = agboss::describe::json(&desk.app);
     let refund = &json["schemas"]["tools"]["refund-card-tool"];
     assert_eq!(refund["checkIn"], "over_1000");
@@ -549,5 +555,8 @@ fn describe_lists_capabilities_check_ins_and_the_checker_that_governs_them() {
         refund["capabilities"],
         json!([{"capability": "money", "governedBy": "untrusted-content-policy"}])
     );
-    assert_eq!(json["schemas"]["tools"]["fetch-page-tool"]["untrustedOutput"], true);
+    assert_eq!(
+        json["schemas"]["tools"]["fetch-page-tool"]["untrustedOutput"],
+        true
+    );
 }

@@ -125,6 +125,7 @@ fn tool_schema(tool: &ToolDescriptor, app: &Application) -> Value {
         })).collect::<Vec<_>>(),
         "checkIn": gating.check_in,
         "untrustedOutput": tool.has_untrusted_output(),
+        "serverClaims": tool.server_claims(),
         "onCrash": tool.on_crash().as_str(),
         "timeoutMs": tool.timeout().as_duration().as_millis() as u64,
         "timeout": tool.timeout().to_string(),

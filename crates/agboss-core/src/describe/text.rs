@@ -156,6 +156,10 @@ fn tool_line(out: &mut String, pad: &str, tool: &AppTool, app: &Application) {
     if descriptor.has_untrusted_output() {
         waits.push_str(", untrusted output");
     }
+    if !descriptor.server_claims().is_empty() {
+        let claims = descriptor.server_claims().join(", ");
+        waits.push_str(&format!(", server claims: {claims}"));
+    }
     // Only a tool that may not simply run again after a crash says so.
     if descriptor.on_crash() != crate::tool::OnCrash::Rerun {
         waits.push_str(&format!(", on crash: {}", descriptor.on_crash()));
