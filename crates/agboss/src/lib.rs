@@ -307,8 +307,8 @@ pub mod channel {
     pub use agboss_core::channel::{
         Approves, AutoApproveChannel, AutoRejectChannel, Channel, ChannelAsk, ChannelDescriptor,
         ChannelHandler, ChannelOutcome, ChannelRole, DecisionModel, InterpretContext, Interrupted,
-        PauseAnswerer, ReplyInterpretation, ReplyInterpreter, RoleDescriptor, RoleForm,
-        TerminalUserChannel, ToolCallApprovalAsk, ToolCallApprovalDecision,
+        PauseAnswerer, ReplyInterpretation, ReplyInterpreter, ReplyReading, RoleDescriptor,
+        RoleForm, TerminalUserChannel, ToolCallApprovalAsk, ToolCallApprovalDecision,
     };
 }
 

@@ -25,6 +25,6 @@ pub use handler::{
     Channel, ChannelAsk, ChannelHandler, ChannelOutcome, approval_for, approval_of,
     channel_descriptor,
 };
-pub use interpret::{DecisionModel, ReplyInterpretation, ReplyInterpreter};
+pub use interpret::{DecisionModel, ReplyInterpretation, ReplyInterpreter, ReplyReading};
 pub use questions::{Interrupted, ToolCallApprovalAsk, ToolCallApprovalDecision};
 pub use role::{Approves, ChannelRole};

@@ -9,7 +9,7 @@ use super::{
 use crate::agent::AppAgent;
 use crate::channel::PauseAnswerer;
 use crate::context::Execution;
-use crate::journal::{LoopEvent, LoopState, Next};
+use crate::journal::{LoopEvent, LoopState, Next, PauseResolution};
 
 /// Runs `agent` in `execution` from `state` until it answers, fails or waits for answers,
 /// journaling `start` first when the run is new, under the lease `lease` keeps.
@@ -139,6 +139,11 @@ pub(crate) fn restore_spend(execution: &Execution, events: &[LoopEvent], agent: 
                     tools_of_calls.insert(call.call_id.clone(), tool);
                 }
             }
+            LoopEvent::PauseResolved { .. } | LoopEvent::PauseAnswerRejected { .. } => {
+                if let Some(entry) = reading_spend(event) {
+                    execution.spend().push(entry);
+                }
+            }
             LoopEvent::ToolSpent { call_id, spend }
             | LoopEvent::ToolFinished { call_id, spend, .. } => {
                 for spent in spend {
@@ -153,4 +158,23 @@ pub(crate) fn restore_spend(execution: &Execution, events: &[LoopEvent], agent: 
             _ => {}
         }
     }
+}
+
+/// What a model spent reading a reply to a pause, as `event` (an answer, or its refusal)
+/// journals it: a cost of the execution, paid by no tool.
+pub(crate) fn reading_spend(event: &LoopEvent) -> Option<crate::spend::SpendEntry> {
+    let reading = match event {
+        LoopEvent::PauseResolved {
+            resolution: PauseResolution::Answered { reading, .. },
+            ..
+        }
+        | LoopEvent::PauseAnswerRejected { reading, .. } => reading.as_ref()?,
+        _ => return None,
+    };
+    Some(crate::spend::SpendEntry {
+        service: reading.model.clone(),
+        cost: reading.cost,
+        tool: None,
+        call_id: None,
+    })
 }

@@ -32,6 +32,23 @@ impl Budgets {
         self.max_usd = Some(amount);
         self
     }
+
+    /// The budget spent once `tokens` were used and `spent` paid, tokens first; `None` while
+    /// both are under their limits.
+    pub fn exceeded(&self, tokens: u64, spent: Usd) -> Option<BudgetExceededError> {
+        if let Some(limit) = self.max_tokens
+            && tokens >= limit
+        {
+            return Some(BudgetExceededError::Tokens {
+                limit,
+                used: tokens,
+            });
+        }
+        match self.max_usd {
+            Some(limit) if spent >= limit => Some(BudgetExceededError::Usd { limit, spent }),
+            _ => None,
+        }
+    }
 }
 
 /// A budget ran out: the run stops before its next model call.
