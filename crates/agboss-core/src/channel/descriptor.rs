@@ -317,7 +317,7 @@ impl InterpretContext {
     }
 
     /// What a model that read the reply spent, if one did.
-    pub fn reading(&self) -> Option<ReplyReading> {
+    pub(crate) fn reading(&self) -> Option<ReplyReading> {
         self.reading
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    ChannelRole, InterpretContext, InterpretFuture, InterpreterSpec, ToolCallApprovalDecision,
+    ChannelRole, InterpretContext, InterpretFuture, InterpreterSpec, ReplyReading,
+    ToolCallApprovalDecision,
 };
-use crate::model::{ChatRequest, ChatResponse, Message, Thinking, ToolChoice, Usage};
+use crate::model::{ChatRequest, ChatResponse, Message, Thinking, ToolChoice};
 use crate::tool::ToolDefinition;
-use crate::units::Usd;
 
 /// What an interpreter made of a reply.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,19 +55,6 @@ pub trait DecisionModel: Default + Send + Sync + 'static {
     const MODEL: &'static str;
     /// What the model is told before the question and the reply.
     const INSTRUCTIONS: &'static str = "A person was asked to approve a tool call and replied in their own words. Decide whether the reply approves or refuses the call. Refuse when the reply is unclear. Answer only through the `decide` tool.";
-}
-
-/// What reading a free-text reply with a model spent: journaled with the answer (or with its
-/// refusal, when the reply could not be read) and counted in the execution's budgets and spend
-/// like the loop's own model calls.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReplyReading {
-    /// The model, `vendor/model` (the `DecisionModel`'s `MODEL`).
-    pub model: String,
-    /// The tokens it used.
-    pub usage: Usage,
-    /// What they cost, at the application's prices for the model (zero without prices).
-    pub cost: Usd,
 }
 
 /// What a decision model answers through its one tool.

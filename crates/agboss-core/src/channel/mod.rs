@@ -13,6 +13,7 @@ mod descriptor;
 mod handler;
 mod interpret;
 mod questions;
+mod reading;
 mod role;
 
 pub use answerer::PauseAnswerer;
@@ -25,6 +26,7 @@ pub use handler::{
     Channel, ChannelAsk, ChannelHandler, ChannelOutcome, approval_for, approval_of,
     channel_descriptor,
 };
-pub use interpret::{DecisionModel, ReplyInterpretation, ReplyInterpreter, ReplyReading};
+pub use interpret::{DecisionModel, ReplyInterpretation, ReplyInterpreter};
 pub use questions::{Interrupted, ToolCallApprovalAsk, ToolCallApprovalDecision};
+pub use reading::ReplyReading;
 pub use role::{Approves, ChannelRole};

@@ -149,7 +149,7 @@ impl<'a> AgentLoop<'a> {
             for event in newer {
                 // An answer another process took: what its reading cost joins this run's
                 // ledger, as the fold counts its tokens.
-                if let Some(entry) = super::driver::reading_spend(event) {
+                if let Some(entry) = super::spent::reading_spend(event) {
                     self.execution.spend().push(entry);
                 }
                 state.apply(event.clone());

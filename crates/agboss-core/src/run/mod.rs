@@ -21,17 +21,19 @@ mod ids;
 mod lease;
 mod limits;
 mod outcome;
+mod spent;
 mod tools_step;
 
 pub use approvals::Approvals;
 pub(crate) use approve::millis_since_epoch;
-pub(crate) use driver::{drive, outcome, restore_spend};
+pub(crate) use driver::{drive, outcome};
 pub use env::RunEnv;
 pub use ids::assign_call_ids;
 pub(crate) use lease::LeaseKeeper;
 pub use lease::{ExecutionLeaseLostError, LeaseLoss};
 pub use limits::{LimitExceededError, RunError, TurnLimitError};
 pub use outcome::{Completed, Elsewhere, Paused, PendingPause, RunOutcome};
+pub(crate) use spent::restore_spend;
 
 use std::sync::Arc;
 

@@ -81,3 +81,30 @@ impl BudgetExceededError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::usd;
+
+    #[test]
+    fn a_budget_is_spent_at_its_limit_tokens_first() {
+        let budgets = Budgets::none().tokens(100).usd(usd("0.01"));
+        assert_eq!(budgets.exceeded(99, usd("0.0099")), None);
+        assert_eq!(
+            budgets.exceeded(100, usd("0.02")),
+            Some(BudgetExceededError::Tokens {
+                limit: 100,
+                used: 100
+            })
+        );
+        assert_eq!(
+            budgets.exceeded(5, usd("0.01")),
+            Some(BudgetExceededError::Usd {
+                limit: usd("0.01"),
+                spent: usd("0.01")
+            })
+        );
+        assert_eq!(Budgets::none().exceeded(u64::MAX, usd("1000")), None);
+    }
+}
