@@ -105,6 +105,7 @@ fn resolved(pause_id: &str) -> LoopEvent {
             answer: serde_json::json!({"decision": "approve"}),
             by: Some("user-42".into()),
             reply: None,
+            reading: None,
         },
     }
 }

@@ -318,8 +318,8 @@ pub mod channel {
         Approves, Asked, AutoApproveChannel, AutoRejectChannel, Channel, ChannelAsk,
         ChannelDescriptor, ChannelHandler, ChannelOutcome, ChannelRole, DecisionModel,
         InterpretContext, Interrupted, PauseAnswerer, QuestionError, Questions,
-        ReplyInterpretation, ReplyInterpreter, RoleDescriptor, RoleForm, TerminalUserChannel,
-        ToolCallApprovalAsk, ToolCallApprovalDecision,
+        ReplyInterpretation, ReplyInterpreter, ReplyReading, RoleDescriptor, RoleForm,
+        TerminalUserChannel, ToolCallApprovalAsk, ToolCallApprovalDecision,
     };
 }
 

@@ -60,7 +60,9 @@ async fn taken_line(app: &Application, pause_id: &str) -> (String, Option<String
         }
     };
     let what = match &record.resolution {
-        Some(PauseResolution::Answered { answer, by, reply }) => {
+        Some(PauseResolution::Answered {
+            answer, by, reply, ..
+        }) => {
             let by = by.as_deref().map(|by| format!(" by {by}"));
             match reply {
                 Some(reply) => format!(

@@ -5,14 +5,14 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{PauseAnswerer, ToolCallApprovalAsk, ToolCallApprovalDecision};
+use super::{PauseAnswerer, ReplyReading, ToolCallApprovalAsk, ToolCallApprovalDecision};
 use crate::component::{
     Component, ComponentKind, DependencyError, DependencySpec, SourceLocation, derefs_to_component,
 };
@@ -283,17 +283,45 @@ impl fmt::Debug for ChannelRegistration {
     }
 }
 
-/// What an interpreter may use: the application's models, and a signal that stops it.
+/// What an interpreter may use: the application's models, and a signal that stops it. A model
+/// that reads the reply records what it spent here, for the execution's budgets.
 #[derive(Clone)]
 pub struct InterpretContext {
     pub(crate) router: Option<Arc<ModelRouter>>,
     pub(crate) signal: Signal,
+    /// Why no model may read the reply (the execution's budget is spent), when none may.
+    pub(crate) no_model: Option<String>,
+    reading: Arc<Mutex<Option<ReplyReading>>>,
 }
 
 impl InterpretContext {
     /// The context of an application's resume: its models, under `signal`.
     pub fn new(router: Option<Arc<ModelRouter>>, signal: Signal) -> InterpretContext {
-        InterpretContext { router, signal }
+        InterpretContext {
+            router,
+            signal,
+            no_model: None,
+            reading: Arc::default(),
+        }
+    }
+
+    /// The same context, in which no model may read the reply, for reason `why`.
+    pub(crate) fn without_models(mut self, why: String) -> InterpretContext {
+        self.no_model = Some(why);
+        self
+    }
+
+    /// Records what the model that read the reply spent.
+    pub(crate) fn record(&self, reading: ReplyReading) {
+        *self.reading.lock().unwrap_or_else(|e| e.into_inner()) = Some(reading);
+    }
+
+    /// What a model that read the reply spent, if one did.
+    pub(crate) fn reading(&self) -> Option<ReplyReading> {
+        self.reading
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 }
 

@@ -9,9 +9,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{
-    ChannelRole, InterpretContext, InterpretFuture, InterpreterSpec, ToolCallApprovalDecision,
+    ChannelRole, InterpretContext, InterpretFuture, InterpreterSpec, ReplyReading,
+    ToolCallApprovalDecision,
 };
-use crate::model::{ChatRequest, Message, Thinking, ToolChoice};
+use crate::model::{ChatRequest, ChatResponse, Message, Thinking, ToolChoice};
 use crate::tool::ToolDefinition;
 
 /// What an interpreter made of a reply.
@@ -85,6 +86,9 @@ where
         reply: &str,
         context: &InterpretContext,
     ) -> ReplyInterpretation<R::Answer> {
+        if let Some(why) = &context.no_model {
+            return ReplyInterpretation::Unclear(why.clone());
+        }
         let Some(router) = &context.router else {
             return ReplyInterpretation::Unclear(
                 "the application has no model router to read the reply with".into(),
@@ -116,24 +120,40 @@ where
                 return ReplyInterpretation::Unclear(format!("the decision model failed: {e}"));
             }
         };
-        let decided = response
-            .tool_calls
-            .iter()
-            .find(|c| c.name == "decide")
-            .and_then(|c| serde_json::from_str::<Decide>(&c.arguments).ok());
-        match decided {
-            Some(Decide {
-                decision: Verdict::Approve,
-                ..
-            }) => ReplyInterpretation::Answer(ToolCallApprovalDecision::approve()),
-            Some(Decide {
-                decision: Verdict::Refuse,
-                reason,
-            }) => ReplyInterpretation::Answer(ToolCallApprovalDecision::refuse(reason)),
-            None => ReplyInterpretation::Unclear(
-                "the decision model gave no decision: answer with a decision instead".into(),
-            ),
-        }
+        context.record(ReplyReading {
+            model: D::MODEL.to_owned(),
+            usage: response.usage,
+            cost: router.cost(D::MODEL, response.usage),
+        });
+        decision_of(D::MODEL, &response)
+    }
+}
+
+/// The decision a decision model's `response` gives: only `approve` or `refuse` through
+/// `decide`; anything else leaves the reply unread, saying what the model did instead.
+fn decision_of<A>(
+    model: &str,
+    response: &ChatResponse,
+) -> ReplyInterpretation<ToolCallApprovalDecision<A>> {
+    let Some(call) = response.tool_calls.iter().find(|c| c.name == "decide") else {
+        let said = response.text.as_deref().unwrap_or_default();
+        return ReplyInterpretation::Unclear(format!(
+            "the decision model `{model}` did not call `decide` (it answered {said:?}): answer with a decision instead"
+        ));
+    };
+    match serde_json::from_str::<Decide>(&call.arguments) {
+        Ok(Decide {
+            decision: Verdict::Approve,
+            ..
+        }) => ReplyInterpretation::Answer(ToolCallApprovalDecision::approve()),
+        Ok(Decide {
+            decision: Verdict::Refuse,
+            reason,
+        }) => ReplyInterpretation::Answer(ToolCallApprovalDecision::refuse(reason)),
+        Err(e) => ReplyInterpretation::Unclear(format!(
+            "the decision model `{model}` called `decide` with {}, which is not `approve` or `refuse` with a reason ({e}): answer with a decision instead",
+            call.arguments
+        )),
     }
 }
 

@@ -14,6 +14,7 @@ mod descriptor;
 mod handler;
 mod interpret;
 mod questions;
+mod reading;
 mod role;
 
 pub use answerer::PauseAnswerer;
@@ -29,4 +30,5 @@ pub use handler::{
 };
 pub use interpret::{DecisionModel, ReplyInterpretation, ReplyInterpreter};
 pub use questions::{Interrupted, ToolCallApprovalAsk, ToolCallApprovalDecision};
+pub use reading::ReplyReading;
 pub use role::{Approves, Asked, ChannelRole};

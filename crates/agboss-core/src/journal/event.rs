@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{PauseOpened, PauseResolution};
+use crate::channel::ReplyReading;
 use crate::model::{Message, ToolCall, Usage};
 use crate::policy::Permission;
 use crate::spend::Budgets;
@@ -152,6 +153,9 @@ pub enum LoopEvent {
         by: Option<String>,
         /// Why it was refused: the problem code.
         code: String,
+        /// The model that read the refused reply, and what it spent (counted in the budgets).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reading: Option<ReplyReading>,
     },
     /// A summary of this execution's turn (its input and answer), made when it fell out of the
     /// last turns a later run of its thread keeps as they were; appended after the run's end,

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::channel::PauseAnswerer;
+use crate::channel::{PauseAnswerer, ReplyReading};
 
 /// A pause opened before a call: what is asked, of whom, about which call.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -77,6 +77,10 @@ pub enum PauseResolution {
         /// The free text the answer was read from, for a `Resume::reply`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reply: Option<String>,
+        /// The model that read `reply` (a `DecisionModel`), and what it spent: counted in the
+        /// execution's budgets and spend.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reading: Option<ReplyReading>,
     },
     /// The channel could not ask (its `send` failed): the call fails with this message.
     Failed {

@@ -335,6 +335,13 @@ impl LoopState {
                 pause_id,
                 resolution,
             } => {
+                if let PauseResolution::Answered {
+                    reading: Some(reading),
+                    ..
+                } = &resolution
+                {
+                    self.count_reading(reading);
+                }
                 // A pause closes once; stores refuse a second resolution, and a fold keeps the
                 // first should a journal hold one.
                 if let Some(pause) = self.pause_mut(&pause_id)
@@ -354,7 +361,12 @@ impl LoopState {
                     .or_default()
                     .push((capability, permission));
             }
-            LoopEvent::PauseAnswerRejected { .. } | LoopEvent::Summarized { .. } => {}
+            LoopEvent::PauseAnswerRejected { reading, .. } => {
+                if let Some(reading) = &reading {
+                    self.count_reading(reading);
+                }
+            }
+            LoopEvent::Summarized { .. } => {}
             LoopEvent::Answered { answer } => self.next = Next::Answered(answer),
             LoopEvent::Failed { code, message } => self.next = Next::Failed(code, message),
         }
@@ -376,6 +388,12 @@ impl LoopState {
             (None, true) => call.attempts.max(1),
             (None, false) => call.attempts,
         }
+    }
+
+    /// A reply read by a model costs the execution like the loop's own model calls.
+    fn count_reading(&mut self, reading: &crate::channel::ReplyReading) {
+        self.usage += reading.usage;
+        self.model_cost += reading.cost;
     }
 
     fn pause_mut(&mut self, pause_id: &str) -> Option<&mut CallPause> {

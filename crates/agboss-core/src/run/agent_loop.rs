@@ -147,6 +147,11 @@ impl<'a> AgentLoop<'a> {
                 return Err(RunError::Store(error));
             }
             for event in newer {
+                // An answer another process took: what its reading cost joins this run's
+                // ledger, as the fold counts its tokens.
+                if let Some(entry) = super::spent::reading_spend(event) {
+                    self.execution.spend().push(entry);
+                }
                 state.apply(event.clone());
             }
         }
@@ -349,21 +354,9 @@ impl<'a> AgentLoop<'a> {
     }
 
     fn budget_exceeded(&self, state: &LoopState) -> Option<BudgetExceededError> {
-        if let Some(limit) = state.budgets.max_tokens
-            && state.usage.total() >= limit
-        {
-            return Some(BudgetExceededError::Tokens {
-                limit,
-                used: state.usage.total(),
-            });
-        }
-        if let Some(limit) = state.budgets.max_usd {
-            let spent = self.execution.spend().total();
-            if spent >= limit {
-                return Some(BudgetExceededError::Usd { limit, spent });
-            }
-        }
-        None
+        state
+            .budgets
+            .exceeded(state.usage.total(), self.execution.spend().total())
     }
 
     /// Why the execution was cancelled, if it was.

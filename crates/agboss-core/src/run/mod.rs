@@ -24,10 +24,11 @@ mod lease;
 mod limits;
 mod outcome;
 mod pause_send;
+mod spent;
 mod tools_step;
 
 pub use approvals::Approvals;
-pub(crate) use driver::{drive, outcome, restore_spend};
+pub(crate) use driver::{drive, outcome};
 pub use env::RunEnv;
 pub use ids::assign_call_ids;
 pub(crate) use lease::LeaseKeeper;
@@ -35,6 +36,7 @@ pub use lease::{ExecutionLeaseLostError, LeaseLoss};
 pub use limits::{LimitExceededError, RunError, TurnLimitError};
 pub use outcome::{Completed, Elsewhere, Paused, PendingPause, RunOutcome};
 pub(crate) use pause_send::millis_since_epoch;
+pub(crate) use spent::restore_spend;
 
 use std::sync::Arc;
 

@@ -32,6 +32,23 @@ impl Budgets {
         self.max_usd = Some(amount);
         self
     }
+
+    /// The budget spent once `tokens` were used and `spent` paid, tokens first; `None` while
+    /// both are under their limits.
+    pub fn exceeded(&self, tokens: u64, spent: Usd) -> Option<BudgetExceededError> {
+        if let Some(limit) = self.max_tokens
+            && tokens >= limit
+        {
+            return Some(BudgetExceededError::Tokens {
+                limit,
+                used: tokens,
+            });
+        }
+        match self.max_usd {
+            Some(limit) if spent >= limit => Some(BudgetExceededError::Usd { limit, spent }),
+            _ => None,
+        }
+    }
 }
 
 /// A budget ran out: the run stops before its next model call.
@@ -62,5 +79,32 @@ impl BudgetExceededError {
             BudgetExceededError::Tokens { .. } => codes::BUDGETS_TOKENS.id(),
             BudgetExceededError::Usd { .. } => codes::BUDGETS_USD.id(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::usd;
+
+    #[test]
+    fn a_budget_is_spent_at_its_limit_tokens_first() {
+        let budgets = Budgets::none().tokens(100).usd(usd("0.01"));
+        assert_eq!(budgets.exceeded(99, usd("0.0099")), None);
+        assert_eq!(
+            budgets.exceeded(100, usd("0.02")),
+            Some(BudgetExceededError::Tokens {
+                limit: 100,
+                used: 100
+            })
+        );
+        assert_eq!(
+            budgets.exceeded(5, usd("0.01")),
+            Some(BudgetExceededError::Usd {
+                limit: usd("0.01"),
+                spent: usd("0.01")
+            })
+        );
+        assert_eq!(Budgets::none().exceeded(u64::MAX, usd("1000")), None);
     }
 }

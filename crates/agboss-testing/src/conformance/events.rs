@@ -1,6 +1,6 @@
 //! Events the conformance cases append: small, valid, and covering every [`LoopEvent`] variant.
 
-use agboss_core::channel::PauseAnswerer;
+use agboss_core::channel::{PauseAnswerer, ReplyReading};
 use agboss_core::journal::{
     Answer, CallResult, LoopEvent, PauseOpened, PauseResolution, PendingCall, STATE_VERSION, Spent,
 };
@@ -170,6 +170,14 @@ pub fn resolutions() -> Vec<PauseResolution> {
             answer: json!({"approved": false, "reason": "too much"}),
             by: Some("u-1".into()),
             reply: Some("no, too much".into()),
+            reading: Some(ReplyReading {
+                model: "openai/gpt-5-mini".into(),
+                usage: Usage {
+                    input_tokens: 120,
+                    output_tokens: 18,
+                },
+                cost: Usd::from_micros(300),
+            }),
         },
         PauseResolution::Failed {
             message: "the channel is down".into(),
@@ -186,6 +194,7 @@ pub fn answer_rejected(pause: &str, code: &str) -> LoopEvent {
         pause_id: pause.to_owned(),
         by: Some("u-2".into()),
         code: code.to_owned(),
+        reading: None,
     }
 }
 

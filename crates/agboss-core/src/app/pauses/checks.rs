@@ -7,7 +7,7 @@ use agboss_rules::codes;
 
 use super::{Answer, Resume, ResumeError};
 use crate::app::Application;
-use crate::channel::{InterpretContext, PauseAnswerer};
+use crate::channel::{InterpretContext, PauseAnswerer, ReplyReading};
 use crate::journal::{PauseRecord, PauseResolution};
 use crate::run::millis_since_epoch;
 
@@ -85,10 +85,12 @@ impl Application {
 
     /// The answer, as the role's answer type checked: the decision given, or the reply read by
     /// the role's interpreter.
+    /// A model that reads a reply records what it spent in `reading`.
     pub(super) async fn answer_of(
         &self,
         resume: &Resume,
         record: &PauseRecord,
+        reading: &mut Option<ReplyReading>,
     ) -> Result<Value, ResumeError> {
         let pause_id = record.pause_id();
         let role_name = record.opened.role.as_str();
@@ -115,18 +117,21 @@ impl Application {
                         &[("pause_id", &pause_id), ("role", &role_name)],
                     ));
                 };
-                let context = InterpretContext::new(
+                let mut context = InterpretContext::new(
                     self.router().ok(),
                     resume.signal.clone().unwrap_or_default(),
                 );
-                (interpreter.interpret())(&record.opened.question, text, &context)
-                    .await
-                    .map_err(|why| {
-                        ResumeError::of(
-                            &codes::PAUSE_REPLY_UNCLEAR,
-                            &[("pause_id", &pause_id), ("why", &why)],
-                        )
-                    })?
+                if let Some(spent) = self.budget_spent(&record.execution_id).await {
+                    context = context.without_models(spent);
+                }
+                let read = (interpreter.interpret())(&record.opened.question, text, &context).await;
+                *reading = context.reading();
+                read.map_err(|why| {
+                    ResumeError::of(
+                        &codes::PAUSE_REPLY_UNCLEAR,
+                        &[("pause_id", &pause_id), ("why", &why)],
+                    )
+                })?
             }
         };
         self.assembly
@@ -134,5 +139,19 @@ impl Application {
             .check_answer(role_name, &answer)
             .map_err(|issues| invalid(&issues))?;
         Ok(answer)
+    }
+
+    /// Why no model may read a reply to a pause of `execution_id`: its budget is spent, as the
+    /// run's next model call would find it. `None` when a budget is left, or when the journal
+    /// cannot be read (the run's own check stops it then).
+    async fn budget_spent(&self, execution_id: &str) -> Option<String> {
+        let (_, state) = self.journal_of(execution_id).await.ok()?;
+        let exceeded = state
+            .budgets
+            .exceeded(state.usage.total(), state.model_cost + state.tool_spend)?;
+        Some(format!(
+            "no model reads it, as the execution's budget is spent ([{}] {exceeded}): answer with a decision instead",
+            exceeded.code()
+        ))
     }
 }

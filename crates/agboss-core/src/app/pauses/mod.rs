@@ -12,6 +12,7 @@ use agboss_rules::codes;
 pub use error::ResumeError;
 
 use super::Application;
+use crate::channel::ReplyReading;
 use crate::context::Signal;
 use crate::journal::{LoopEvent, PauseRecord, PauseResolution};
 use crate::run::{RunOptions, RunOutcome};
@@ -147,15 +148,18 @@ impl Application {
             // not audited: the pause has its one answer, and nothing more belongs in its
             // journal (an append there would race the instance that drives the run on).
             if record.resolution.is_none() {
-                self.audit(&record, resume.by.as_deref(), refused.code())
+                self.audit(&record, resume.by.as_deref(), refused.code(), None)
                     .await;
             }
             return Err(refused);
         }
-        let answer = match self.answer_of(resume, &record).await {
+        // What a model that reads a reply spends is journaled either way: with the answer, or
+        // with its refusal.
+        let mut reading = None;
+        let answer = match self.answer_of(resume, &record, &mut reading).await {
             Ok(answer) => answer,
             Err(refused) => {
-                self.audit(&record, resume.by.as_deref(), refused.code())
+                self.audit(&record, resume.by.as_deref(), refused.code(), reading)
                     .await;
                 return Err(refused);
             }
@@ -168,6 +172,7 @@ impl Application {
             answer,
             by: resume.by.clone(),
             reply,
+            reading,
         };
         self.record_answer(&record, resolution).await?;
         Ok(record)
@@ -225,8 +230,15 @@ impl Application {
     }
 
     /// Keeps a refused answer in the pause's journal (best effort: a refusal is a refusal even
-    /// when its audit record cannot be written) and in the traces.
-    async fn audit(&self, record: &PauseRecord, by: Option<&str>, code: &str) {
+    /// when its audit record cannot be written) and in the traces, with what a model that read
+    /// the reply spent.
+    async fn audit(
+        &self,
+        record: &PauseRecord,
+        by: Option<&str>,
+        code: &str,
+        reading: Option<ReplyReading>,
+    ) {
         tracing::warn!(
             pause_id = %record.pause_id(),
             execution_id = %record.execution_id,
@@ -238,6 +250,7 @@ impl Application {
             pause_id: record.pause_id().to_owned(),
             by: by.map(str::to_owned),
             code: code.to_owned(),
+            reading,
         };
         for _ in 0..8 {
             let Ok(Some(execution)) = self.store.execution(&record.execution_id).await else {
