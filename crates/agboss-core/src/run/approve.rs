@@ -272,14 +272,7 @@ impl AgentLoop<'_> {
             gates.insert(index, Gate::Wait);
             return Ok(());
         };
-        self.record(
-            state,
-            LoopEvent::PauseResolved {
-                pause_id,
-                resolution,
-            },
-        )
-        .await?;
+        self.close_pause(state, pause_id, resolution).await?;
         let pending = &state.pending[index];
         let gate = match state.pauses.get(&pending.call_id) {
             Some(pause) => self.resolved(index, pending, pause),

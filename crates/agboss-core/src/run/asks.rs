@@ -183,14 +183,7 @@ impl AgentLoop<'_> {
             .answer()
             .cloned()
             .ok_or_else(|| AskFailure::Failed(unanswered(role_name, &resolution)));
-        self.record(
-            state,
-            LoopEvent::PauseResolved {
-                pause_id,
-                resolution,
-            },
-        )
-        .await?;
+        self.close_pause(state, pause_id, resolution).await?;
         let _ = reply.send(given);
         Ok(())
     }

@@ -81,6 +81,22 @@ impl AgentLoop<'_> {
     }
 }
 
+impl AgentLoop<'_> {
+    /// Journals that pause `pause_id` closed with `resolution`.
+    pub(super) async fn close_pause(
+        &self,
+        state: &mut crate::journal::LoopState,
+        pause_id: String,
+        resolution: PauseResolution,
+    ) -> Result<(), RunError> {
+        let event = crate::journal::LoopEvent::PauseResolved {
+            pause_id,
+            resolution,
+        };
+        self.record(state, event).await
+    }
+}
+
 /// What channel `role` said, as the journal keeps it: `None` when the answer comes later; a
 /// decision checked against the role's answer type; a failure with its message.
 pub(super) fn resolution_of(
