@@ -234,7 +234,7 @@ async fn a_check_in_asks_about_large_refunds_only_with_the_evidence() {
     assert!(
         !journal.iter().any(|e| matches!(
             e,
-            LoopEvent::PauseOpened(_) | LoopEvent::PermissionDecided { .. }
+            LoopEvent::PauseOpened(_) | LoopEvent::PermissionsDecided { .. }
         )),
         "a check-in that does not trip leaves no event: {journal:?}"
     );
@@ -324,14 +324,11 @@ async fn a_denial_is_a_refusal_the_model_reads_and_is_journaled() {
     let decided: Vec<_> = journal
         .iter()
         .filter_map(|e| match e {
-            LoopEvent::PermissionDecided {
-                capability,
-                checker,
-                permission,
-                ..
-            } => Some((capability.as_str(), checker.as_str(), permission.kind)),
+            LoopEvent::PermissionsDecided { decisions } => Some(decisions),
             _ => None,
         })
+        .flatten()
+        .map(|d| (d.capability.as_str(), d.checker.as_str(), d.permission.kind))
         .collect();
     assert_eq!(
         decided,
@@ -469,8 +466,9 @@ async fn t21_injected_text_in_a_tool_result_gets_no_high_impact_call_through() {
         assert_eq!(paused.pending[0].tool, *tool, "{phrase}");
         let journal = events(&desk.store, outcome.execution_id()).await;
         let asked = journal.iter().any(|e| {
-            matches!(e, LoopEvent::PermissionDecided { permission, .. }
-                if permission.kind == PermissionKind::Ask && permission.rule == UntrustedContentPolicy::ASKS)
+            matches!(e, LoopEvent::PermissionsDecided { decisions }
+                if decisions.iter().any(|d| d.permission.kind == PermissionKind::Ask
+                    && d.permission.rule == UntrustedContentPolicy::ASKS))
         });
         assert!(asked, "{phrase}: the blocked attempt is journaled");
         blocked += 1;
@@ -558,5 +556,70 @@ fn describe_lists_capabilities_check_ins_and_the_checker_that_governs_them() {
     assert_eq!(
         json["schemas"]["tools"]["fetch-page-tool"]["untrustedOutput"],
         true
+    );
+}
+
+/// Asks a person about every payment, counting how often it is asked.
+#[derive(Default)]
+struct CountingAsk {
+    asked: Arc<AtomicU32>,
+}
+
+impl PermissionChecker for CountingAsk {
+    fn name(&self) -> &str {
+        "counting"
+    }
+
+    fn governs(&self) -> &[Capability] {
+        &[Capability::Money]
+    }
+
+    fn check(&self, request: &PermissionRequest<'_>) -> Permission {
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        assert_eq!(request.arguments["order"], "C-3");
+        Permission::ask("payments", "every payment is approved by a person")
+    }
+}
+
+#[tokio::test]
+async fn a_journaled_decision_is_not_asked_again_when_the_run_goes_on() {
+    agboss::model::forbid_real_requests(true);
+    let model = ScriptedModel::new([
+        Turn::call("refund-card-tool", json!({"order": "C-3", "cents": 1_000})),
+        Turn::text("Refunded."),
+    ]);
+    let asked = Arc::new(AtomicU32::new(0));
+    let checker = CountingAsk {
+        asked: asked.clone(),
+    };
+    let desk = desk(&model, Some(Box::new(move |b| b.permissions(checker))));
+    let outcome = desk
+        .app
+        .run("desk", "refund C-3")
+        .owner("ann")
+        .await
+        .unwrap();
+    let paused = outcome.paused().expect("a person approves payments");
+    assert_eq!(
+        paused.pending[0].question["why"],
+        "every payment is approved by a person (rule `payments`)"
+    );
+    let resumed = desk
+        .app
+        .resume(
+            Resume::decision(
+                &paused.pending[0].pause_id,
+                ToolCallApprovalDecision::<Value>::approve(),
+            )
+            .answered_by("ann"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(resumed.text(), Some("Refunded."));
+    assert_eq!(desk.effects.done(), ["refund C-3 1000"]);
+    assert_eq!(
+        asked.load(Ordering::SeqCst),
+        1,
+        "asked once, then read from the journal"
     );
 }

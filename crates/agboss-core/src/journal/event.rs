@@ -22,7 +22,7 @@ use crate::units::Usd;
 ///   In a journal of an earlier layout a call without a result has no intent to tell whether it
 ///   started, so it is taken to have started.
 /// - 4: questions a call asks while it runs are pauses too (`PauseOpened::asked`); a permission
-///   checker's decisions (`PermissionDecided`).
+///   checker's decisions (`PermissionsDecided`).
 pub const STATE_VERSION: u32 = 4;
 
 /// The first layout that journals calls' intents.
@@ -116,17 +116,12 @@ pub enum LoopEvent {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         spend: Vec<Spent>,
     },
-    /// A permission checker decided about one capability of a call, before the call ran:
-    /// journaled so a resumed run does not ask it again.
-    PermissionDecided {
-        /// The call.
-        call_id: String,
-        /// The capability (`destructive`, `money`, ...).
-        capability: String,
-        /// The checker that decided.
-        checker: String,
-        /// What it decided, by which rule, and why.
-        permission: Permission,
+    /// The permission checker decided about the calls of a turn, before any of them ran (one
+    /// decision per call and governed capability): journaled so a resumed run does not ask
+    /// again.
+    PermissionsDecided {
+        /// Each decision.
+        decisions: Vec<PermissionDecision>,
     },
     /// A call waits for a decision: the pause was opened before its channel is asked, so a
     /// send retried after a crash carries the same pause id.
@@ -177,6 +172,19 @@ pub enum LoopEvent {
         /// Its message.
         message: String,
     },
+}
+
+/// What a permission checker decided about one capability of one call, as journaled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PermissionDecision {
+    /// The call.
+    pub call_id: String,
+    /// The capability (`destructive`, `money`, ...).
+    pub capability: String,
+    /// The checker that decided.
+    pub checker: String,
+    /// What it decided, by which rule, and why.
+    pub permission: Permission,
 }
 
 /// One cost a tool call recorded, as journaled.

@@ -20,7 +20,10 @@ mod store;
 mod thread;
 
 pub use error::{StoreError, StoreErrorKind, StoreFuture};
-pub use event::{Answer, CallResult, INTENTS_SINCE, LoopEvent, PendingCall, STATE_VERSION, Spent};
+pub use event::{
+    Answer, CallResult, INTENTS_SINCE, LoopEvent, PendingCall, PermissionDecision, STATE_VERSION,
+    Spent,
+};
 pub use index::{
     ExecutionRecord, ExecutionStatus, PauseChange, derive_records, next_record, pause_change,
 };

@@ -350,16 +350,13 @@ impl LoopState {
                     pause.resolution = Some(resolution);
                 }
             }
-            LoopEvent::PermissionDecided {
-                call_id,
-                capability,
-                permission,
-                ..
-            } => {
-                self.permissions
-                    .entry(call_id)
-                    .or_default()
-                    .push((capability, permission));
+            LoopEvent::PermissionsDecided { decisions } => {
+                for decision in decisions {
+                    self.permissions
+                        .entry(decision.call_id)
+                        .or_default()
+                        .push((decision.capability, decision.permission));
+                }
             }
             LoopEvent::PauseAnswerRejected { reading, .. } => {
                 if let Some(reading) = &reading {

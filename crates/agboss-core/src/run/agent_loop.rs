@@ -29,6 +29,8 @@ pub(crate) struct AgentLoop<'a> {
     /// back out, so nothing is copied.
     request: ChatRequest,
     pub(super) answer: Option<AnswerTool>,
+    /// What the permission checker is told of the run so far.
+    pub(super) seen: std::sync::Mutex<super::consent::Seen>,
 }
 
 /// The agent's answer tool `answer-<dto>` and the check of its arguments.
@@ -90,6 +92,7 @@ impl<'a> AgentLoop<'a> {
             model,
             request,
             answer,
+            seen: std::sync::Mutex::default(),
         }
     }
 

@@ -125,8 +125,12 @@ impl AgentLoop<'_> {
                 }
             }
         }
+        // Every check first, then the checker's decisions journaled in one event, before any
+        // pause opens or any call runs.
+        let mut decided = Vec::new();
+        let mut to_open = Vec::new();
         for (index, arguments) in to_check {
-            match self.consent(state, index, &arguments).await? {
+            match self.consent(state, index, &arguments, &mut decided) {
                 Consent::Run => {}
                 Consent::Refuse(text) => {
                     gates.insert(index, Gate::Refused(self.bounded(index, text)));
@@ -142,9 +146,16 @@ impl AgentLoop<'_> {
                         why,
                         evidence,
                     };
-                    to_send.push(self.open_pause(state, index, asked, role).await?);
+                    to_open.push((index, asked, role));
                 }
             }
+        }
+        if !decided.is_empty() {
+            let event = LoopEvent::PermissionsDecided { decisions: decided };
+            self.record(state, event).await?;
+        }
+        for (index, asked, role) in to_open {
+            to_send.push(self.open_pause(state, index, asked, role).await?);
         }
         for (index, starts, role) in to_reconcile {
             // Asked about the arguments the call ran with.

@@ -4,15 +4,14 @@
 //! comes out: run it, refuse it (the model reads why), or ask a person through the tool's role
 //! or the application's check-in role.
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 
 use serde_json::Value;
 
-use super::RunError;
 use super::agent_loop::AgentLoop;
 use super::approvals::ApprovalRole;
 use crate::context::{ExecutionContext, Step};
-use crate::journal::{LoopEvent, LoopState};
+use crate::journal::{LoopState, PermissionDecision};
 use crate::model::Message;
 use crate::policy::{CallSeen, Permission, PermissionKind, PermissionRequest};
 
@@ -33,27 +32,29 @@ pub(super) enum Consent {
 
 impl AgentLoop<'_> {
     /// The checks before call `index` (its input already checked: `arguments`), whose tool
-    /// names a role, checks in, or declares a capability the checker governs.
-    pub(super) async fn consent(
+    /// names a role, checks in, or declares a capability the checker governs. The checker's new
+    /// decisions go to `decided`, for the caller to journal (once per turn) before acting.
+    pub(super) fn consent(
         &self,
-        state: &mut LoopState,
+        state: &LoopState,
         index: usize,
         arguments: &Value,
-    ) -> Result<Consent, RunError> {
+        decided: &mut Vec<PermissionDecision>,
+    ) -> Consent {
         let pending = &state.pending[index];
         let Some(tool) = self.agent.tool(&pending.call.name) else {
-            return Ok(Consent::Run);
+            return Consent::Run;
         };
         let descriptor = tool.descriptor();
         let mut why = Vec::new();
-        for permission in self.permissions(state, index, arguments).await? {
+        for permission in self.permissions(state, index, arguments, decided) {
             match permission.kind {
                 PermissionKind::Allow => {}
                 PermissionKind::Deny => {
-                    return Ok(Consent::Refuse(format!(
+                    return Consent::Refuse(format!(
                         "Tool error: not permitted: {} (rule `{}`)",
                         permission.reason, permission.rule
-                    )));
+                    ));
                 }
                 PermissionKind::Ask => why.push(format!(
                     "{} (rule `{}`)",
@@ -61,7 +62,6 @@ impl AgentLoop<'_> {
                 )),
             }
         }
-        let pending = &state.pending[index];
         if let Some(check_in) = descriptor.check_in() {
             let step = Step::new(
                 Arc::from(self.agent.name()),
@@ -74,62 +74,62 @@ impl AgentLoop<'_> {
                 Ok(true) => why.push("the tool checks in with a person before this call".into()),
                 Ok(false) => {}
                 Err(e) => {
-                    return Ok(Consent::Refuse(format!(
+                    return Consent::Refuse(format!(
                         "Tool error: the check-in could not read the call's input: {e}"
-                    )));
+                    ));
                 }
             }
         }
         // A tool's own role without a check-in asks about every call.
         let every_call = descriptor.approval().is_some() && descriptor.check_in().is_none();
         if why.is_empty() && !every_call {
-            return Ok(Consent::Run);
+            return Consent::Run;
         }
         let role_name = descriptor
             .approval()
             .map(|r| r.role())
             .or(self.env.approvals.check_in_role());
         let Some(role_name) = role_name else {
-            return Ok(Consent::Refuse(
+            return Consent::Refuse(
                 "Tool error: this call needs a person's approval, and no role of this application can ask for it".into(),
-            ));
+            );
         };
         let Some(role) = self.env.approvals.get(role_name).cloned() else {
-            return Ok(Consent::Refuse(format!(
+            return Consent::Refuse(format!(
                 "Tool error: no channel of this application answers role `{role_name}`, so the call cannot be approved"
-            )));
+            ));
         };
         let evidence = match descriptor.evidence(&pending.call.arguments) {
             Some(Ok(text)) => Some(text),
             Some(Err(e)) => Some(format!("(the evidence could not be built: {e})")),
             None => None,
         };
-        Ok(Consent::Ask {
+        Consent::Ask {
             role,
             why: (!why.is_empty()).then(|| why.join("; ")),
             evidence,
-        })
+        }
     }
 
     /// The checker's decision about each capability of call `index` it governs: journaled
-    /// ones as they were, new ones asked, journaled and traced.
-    async fn permissions(
+    /// ones as they were, new ones asked (added to `decided`) and traced.
+    fn permissions(
         &self,
-        state: &mut LoopState,
+        state: &LoopState,
         index: usize,
         arguments: &Value,
-    ) -> Result<Vec<Permission>, RunError> {
-        let Some(checker) = self.env.approvals.permissions().cloned() else {
-            return Ok(Vec::new());
+        decided: &mut Vec<PermissionDecision>,
+    ) -> Vec<Permission> {
+        let Some(checker) = self.env.approvals.permissions() else {
+            return Vec::new();
         };
         let pending = &state.pending[index];
         let Some(tool) = self.agent.tool(&pending.call.name) else {
-            return Ok(Vec::new());
+            return Vec::new();
         };
         let descriptor = tool.descriptor();
         let governs = checker.governs();
-        let mut decided = Vec::new();
-        let mut new = Vec::new();
+        let mut permissions = Vec::new();
         for capability in descriptor
             .capabilities()
             .iter()
@@ -141,20 +141,26 @@ impl AgentLoop<'_> {
                     .map(|(_, p)| p.clone())
             });
             if let Some(permission) = journaled {
-                decided.push(permission);
+                permissions.push(permission);
                 continue;
             }
-            let (calls, untrusted) = self.seen(state);
+            let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+            seen.catch_up(&state.messages, |name| {
+                self.agent
+                    .tool(name)
+                    .is_some_and(|t| t.descriptor().has_untrusted_output())
+            });
             let request = PermissionRequest {
                 capability: *capability,
                 tool: descriptor.name(),
                 origin: descriptor.origin(),
                 arguments,
                 execution: &self.execution,
-                calls: &calls,
-                untrusted_since_person: untrusted,
+                calls: &seen.calls,
+                untrusted_since_person: seen.untrusted,
             };
             let permission = checker.check(&request);
+            drop(seen);
             tracing::info!(
                 execution_id = %self.execution.execution_id(),
                 call_id = %pending.call_id,
@@ -165,44 +171,47 @@ impl AgentLoop<'_> {
                 rule = %permission.rule,
                 "agboss.permission"
             );
-            new.push((capability.as_str().to_owned(), permission.clone()));
-            decided.push(permission);
-        }
-        let call_id = pending.call_id.clone();
-        for (capability, permission) in new {
-            let event = LoopEvent::PermissionDecided {
-                call_id: call_id.clone(),
-                capability,
+            decided.push(PermissionDecision {
+                call_id: pending.call_id.clone(),
+                capability: capability.as_str().to_owned(),
                 checker: checker.name().to_owned(),
-                permission,
-            };
-            self.record(state, event).await?;
+                permission: permission.clone(),
+            });
+            permissions.push(permission);
         }
-        Ok(decided)
+        permissions
     }
+}
 
-    /// The calls the run made so far, and whether content nobody vouches for entered it since
-    /// its last message from a person.
-    fn seen(&self, state: &LoopState) -> (Vec<CallSeen>, bool) {
-        let mut calls = Vec::new();
-        let mut untrusted = false;
-        for message in &state.messages {
+/// What a checker is told of the run so far, kept up to date as the conversation grows (each
+/// message read once): the calls made, and whether content nobody vouches for entered since the
+/// last message of a person.
+#[derive(Debug, Default)]
+pub(super) struct Seen {
+    /// Messages read so far.
+    read: usize,
+    calls: Vec<CallSeen>,
+    untrusted: bool,
+}
+
+impl Seen {
+    /// Reads the messages not read yet; `untrusted` says which tools' results are not vouched
+    /// for.
+    fn catch_up(&mut self, messages: &[Message], untrusted: impl Fn(&str) -> bool) {
+        for message in messages.iter().skip(self.read) {
             match message {
-                Message::User { .. } => untrusted = false,
+                Message::User { .. } => self.untrusted = false,
                 Message::Tool { name, is_error, .. } => {
-                    calls.push(CallSeen {
+                    self.calls.push(CallSeen {
                         tool: name.clone(),
                         is_error: *is_error,
                     });
                     // The framework's own texts (an unknown tool, a refusal) are vouched for.
-                    untrusted |= self
-                        .agent
-                        .tool(name)
-                        .is_some_and(|t| t.descriptor().has_untrusted_output());
+                    self.untrusted |= untrusted(name);
                 }
                 _ => {}
             }
         }
-        (calls, untrusted)
+        self.read = messages.len();
     }
 }
