@@ -1,0 +1,260 @@
+//! An MCP server's requests for input during a call (elicitation), against real servers:
+//! server-everything's `trigger-elicitation-request` (which it offers only to a client that
+//! offers elicitation) and the scripted server's `elicit` (which asks whatever the client
+//! offers). With an `elicitation` role on the server, the run pauses with the server's question;
+//! an answer given later, by another `Application` on the same store, runs the call again from
+//! its start and the server gets the answer. Without a role, every request is declined, as
+//! before.
+
+mod mcp_common;
+
+use std::sync::{Arc, Mutex};
+
+use agboss::mcp::{ElicitationAnswer, ElicitationQuestion};
+use agboss::model::{ScriptedModel, Turn};
+use agboss::prelude::*;
+use agboss::run::RunOutcome;
+use agboss::store::{SqliteStore, Store};
+use agboss::testing::test_tool;
+use agboss::tool::Tool;
+use agboss::{Application, Resume, Workflow};
+use mcp_common::*;
+use serde_json::json;
+
+/// Asks the thread's owner what a server needs to go on.
+#[channel_role(
+    name = "server-input-channel",
+    ask = ElicitationQuestion,
+    answer = ElicitationAnswer,
+    answered_by = ThreadOwner
+)]
+pub struct ServerInputRole;
+
+/// Puts the server's question in the owner's inbox; the answer comes later.
+#[channel(name = "server-input-inbox-channel")]
+pub struct ServerInputInbox {
+    asked: Arc<Asked>,
+}
+
+/// The questions the inbox was given.
+#[derive(Default)]
+pub struct Asked(Mutex<Vec<ElicitationQuestion>>);
+
+impl ChannelHandler for ServerInputInbox {
+    type Role = ServerInputRole;
+
+    async fn send(
+        &self,
+        ask: ChannelAsk<ServerInputRole>,
+    ) -> Result<ChannelOutcome<ServerInputRole>, ToolError> {
+        self.asked.0.lock().unwrap().push(ask.value);
+        Ok(ChannelOutcome::await_reply())
+    }
+}
+
+#[mcp_server(
+    name = "everything-asking",
+    command = "${NODE}",
+    args = ["${EVERYTHING_JS}", "stdio"],
+    tools = ["trigger-elicitation-request"],
+    env = ["NODE", "EVERYTHING_JS"],
+    elicitation = ServerInputRole,
+)]
+pub struct EverythingAsking;
+
+#[mcp_tool(
+    name = "profile-form-tool",
+    description = "Fills in the user's profile",
+    server = EverythingAsking,
+    calls = "trigger-elicitation-request",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct ProfileForm;
+
+#[mcp_tool(
+    name = "colour-tool",
+    description = "Asks the user for a colour",
+    server = Fake,
+    calls = "elicit",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct Colour;
+
+/// Fills in profiles.
+#[agent(
+    name = "profiler",
+    prompt = "prompts/helper.prompt.md",
+    model = "test/model",
+    tools = [ProfileForm]
+)]
+pub struct Profiler;
+
+fn app(store: Arc<dyn Store>, model: &ScriptedModel, asked: &Arc<Asked>) -> Application {
+    Application::builder("profiles")
+        .workflow(Workflow::new("desk").agent::<Profiler>())
+        .channel::<ServerInputInbox>()
+        .provide(asked.clone())
+        .env(env(&temp_dir("elicit"), &[]))
+        .store(store)
+        .chat_model(Arc::new(model.clone()))
+        .build()
+        .unwrap()
+}
+
+async fn sqlite() -> (Arc<dyn Store>, tempfile::TempDir) {
+    let folder = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(folder.path().join("agboss.db"))
+        .await
+        .unwrap();
+    (Arc::new(store), folder)
+}
+
+/// The pause a run stopped at: the server's question, asked of the thread's owner.
+fn paused_on(outcome: &RunOutcome) -> (String, serde_json::Value) {
+    let paused = outcome.paused().expect("the run waits for the owner");
+    assert_eq!(paused.pending.len(), 1);
+    let pause = &paused.pending[0];
+    assert_eq!(pause.role, "server-input-channel");
+    assert_eq!(pause.tool, "profile-form-tool");
+    (pause.pause_id.clone(), pause.question.clone())
+}
+
+/// Runs the profiler until it pauses on the server's question, in a first application that is
+/// then shut down; the pause's id.
+async fn paused_run(store: &Arc<dyn Store>, model: &ScriptedModel, asked: &Arc<Asked>) -> String {
+    let first = app(store.clone(), model, asked);
+    let outcome = first
+        .run("desk", "fill in my profile")
+        .thread("t-1")
+        .owner("alice")
+        .await
+        .unwrap();
+    let (pause_id, question) = paused_on(&outcome);
+    assert_eq!(question["server"], "everything-asking");
+    assert_eq!(
+        question["message"],
+        "Please provide inputs for the following fields:"
+    );
+    let schema = &question["requested_schema"];
+    assert_eq!(schema["properties"]["name"]["type"], "string", "{schema}");
+    assert_eq!(schema["required"], json!(["name"]), "{schema}");
+    let sent = asked.0.lock().unwrap().clone();
+    assert_eq!(sent.len(), 1, "the channel was asked once");
+    assert_eq!(serde_json::to_value(&sent[0]).unwrap(), question);
+    first.shutdown().await;
+    pause_id
+}
+
+/// What the tool returned to the model, as the model's last request shows it.
+fn tool_result(model: &ScriptedModel) -> String {
+    let requests = model.requests();
+    format!("{:?}", requests.last().unwrap().messages)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_servers_question_pauses_the_run_and_the_answer_given_later_reaches_the_server() {
+    agboss::model::forbid_real_requests(true);
+    let (store, _folder) = sqlite().await;
+    let asked = Arc::new(Asked::default());
+    let model = ScriptedModel::new([
+        Turn::call("profile-form-tool", json!({})),
+        Turn::text("Profile saved."),
+    ]);
+    let pause_id = paused_run(&store, &model, &asked).await;
+
+    // Another application on the same store answers; the call is made again, the server asks
+    // again, and the journaled answer is given to it at once.
+    let second = app(store.clone(), &model, &asked);
+    let answer =
+        ElicitationAnswer::accept([("name", json!("Ada Lovelace")), ("check", json!(true))]);
+    let outcome = second
+        .resume(Resume::decision(&pause_id, answer).answered_by("alice"))
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), Some("Profile saved."));
+    let result = tool_result(&model);
+    assert!(
+        result.contains("User provided the requested information!")
+            && result.contains("- Name: Ada Lovelace")
+            && result.contains("- Agreed to terms: true"),
+        "{result}"
+    );
+    // Fields left out are sent with their defaults from the server's schema.
+    assert!(result.contains("- Favorite Integer: 42"), "{result}");
+    assert_eq!(
+        asked.0.lock().unwrap().len(),
+        1,
+        "the answered question is not asked of the channel again"
+    );
+    assert_eq!(model.remaining(), 0);
+    second.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declined_question_is_declined_to_the_server() {
+    agboss::model::forbid_real_requests(true);
+    let (store, _folder) = sqlite().await;
+    let asked = Arc::new(Asked::default());
+    let model = ScriptedModel::new([
+        Turn::call("profile-form-tool", json!({})),
+        Turn::text("No profile, then."),
+    ]);
+    let pause_id = paused_run(&store, &model, &asked).await;
+    let second = app(store.clone(), &model, &asked);
+    let outcome = second
+        .resume(Resume::decision(&pause_id, ElicitationAnswer::Decline).answered_by("alice"))
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), Some("No profile, then."));
+    let result = tool_result(&model);
+    assert!(
+        result.contains("User declined to provide the requested information."),
+        "{result}"
+    );
+    second.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_mcp_tool_declares_it_asks_its_servers_role() {
+    let asks = <ProfileForm as Tool>::DESCRIPTOR.asks();
+    assert_eq!(asks.len(), 1);
+    assert_eq!(asks[0].role(), "server-input-channel");
+    assert!(<Colour as Tool>::DESCRIPTOR.asks().is_empty());
+}
+
+#[tokio::test]
+async fn without_a_role_the_client_offers_no_elicitation_and_declines() {
+    let (env, log) = fake("elicit-no-role", "normal");
+    let tool = test_tool::<Colour>().env(env);
+    let outcome = tool.invoke("{}").await;
+    assert!(outcome.is_ok(), "{}", outcome.content);
+    assert!(
+        outcome.content.contains("action=decline content=null"),
+        "{}",
+        outcome.content
+    );
+    let logged = log_with(&log, "capabilities").await;
+    let offered = logged
+        .lines()
+        .find_map(|line| line.strip_prefix("capabilities "))
+        .expect("the client initialized");
+    assert!(!offered.contains("elicitation"), "{offered}");
+    tool.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_call_outside_a_run_has_its_servers_questions_declined() {
+    let tool = test_tool::<ProfileForm>().env(env(&temp_dir("elicit-no-run"), &[]));
+    let outcome = tool.invoke("{}").await;
+    assert!(outcome.is_ok(), "{}", outcome.content);
+    assert!(
+        outcome
+            .content
+            .contains("User declined to provide the requested information."),
+        "{}",
+        outcome.content
+    );
+    tool.shutdown().await;
+}
