@@ -9,7 +9,9 @@
 mod mcp_common;
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
+use agboss::app::Env;
 use agboss::mcp::{ElicitationAnswer, ElicitationQuestion};
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
@@ -36,9 +38,9 @@ pub struct ServerInputInbox {
     asked: Arc<Asked>,
 }
 
-/// The questions the inbox was given.
+/// The questions the inbox was given, and how long it takes to say the answer comes later.
 #[derive(Default)]
-pub struct Asked(Mutex<Vec<ElicitationQuestion>>);
+pub struct Asked(Mutex<Vec<ElicitationQuestion>>, Duration);
 
 impl ChannelHandler for ServerInputInbox {
     type Role = ServerInputRole;
@@ -48,6 +50,7 @@ impl ChannelHandler for ServerInputInbox {
         ask: ChannelAsk<ServerInputRole>,
     ) -> Result<ChannelOutcome<ServerInputRole>, ToolError> {
         self.asked.0.lock().unwrap().push(ask.value);
+        tokio::time::sleep(self.asked.1).await;
         Ok(ChannelOutcome::await_reply())
     }
 }
@@ -72,6 +75,46 @@ pub struct EverythingAsking;
 )]
 pub struct ProfileForm;
 
+#[mcp_server(
+    name = "everything-asking-http",
+    url = "${EVERYTHING_URL}",
+    tools = ["trigger-elicitation-request"],
+    env = ["EVERYTHING_URL"],
+    elicitation = ServerInputRole,
+)]
+pub struct EverythingAskingOverHttp;
+
+#[mcp_tool(
+    name = "profile-form-over-http-tool",
+    description = "Fills in the user's profile, over HTTP",
+    server = EverythingAskingOverHttp,
+    calls = "trigger-elicitation-request",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct ProfileFormOverHttp;
+
+#[mcp_server(
+    name = "fake-asking",
+    command = "python3",
+    args = ["${FAKE_PY}", "${FAKE_MODE}", "${FAKE_LOG}"],
+    tools = ["elicit"],
+    env = ["FAKE_PY", "FAKE_MODE", "FAKE_LOG"],
+    elicitation = ServerInputRole,
+)]
+pub struct FakeAsking;
+
+#[mcp_tool(
+    name = "quick-colour-tool",
+    description = "Asks the user for a colour, and gives up after a second",
+    server = FakeAsking,
+    calls = "elicit",
+    input = Nothing,
+    output = PlainText,
+    timeout = agboss::units::seconds(1),
+)]
+pub struct QuickColour;
+
 #[mcp_tool(
     name = "colour-tool",
     description = "Asks the user for a colour",
@@ -91,12 +134,85 @@ pub struct Colour;
 )]
 pub struct Profiler;
 
+/// Fills in profiles, over HTTP.
+#[agent(
+    name = "http-profiler",
+    prompt = "prompts/helper.prompt.md",
+    model = "test/model",
+    tools = [ProfileFormOverHttp]
+)]
+pub struct HttpProfiler;
+
+/// Picks colours.
+#[agent(
+    name = "colourist",
+    prompt = "prompts/helper.prompt.md",
+    model = "test/model",
+    tools = [QuickColour]
+)]
+pub struct Colourist;
+
 fn app(store: Arc<dyn Store>, model: &ScriptedModel, asked: &Arc<Asked>) -> Application {
-    Application::builder("profiles")
-        .workflow(Workflow::new("desk").agent::<Profiler>())
+    app_with(store, model, asked, servers(&[]))
+}
+
+/// The variables of every server here, the HTTP one at an address nobody listens on unless
+/// `extra` says otherwise (a server starts only when a call needs it).
+fn servers(extra: &[(&str, String)]) -> Env {
+    let mut pairs = vec![
+        ("EVERYTHING_URL", "http://127.0.0.1:9/mcp".to_owned()),
+        ("FAKE_MODE", "normal".to_owned()),
+        (
+            "FAKE_LOG",
+            temp_dir("elicit-log")
+                .join("fake.log")
+                .display()
+                .to_string(),
+        ),
+    ];
+    pairs.extend(extra.iter().cloned());
+    env(&temp_dir("elicit"), &pairs)
+}
+
+fn app_with(
+    store: Arc<dyn Store>,
+    model: &ScriptedModel,
+    asked: &Arc<Asked>,
+    env: Env,
+) -> Application {
+    let workflows = [
+        Workflow::new("desk").agent::<Profiler>(),
+        Workflow::new("http-desk").agent::<HttpProfiler>(),
+    ];
+    built(workflows, store, model, asked, env)
+}
+
+/// The colourist's application alone: its one server can be started up front.
+fn colour_app(
+    store: Arc<dyn Store>,
+    model: &ScriptedModel,
+    asked: &Arc<Asked>,
+    env: Env,
+) -> Application {
+    let workflows = [Workflow::new("colour-desk").agent::<Colourist>()];
+    built(workflows, store, model, asked, env)
+}
+
+fn built(
+    workflows: impl IntoIterator<Item = Workflow>,
+    store: Arc<dyn Store>,
+    model: &ScriptedModel,
+    asked: &Arc<Asked>,
+    env: Env,
+) -> Application {
+    let mut builder = Application::builder("profiles");
+    for workflow in workflows {
+        builder = builder.workflow(workflow);
+    }
+    builder
         .channel::<ServerInputInbox>()
         .provide(asked.clone())
-        .env(env(&temp_dir("elicit"), &[]))
+        .env(env)
         .store(store)
         .chat_model(Arc::new(model.clone()))
         .build()
@@ -111,13 +227,13 @@ async fn sqlite() -> (Arc<dyn Store>, tempfile::TempDir) {
     (Arc::new(store), folder)
 }
 
-/// The pause a run stopped at: the server's question, asked of the thread's owner.
-fn paused_on(outcome: &RunOutcome) -> (String, serde_json::Value) {
+/// The pause a run stopped at: the server's question to `tool`, asked of the thread's owner.
+fn paused_on(outcome: &RunOutcome, tool: &str) -> (String, serde_json::Value) {
     let paused = outcome.paused().expect("the run waits for the owner");
     assert_eq!(paused.pending.len(), 1);
     let pause = &paused.pending[0];
     assert_eq!(pause.role, "server-input-channel");
-    assert_eq!(pause.tool, "profile-form-tool");
+    assert_eq!(pause.tool, tool);
     (pause.pause_id.clone(), pause.question.clone())
 }
 
@@ -131,7 +247,7 @@ async fn paused_run(store: &Arc<dyn Store>, model: &ScriptedModel, asked: &Arc<A
         .owner("alice")
         .await
         .unwrap();
-    let (pause_id, question) = paused_on(&outcome);
+    let (pause_id, question) = paused_on(&outcome, "profile-form-tool");
     assert_eq!(question["server"], "everything-asking");
     assert_eq!(
         question["message"],
@@ -257,4 +373,93 @@ async fn a_call_outside_a_run_has_its_servers_questions_declined() {
         outcome.content
     );
     tool.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_http_each_of_two_parallel_calls_is_asked_its_own_question() {
+    agboss::model::forbid_real_requests(true);
+    let server = mcp_servers::HttpServer::start_everything().await;
+    let (store, _folder) = sqlite().await;
+    let asked = Arc::new(Asked::default());
+    let form = ("profile-form-over-http-tool", json!({}));
+    let model = ScriptedModel::new([Turn::calls([form.clone(), form]), Turn::text("Both saved.")]);
+    let env = || servers(&[("EVERYTHING_URL", server.url())]);
+    let first = app_with(store.clone(), &model, &asked, env());
+    let outcome = first
+        .run("http-desk", "fill in both profiles")
+        .thread("t-1")
+        .owner("alice")
+        .await
+        .unwrap();
+    let paused = outcome.paused().expect("both calls wait for the owner");
+    let pending = paused.pending.clone();
+    assert_eq!(pending.len(), 2, "{pending:?}");
+    assert_ne!(pending[0].call_id, pending[1].call_id);
+    assert!(pending.iter().all(|p| p.role == "server-input-channel"));
+    first.shutdown().await;
+
+    let second = app_with(store.clone(), &model, &asked, env());
+    let mut outcome = None;
+    for (pause, name) in pending.iter().zip(["Ada Lovelace", "Grace Hopper"]) {
+        let answer = ElicitationAnswer::accept([("name", json!(name))]);
+        let resumed = second
+            .resume(Resume::decision(&pause.pause_id, answer).answered_by("alice"))
+            .await
+            .unwrap();
+        outcome = Some(resumed);
+    }
+    assert_eq!(outcome.unwrap().text(), Some("Both saved."));
+    let result = tool_result(&model);
+    assert!(
+        result.contains("- Name: Ada Lovelace") && result.contains("- Name: Grace Hopper"),
+        "{result}\n{}",
+        server.output()
+    );
+    second.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_journaled_after_the_calls_timeout_keeps_its_pause() {
+    agboss::model::forbid_real_requests(true);
+    let (store, _folder) = sqlite().await;
+    // The channel takes longer to say the answer comes later than the call may run.
+    let asked = Arc::new(Asked(Mutex::default(), Duration::from_secs(2)));
+    let model = ScriptedModel::new([
+        Turn::call("quick-colour-tool", json!({})),
+        Turn::text("Colour picked."),
+    ]);
+    let (env, log) = fake("elicit-timeout", "normal");
+    let first = colour_app(store.clone(), &model, &asked, env.clone());
+    // Started first, so that the call's second goes to the question, not to starting python.
+    first.start_mcp_servers().await.unwrap();
+    let outcome = first
+        .run("colour-desk", "pick a colour")
+        .thread("t-1")
+        .owner("alice")
+        .await
+        .unwrap();
+    assert!(outcome.paused().is_some(), "{outcome:?}");
+    let (pause_id, question) = paused_on(&outcome, "quick-colour-tool");
+    assert_eq!(question["server"], "fake-asking");
+    assert_eq!(question["message"], "Which colour?");
+    first.shutdown().await;
+
+    let second = colour_app(store.clone(), &model, &asked, env);
+    let answer = ElicitationAnswer::accept(Vec::<(String, serde_json::Value)>::new());
+    let outcome = second
+        .resume(Resume::decision(&pause_id, answer).answered_by("alice"))
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), Some("Colour picked."));
+    // The answer left the colour out: the schema's default is sent.
+    let result = tool_result(&model);
+    assert!(
+        result.contains("action=accept content=") && result.contains("green"),
+        "{result}"
+    );
+    assert_eq!(asked.0.lock().unwrap().len(), 1);
+    // The first call was cancelled on the server, once.
+    let logged = log_with(&log, "cancelled").await;
+    assert_eq!(logged.matches("cancelled ").count(), 1, "{logged}");
+    second.shutdown().await;
 }

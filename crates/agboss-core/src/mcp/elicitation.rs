@@ -266,23 +266,25 @@ impl Elicitations {
 }
 
 /// Cancels call `id` on the server (before the request that stopped it is answered, so that
-/// the server's tool sees the cancellation first), then tells the call why it stops.
+/// the server's tool sees the cancellation first), then tells the call why it stops. A call
+/// that already ended (its timeout) was cancelled by its end.
 async fn stop_call(
     peer: &Peer<RoleClient>,
     id: RequestId,
     stop: &Mutex<Option<oneshot::Sender<String>>>,
     why: &str,
 ) {
+    let sender = stop.lock().unwrap_or_else(|p| p.into_inner()).take();
+    let Some(sender) = sender.filter(|sender| !sender.is_closed()) else {
+        return;
+    };
     let _ = peer
         .notify_cancelled(CancelledNotificationParam::new(
             Some(id),
             Some(why.to_owned()),
         ))
         .await;
-    let sender = stop.lock().unwrap_or_else(|p| p.into_inner()).take();
-    if let Some(sender) = sender {
-        let _ = sender.send(why.to_owned());
-    }
+    let _ = sender.send(why.to_owned());
 }
 
 /// The client's side of a session: offers form elicitation when the server has a role, and
