@@ -98,7 +98,11 @@ pub trait ElicitationTypes {}
 
 impl ElicitationTypes for (ElicitationQuestion, ElicitationAnswer) {}
 
+/// What tells a call it stops, and why: taken by the first elicitation that stops it.
+type Stop = Arc<Mutex<Option<oneshot::Sender<String>>>>;
+
 /// A call in flight on a server whose elicitations are asked.
+#[derive(Clone)]
 struct InFlight {
     /// Its `tools/call` request's id.
     id: RequestId,
@@ -106,7 +110,7 @@ struct InFlight {
     /// the role.
     asker: Option<Arc<dyn Asker>>,
     /// Tells the call it stops here, and why.
-    stop: Arc<Mutex<Option<oneshot::Sender<String>>>>,
+    stop: Stop,
     key: u64,
 }
 
@@ -181,21 +185,14 @@ impl Elicitations {
 
     /// The call a request that came with `origin` is for: the one whose HTTP stream it came
     /// on, else the only call in flight.
-    fn call_for(
-        &self,
-        origin: Option<&InboundStreamOrigin>,
-    ) -> Option<(
-        RequestId,
-        Option<Arc<dyn Asker>>,
-        Arc<Mutex<Option<oneshot::Sender<String>>>>,
-    )> {
+    fn call_for(&self, origin: Option<&InboundStreamOrigin>) -> Option<InFlight> {
         let calls = self.lock();
         let call = match origin {
             Some(InboundStreamOrigin::OutboundRequest(id)) => calls.1.iter().find(|c| c.id == *id),
             _ if calls.1.len() == 1 => calls.1.first(),
             _ => None,
         }?;
-        Some((call.id.clone(), call.asker.clone(), call.stop.clone()))
+        Some(call.clone())
     }
 
     /// Answers `request`: declined without a role, for a URL, or when no call of a run asks
@@ -224,7 +221,10 @@ impl Elicitations {
         // A call being sent now is registered before the request is looked up.
         drop(self.sending().await);
         let origin = context.extensions.get::<InboundStreamOrigin>();
-        let Some((id, asker, stop)) = self.call_for(origin) else {
+        let Some(InFlight {
+            id, asker, stop, ..
+        }) = self.call_for(origin)
+        else {
             tracing::warn!(
                 server = self.server,
                 "an elicitation is declined: it cannot be told which call it is for (none, or several, are in flight)"
