@@ -124,7 +124,7 @@ fn fixture_tools() -> Vec<ListedTool> {
         }),
     );
     search.description = Some("Searches the \"tracker\".\nReturns matches.".into());
-    search.read_only = true;
+    search.claims = vec!["readOnlyHint=true".into(), "openWorldHint=false".into()];
     let mut search_2 = ListedTool::new("search-tool", json!({"type": "object", "properties": {}}));
     search_2.title = Some("Search again".into());
     let mut edits = ListedTool::new(

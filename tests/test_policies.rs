@@ -253,6 +253,19 @@ async fn a_check_in_asks_about_large_refunds_only_with_the_evidence() {
         "the tool checks in with a person before this call"
     );
     assert_eq!(paused.pending[0].role, "desk-approval-channel");
+    let listed = desk
+        .store
+        .open_pauses(&agboss::journal::PauseQuery {
+            owner: Some("ann".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let printed = agboss::cli::render_pause(&listed[0], 0);
+    assert!(
+        printed.contains("    why: the tool checks in with a person before this call\n    evidence: refund of $2500.00 for order B-2\n"),
+        "{printed}"
+    );
     assert_eq!(desk.effects.done(), ["refund A-1 5000"]);
 
     let resumed = desk
@@ -513,4 +526,37 @@ fn a_tool_that_may_ask_with_no_role_to_ask_is_an_assembly_problem() {
         "{text}"
     );
     assert!(text.contains("[tool.check-in-without-role] tool `delete-all-tool` may have to ask a person before a call runs (it declares `destructive`"), "{text}");
+}
+
+#[test]
+fn describe_lists_capabilities_check_ins_and_the_checker_that_governs_them() {
+    let model = ScriptedModel::new([]);
+    let desk = desk(
+        &model,
+        Some(Box::new(|b| b.permissions(UntrustedContentPolicy))),
+    );
+    let text = agboss::describe::text(&desk.app);
+    assert!(
+        text.contains("refund-card-tool (write, local, check-in: over_1000, capabilities: money (governed by untrusted-content-policy))"),
+        "{text}"
+    );
+    assert!(
+        text.contains("send-file-tool (write, local, capabilities: external_net (governed by untrusted-content-policy), user_data)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("fetch-page-tool (read, local, untrusted output)"),
+        "{text}"
+    );
+    let json = agboss::describe::json(&desk.app);
+    let refund = &json["schemas"]["tools"]["refund-card-tool"];
+    assert_eq!(refund["checkIn"], "over_1000");
+    assert_eq!(
+        refund["capabilities"],
+        json!([{"capability": "money", "governedBy": "untrusted-content-policy"}])
+    );
+    assert_eq!(
+        json["schemas"]["tools"]["fetch-page-tool"]["untrustedOutput"],
+        true
+    );
 }

@@ -94,6 +94,7 @@ fn pause_opened(pause_id: &str, at_ms: u64) -> LoopEvent {
         opened_at_ms: at_ms,
         expires_at_ms: None,
         attempt: 0,
+        asked: None,
     })
 }
 

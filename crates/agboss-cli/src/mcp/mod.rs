@@ -309,8 +309,11 @@ fn tool_item(
         ("input", input),
         ("output", "PlainText".to_owned()),
     ];
-    if tool.read_only {
-        pairs.push(("read_only", "true".to_owned()));
+    // What the server says of its tool is shown, never believed: `read_only` and
+    // `capabilities` are the user's to declare.
+    if !tool.claims.is_empty() {
+        let claims: Vec<String> = tool.claims.iter().map(|c| literal(c)).collect();
+        pairs.push(("server_claims", format!("[{}]", claims.join(", "))));
     }
     let mut out = format!(
         "/// Calls `{}` on the MCP server `{}`.\n",

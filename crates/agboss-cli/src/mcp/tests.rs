@@ -273,7 +273,7 @@ fn generated_code_names_and_escapes() {
         json!({"type": "object", "properties": {"path": {"type": "string", "description": "Where \"it\" is"}}, "required": ["path"]}),
     );
     read.description = Some("Reads a \"file\"\nwhole".into());
-    read.read_only = true;
+    read.claims = vec!["readOnlyHint=true".into()];
     let mut list = ListedTool::new("ReadTextFile", json!({"type": "object"}));
     list.title = Some("Read it again".into());
     let code = generate(&spec(), &[read, list]).unwrap();
@@ -288,7 +288,7 @@ fn generated_code_names_and_escapes() {
     );
     assert!(code.contains("#[mcp_tool(\n    name = \"read-text-file-2-tool\",\n    description = \"Reads a \\\"file\\\"\\nwhole\",\n"), "{code}");
     assert!(
-        code.contains("    input = ReadTextFile2Input,\n    output = PlainText,\n    read_only = true,\n)]\npub struct ReadTextFile2Tool;"),
+        code.contains("    input = ReadTextFile2Input,\n    output = PlainText,\n    server_claims = [\"readOnlyHint=true\"],\n)]\npub struct ReadTextFile2Tool;"),
         "{code}"
     );
     assert!(

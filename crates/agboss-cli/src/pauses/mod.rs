@@ -257,7 +257,8 @@ pub(crate) fn wall_ms(app: &Application) -> u64 {
 }
 
 /// A pause in a few lines, as `pending` prints it: its id, the tool and its arguments (or the
-/// question), who answers it, how old it is and when it expires, and where it belongs.
+/// question; with why a person is asked and the tool's evidence, when the pause has them), who
+/// answers it, how old it is and when it expires, and where it belongs.
 ///
 /// ```text
 /// 3f9c0a...  note-save-tool waits for note-approval-channel, answered by alice (its thread's owner)
@@ -296,6 +297,12 @@ pub fn render(pause: &PauseRecord, now_ms: u64) -> String {
     match (tool, question.get("arguments")) {
         (Some(_), Some(arguments)) => text.push_str(&format!("    arguments: {arguments}\n")),
         _ => text.push_str(&format!("    question: {question}\n")),
+    }
+    // Why a person is asked (a check-in, a permission's rule) and what the tool shows.
+    for key in ["why", "evidence"] {
+        if let (Some(_), Some(said)) = (tool, question.get(key).and_then(Value::as_str)) {
+            text.push_str(&format!("    {key}: {said}\n"));
+        }
     }
     let age = span(now_ms.saturating_sub(opened.opened_at_ms));
     match opened.expires_at_ms {

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json as object};
 
-use super::{access, approval, asks};
+use super::{access, approval, asks, gating};
 use crate::agent::{AppAgent, AppTool};
 use crate::app::Application;
 use crate::tool::ToolDescriptor;
@@ -32,13 +32,15 @@ pub fn json(app: &Application) -> Value {
                     for tool in agent.tools() {
                         tools
                             .entry(tool.descriptor().name())
-                            .or_insert_with(|| tool_schema(tool.descriptor()));
+                            .or_insert_with(|| tool_schema(tool.descriptor(), app));
                     }
                     agent_entry(agent)
                 })
                 .collect();
             for tool in workflow.unassigned_tools() {
-                tools.entry(tool.name()).or_insert_with(|| tool_schema(tool));
+                tools
+                    .entry(tool.name())
+                    .or_insert_with(|| tool_schema(tool, app));
             }
             object!({
                 "name": workflow.name(),
@@ -97,7 +99,8 @@ fn agent_tool(tool: &AppTool) -> Value {
     })
 }
 
-fn tool_schema(tool: &ToolDescriptor) -> Value {
+fn tool_schema(tool: &ToolDescriptor, app: &Application) -> Value {
+    let gating = gating(tool, app);
     let (input, output) = match tool.schemas() {
         Ok(schemas) => (schemas.input().clone(), schemas.output().clone()),
         Err(error) => (object!({ "error": error.to_string() }), Value::Null),
@@ -116,6 +119,13 @@ fn tool_schema(tool: &ToolDescriptor) -> Value {
             "role": role,
             "answeredBy": answered_by,
         })).collect::<Vec<_>>(),
+        "capabilities": gating.capabilities.iter().map(|(capability, governed)| object!({
+            "capability": capability,
+            "governedBy": governed,
+        })).collect::<Vec<_>>(),
+        "checkIn": gating.check_in,
+        "untrustedOutput": tool.has_untrusted_output(),
+        "serverClaims": tool.server_claims(),
         "onCrash": tool.on_crash().as_str(),
         "timeoutMs": tool.timeout().as_duration().as_millis() as u64,
         "timeout": tool.timeout().to_string(),

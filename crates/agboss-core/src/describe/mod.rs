@@ -30,6 +30,31 @@ fn origin(tool: &ToolDescriptor) -> String {
 
 /// The role a tool's calls wait for (`#[tool(channel = ..)]`), and who answers it; `None` for a
 /// tool whose calls run at once.
+/// What decides about `tool`'s calls beyond its role, as describe prints it: each declared
+/// capability with the checker that governs it (if any), and its check-in.
+struct Gating {
+    capabilities: Vec<(&'static str, Option<String>)>,
+    check_in: Option<&'static str>,
+}
+
+fn gating(tool: &ToolDescriptor, app: &crate::app::Application) -> Gating {
+    let checker = app.assembly().approvals().permissions();
+    let capabilities = tool
+        .capabilities()
+        .iter()
+        .map(|capability| {
+            let governed = checker
+                .filter(|c| c.governs().contains(capability))
+                .map(|c| c.name().to_owned());
+            (capability.as_str(), governed)
+        })
+        .collect();
+    Gating {
+        capabilities,
+        check_in: tool.check_in().map(|c| c.describe()),
+    }
+}
+
 /// The question roles `tool` may ask while it runs, each with who answers it.
 fn asks(tool: &ToolDescriptor) -> Vec<(&'static str, Option<PauseAnswerer>)> {
     tool.asks()

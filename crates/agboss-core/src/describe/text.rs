@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{access, approval, asks, origin};
+use super::{access, approval, asks, gating, origin};
 use crate::agent::{AppAgent, AppTool};
 use crate::app::Application;
 use crate::assembly::AppWorkflow;
@@ -85,7 +85,7 @@ impl<'a> Tree<'a> {
         for agent in workflow.agents() {
             agent_line(out, &pad, agent);
             for tool in agent.tools() {
-                tool_line(out, &pad, tool);
+                tool_line(out, &pad, tool, self.app);
             }
             if let Some(answer) = agent.descriptor().answer() {
                 let _ = writeln!(
@@ -124,7 +124,7 @@ fn agent_line(out: &mut String, pad: &str, agent: &AppAgent) {
     );
 }
 
-fn tool_line(out: &mut String, pad: &str, tool: &AppTool) {
+fn tool_line(out: &mut String, pad: &str, tool: &AppTool, app: &Application) {
     let descriptor = tool.descriptor();
     let env = if tool.env_vars().is_empty() {
         String::new()
@@ -137,6 +137,28 @@ fn tool_line(out: &mut String, pad: &str, tool: &AppTool) {
     let asked: Vec<&str> = asks(descriptor).into_iter().map(|(role, _)| role).collect();
     if !asked.is_empty() {
         waits.push_str(&format!(", asks: {}", asked.join(", ")));
+    }
+    let gating = gating(descriptor, app);
+    if let Some(check_in) = gating.check_in {
+        waits.push_str(&format!(", check-in: {check_in}"));
+    }
+    if !gating.capabilities.is_empty() {
+        let listed: Vec<String> = gating
+            .capabilities
+            .iter()
+            .map(|(capability, governed)| match governed {
+                Some(checker) => format!("{capability} (governed by {checker})"),
+                None => (*capability).to_owned(),
+            })
+            .collect();
+        waits.push_str(&format!(", capabilities: {}", listed.join(", ")));
+    }
+    if descriptor.has_untrusted_output() {
+        waits.push_str(", untrusted output");
+    }
+    if !descriptor.server_claims().is_empty() {
+        let claims = descriptor.server_claims().join(", ");
+        waits.push_str(&format!(", server claims: {claims}"));
     }
     // Only a tool that may not simply run again after a crash says so.
     if descriptor.on_crash() != crate::tool::OnCrash::Rerun {

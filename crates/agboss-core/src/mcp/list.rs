@@ -38,19 +38,21 @@ pub struct ListedTool {
     pub description: Option<String>,
     /// Its input JSON Schema.
     pub input_schema: Value,
-    /// Whether the server says the tool does not change its environment (`readOnlyHint`).
-    pub read_only: bool,
+    /// What the server says of the tool (its annotations: `readOnlyHint=true`,
+    /// `destructiveHint=false`, ...), in that spelling. Claims, never decisions: `g mcp`
+    /// copies them as `server_claims`, `describe` shows them, and nothing is decided by them.
+    pub claims: Vec<String>,
 }
 
 impl ListedTool {
-    /// A tool with no title, no description and no read-only hint.
+    /// A tool with no title, no description and no claims.
     pub fn new(name: impl Into<String>, input_schema: Value) -> ListedTool {
         ListedTool {
             name: name.into(),
             title: None,
             description: None,
             input_schema,
-            read_only: false,
+            claims: Vec::new(),
         }
     }
 }
@@ -127,6 +129,19 @@ fn listed_tool(tool: &rmcp::model::Tool) -> ListedTool {
             .or_else(|| annotations.and_then(|a| a.title.clone())),
         description: tool.description.as_ref().map(ToString::to_string),
         input_schema: Value::Object((*tool.input_schema).clone()),
-        read_only: annotations.and_then(|a| a.read_only_hint) == Some(true),
+        claims: annotations.map(claims_of).unwrap_or_default(),
     }
+}
+
+/// The hints of `annotations` the server set, as `name=value`.
+fn claims_of(annotations: &rmcp::model::ToolAnnotations) -> Vec<String> {
+    [
+        ("readOnlyHint", annotations.read_only_hint),
+        ("destructiveHint", annotations.destructive_hint),
+        ("idempotentHint", annotations.idempotent_hint),
+        ("openWorldHint", annotations.open_world_hint),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| value.map(|v| format!("{name}={v}")))
+    .collect()
 }

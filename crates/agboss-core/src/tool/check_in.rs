@@ -18,8 +18,8 @@ pub type EvidenceFn = fn(&str) -> Result<String, String>;
 pub enum CheckIn {
     /// Before every call.
     Always,
-    /// When the predicate says so.
-    When(CheckInFn),
+    /// When the predicate says so; with its name as written (`over_1000`).
+    When(CheckInFn, &'static str),
 }
 
 impl CheckIn {
@@ -27,7 +27,17 @@ impl CheckIn {
     pub fn trips(&self, arguments: &str, context: &ExecutionContext) -> Result<bool, String> {
         match self {
             CheckIn::Always => Ok(true),
-            CheckIn::When(predicate) => predicate(arguments, context),
+            CheckIn::When(predicate, _) => predicate(arguments, context),
+        }
+    }
+}
+
+impl CheckIn {
+    /// `always`, or the predicate's name: what `describe` prints.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            CheckIn::Always => "always",
+            CheckIn::When(_, name) => name,
         }
     }
 }
@@ -36,21 +46,58 @@ impl fmt::Debug for CheckIn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CheckIn::Always => f.write_str("Always"),
-            CheckIn::When(_) => f.write_str("When(..)"),
+            CheckIn::When(_, name) => write!(f, "When({name})"),
         }
     }
 }
 
+/// A check-in predicate over a tool's input `I`: `fn(&I, &ExecutionContext) -> bool` (or a
+/// closure of that shape).
+#[diagnostic::on_unimplemented(
+    message = "[tool.check-in-invalid] `{Self}` is not a check-in predicate of the tool's input `{I}`",
+    label = "a check-in predicate is `fn(&Input, &ExecutionContext) -> bool`",
+    note = "write `fn over_limit(input: &{I}, context: &ExecutionContext) -> bool`, or use `check_in = always`"
+)]
+pub trait CheckInPredicate<I> {
+    /// Whether a person is asked before the call with `input` runs.
+    fn trips(&self, input: &I, context: &ExecutionContext) -> bool;
+}
+
+impl<I, F: Fn(&I, &ExecutionContext) -> bool> CheckInPredicate<I> for F {
+    fn trips(&self, input: &I, context: &ExecutionContext) -> bool {
+        self(input, context)
+    }
+}
+
+/// The evidence a person reads beside a call of a tool whose input is `I`:
+/// `fn(&I) -> String`.
+#[diagnostic::on_unimplemented(
+    message = "[tool.check-in-invalid] `{Self}` does not build the evidence of a call with input `{I}`",
+    label = "check-in evidence is `fn(&Input) -> String`",
+    note = "write `fn evidence(input: &{I}) -> String`"
+)]
+pub trait EvidenceOf<I> {
+    /// The text.
+    fn evidence(&self, input: &I) -> String;
+}
+
+impl<I, F: Fn(&I) -> String> EvidenceOf<I> for F {
+    fn evidence(&self, input: &I) -> String {
+        self(input)
+    }
+}
+
 /// What `#[tool(check_in = predicate)]` emits: `predicate`, typed by the tool's input `I`, run
-/// on the call's arguments. A predicate of another signature fails to compile at its path.
+/// on the call's arguments. A predicate of another shape fails to compile at its path, with
+/// `[tool.check-in-invalid]`.
 #[doc(hidden)]
 pub fn check_in_with<I: serde::de::DeserializeOwned>(
     arguments: &str,
     context: &ExecutionContext,
-    predicate: fn(&I, &ExecutionContext) -> bool,
+    predicate: impl CheckInPredicate<I>,
 ) -> Result<bool, String> {
     let input: I = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
-    Ok(predicate(&input, context))
+    Ok(predicate.trips(&input, context))
 }
 
 /// What `#[tool(check_in_evidence = function)]` emits: `function`, typed by the tool's input
@@ -58,8 +105,8 @@ pub fn check_in_with<I: serde::de::DeserializeOwned>(
 #[doc(hidden)]
 pub fn evidence_with<I: serde::de::DeserializeOwned>(
     arguments: &str,
-    evidence: fn(&I) -> String,
+    evidence: impl EvidenceOf<I>,
 ) -> Result<String, String> {
     let input: I = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
-    Ok(evidence(&input))
+    Ok(evidence.evidence(&input))
 }

@@ -31,6 +31,7 @@ pub struct ToolDescriptor {
     untrusted_output: bool,
     check_in: Option<CheckIn>,
     evidence: Option<EvidenceFn>,
+    server_claims: &'static [&'static str],
     on_crash: OnCrash,
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
@@ -62,6 +63,7 @@ impl ToolDescriptor {
             untrusted_output: false,
             check_in: None,
             evidence: None,
+            server_claims: &[],
             on_crash: OnCrash::Rerun,
             input_schema,
             output_schema,
@@ -134,6 +136,12 @@ impl ToolDescriptor {
         self
     }
 
+    /// With what its MCP server says of it (`readOnlyHint=true`, ...): shown, never decided by.
+    pub const fn with_server_claims(mut self, claims: &'static [&'static str]) -> ToolDescriptor {
+        self.server_claims = claims;
+        self
+    }
+
     /// What recovery does with a call a crash interrupted (`rerun` unless set).
     pub const fn with_on_crash(mut self, on_crash: OnCrash) -> ToolDescriptor {
         self.on_crash = on_crash;
@@ -197,6 +205,11 @@ impl ToolDescriptor {
     /// The evidence text of a call with `arguments`, if the tool builds one.
     pub fn evidence(&self, arguments: &str) -> Option<Result<String, String>> {
         self.evidence.map(|evidence| evidence(arguments))
+    }
+
+    /// What its MCP server says of it, as `g mcp` copied it: claims, which decide nothing.
+    pub fn server_claims(&self) -> &'static [&'static str] {
+        self.server_claims
     }
 
     /// What recovery does with a call of it that a crash interrupted.

@@ -32,6 +32,7 @@ pub const MCP_KEYS: &[&str] = &[
     "capabilities",
     "check_in",
     "check_in_evidence",
+    "server_claims",
     "on_crash",
     "crate",
 ];
@@ -78,6 +79,8 @@ pub struct ToolArgs {
     pub check_in: Option<syn::Expr>,
     /// The path of `fn(&Input) -> String`: the evidence a person reads beside the call.
     pub check_in_evidence: Option<syn::Path>,
+    /// For `#[mcp_tool]`: what its server says of it (`["readOnlyHint=true"]`), shown only.
+    pub server_claims: Option<syn::Expr>,
     /// What recovery does with a call a crash interrupted: `rerun`, `report` or `ask`.
     pub on_crash: Option<syn::Path>,
     /// For `#[mcp_tool]`: the `#[mcp_server]` type, and the server's tool it calls.

@@ -37,6 +37,8 @@ pub struct ResolvedTool {
     pub check_in: Option<CheckInValue>,
     /// `check_in_evidence = ..`: what the person reads beside the call.
     pub check_in_evidence: Option<Path>,
+    /// `server_claims = [..]`: what an MCP server says of the tool.
+    pub server_claims: Vec<syn::LitStr>,
     /// `on_crash = ..`: `Rerun`, `Report` or `Ask` (the variant's name); `None` for the default.
     pub on_crash: Option<&'static str>,
     /// For `#[mcp_tool]`: the server and the server's tool it calls.
@@ -100,6 +102,13 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
     let asks = check_asks(args.asks.as_ref(), kind, cx);
     let capabilities = check_capabilities(args.capabilities.as_ref(), cx);
     let check_in = check_check_in(args.check_in.as_ref(), cx);
+    let server_claims = args.server_claims.as_ref().map_or_else(Vec::new, |list| {
+        let messages = ListOf {
+            not_a_list: "`server_claims` takes a list of texts: `server_claims = [\"readOnlyHint=true\"]`",
+            not_an_element: "each of `server_claims` is a text: `\"readOnlyHint=true\"`",
+        };
+        list_of(list, &messages, shape::text, cx)
+    });
     let mut fields = fields_of(item);
     if let Some(call) = mcp.as_ref().filter(|call| call.pass_through.is_some()) {
         fields.push(client_field(item, &call.server, header.krate.as_ref()));
@@ -118,6 +127,7 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         untrusted_output: args.untrusted_output,
         check_in,
         check_in_evidence: args.check_in_evidence,
+        server_claims,
         on_crash,
         mcp,
         fields,

@@ -198,6 +198,10 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
         descriptor.call("with_asks", quote!(#server::DESCRIPTOR.elicitation_asks()));
     }
     consent_of(tool).calls(&mut descriptor, private);
+    if !tool.server_claims.is_empty() {
+        let claims = &tool.server_claims;
+        descriptor.call("with_server_claims", quote!(&[#(#claims),*]));
+    }
     descriptor.call_with("with_on_crash", tool.on_crash, |variant| {
         let variant = syn::Ident::new(variant, Span::call_site());
         quote!(#private::OnCrash::#variant)

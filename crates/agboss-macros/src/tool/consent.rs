@@ -190,10 +190,13 @@ impl Consent<'_> {
             Some(CheckInValue::Always) => {
                 descriptor.call("with_check_in", quote!(#private::CheckIn::Always))
             }
-            Some(CheckInValue::When(_)) => descriptor.call(
-                "with_check_in",
-                quote!(#private::CheckIn::When(__agboss_check_in)),
-            ),
+            Some(CheckInValue::When(path)) => {
+                let name = path.to_token_stream().to_string().replace(' ', "");
+                descriptor.call(
+                    "with_check_in",
+                    quote!(#private::CheckIn::When(__agboss_check_in, #name)),
+                )
+            }
             None => {}
         }
         if self.evidence.is_some() {
