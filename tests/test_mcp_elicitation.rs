@@ -259,3 +259,37 @@ async fn a_question_journaled_after_the_calls_timeout_keeps_its_pause() {
     assert_eq!(logged.matches("cancelled ").count(), 1, "{logged}");
     second.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_that_declares_the_servers_role_is_asked_through_its_own_client() {
+    agboss::model::forbid_real_requests(true);
+    let (store, _folder) = sqlite().await;
+    let asked = Arc::new(Asked::default());
+    let model = ScriptedModel::new([
+        Turn::call("profile-by-hand-tool", json!({})),
+        Turn::text("Saved by hand."),
+    ]);
+    let first = app(store.clone(), &model, &asked);
+    let outcome = first
+        .run("hand-desk", "fill in my profile")
+        .thread("t-1")
+        .owner("alice")
+        .await
+        .unwrap();
+    let (pause_id, question) = paused_on(&outcome, "profile-by-hand-tool");
+    assert_eq!(question["server"], "everything-asking");
+    first.shutdown().await;
+    let second = app(store.clone(), &model, &asked);
+    let answer = ElicitationAnswer::accept([("name", json!("Ada Lovelace"))]);
+    let outcome = second
+        .resume(Resume::decision(&pause_id, answer).answered_by("alice"))
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), Some("Saved by hand."));
+    let result = tool_result(&model);
+    assert!(
+        result.contains("by hand: ") && result.contains("- Name: Ada Lovelace"),
+        "{result}"
+    );
+    second.shutdown().await;
+}

@@ -117,6 +117,35 @@ pub struct QuickColour;
 )]
 pub struct Colour;
 
+/// Fills in the user's profile through the server's client, with a handler of its own: a
+/// `#[tool]` declares the server's role itself to be asked.
+#[tool(name = "profile-by-hand-tool", asks = [ServerInputRole])]
+pub struct ProfileByHand {
+    server: McpClient<EverythingAsking>,
+}
+
+impl ToolHandler for ProfileByHand {
+    type Input = Nothing;
+    type Output = PlainText;
+
+    async fn run(&self, input: Nothing) -> Result<PlainText, ToolError> {
+        let form: PlainText = self
+            .server
+            .call_tool("trigger-elicitation-request", &input)
+            .await?;
+        Ok(PlainText::new(format!("by hand: {}", form.text)))
+    }
+}
+
+/// Fills in profiles by hand.
+#[agent(
+    name = "hand-profiler",
+    prompt = "../prompts/helper.prompt.md",
+    model = "test/model",
+    tools = [ProfileByHand]
+)]
+pub struct HandProfiler;
+
 /// Fills in profiles.
 #[agent(
     name = "profiler",
@@ -175,6 +204,7 @@ pub fn app_with(
     let workflows = [
         Workflow::new("desk").agent::<Profiler>(),
         Workflow::new("http-desk").agent::<HttpProfiler>(),
+        Workflow::new("hand-desk").agent::<HandProfiler>(),
     ];
     built(workflows, store, model, asked, env)
 }
