@@ -33,7 +33,7 @@ pub struct NotesFs;
     name = "fake",
     command = "python3",
     args = ["${FAKE_PY}", "${FAKE_MODE}", "${FAKE_LOG}"],
-    tools = ["hello", "wait"],
+    tools = ["hello", "wait", "elicit"],
     env = ["FAKE_PY", "FAKE_MODE", "FAKE_LOG"],
 )]
 pub struct Fake;

@@ -65,6 +65,8 @@ pub mod __private {
     pub use crate::agent::{
         Agent, AgentDescriptor, AgentRegistration, AnswerSpec, History, PromptFile,
     };
+    #[cfg(feature = "mcp")]
+    pub use crate::channel::elicitation_of as mcp_elicitation_of;
     pub use crate::channel::{
         Approves, Asked, Channel, ChannelDescriptor, ChannelHandler, ChannelRole, InterpreterSpec,
         PauseAnswerer, RoleDescriptor, ToolCallApprovalAsk, ToolCallApprovalDecision, approval_for,

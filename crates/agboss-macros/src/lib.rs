@@ -122,6 +122,7 @@ pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `url` | or a streamable-HTTP endpoint (`${VAR}` replaced likewise) |
 /// | `tools = [..]` | the server's tools the application calls, by the server's names |
 /// | `env = [..]` | names of environment variables the server needs, passed to its process |
+/// | `elicitation` | the question role its requests for input during a call (MCP's elicitation) are asked through: `#[channel_role(.., ask = ElicitationQuestion, answer = ElicitationAnswer)]`, else `[mcp.elicitation-role]`; its `#[mcp_tool]`s declare they ask it. Without it the client offers no elicitation and declines every request |
 /// | `crate` | the path of the `agboss` crate, if renamed |
 #[proc_macro_attribute]
 pub fn mcp_server(args: TokenStream, item: TokenStream) -> TokenStream {

@@ -5,7 +5,8 @@ use agboss_rules::codes::{self, Finding};
 use agboss_rules::vars::{check_variable_name, variables_in};
 use darling::FromMeta;
 use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{Expr, Ident, ItemStruct, LitStr};
 
 use crate::ctxt::Ctxt;
@@ -14,7 +15,16 @@ use crate::header::{self, Header, HeaderArgs, Naming, source_location};
 use crate::pipeline::{Attribute, Misplaced, keep_nothing};
 use crate::shape::{self, ListOf, list_of, unit_struct};
 
-const KEYS: &[&str] = &["name", "command", "args", "url", "tools", "env", "crate"];
+const KEYS: &[&str] = &[
+    "name",
+    "command",
+    "args",
+    "url",
+    "tools",
+    "env",
+    "elicitation",
+    "crate",
+];
 
 /// How servers are named: kebab-case only, its name being the `source` of its tools; no
 /// `description` key, the doc of the struct says its name and tools.
@@ -50,6 +60,7 @@ pub struct ServerArgs {
     url: Option<LitStr>,
     tools: Option<Expr>,
     env: Option<Expr>,
+    elicitation: Option<Expr>,
 }
 
 /// A server declaration that passed every check.
@@ -63,6 +74,8 @@ pub struct ResolvedServer {
     args: Vec<LitStr>,
     /// The names of the environment variables it needs.
     env: Vec<LitStr>,
+    /// The question role its requests for input during a call are asked through.
+    elicitation: Option<syn::Path>,
 }
 
 /// How the server is reached.
@@ -107,6 +120,16 @@ fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedS
     let texts = args.command.iter().chain(&args.url).chain(&server_args);
     check_variables_declared(texts, &env, cx);
     let transport = check_transport(args.command, args.url, args.args.is_some(), cx);
+    let elicitation = args.elicitation.as_ref().and_then(|role| {
+        let path = shape::path(role);
+        if path.is_none() {
+            cx.error_at(
+                role,
+                "`elicitation` names a question role by its type: `elicitation = ServerQuestionRole`",
+            );
+        }
+        path
+    });
     let mut header = header.finish()?;
     header.description = format!(
         " The MCP server `{}`, with the tools {}.",
@@ -123,6 +146,7 @@ fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedS
         tools,
         args: server_args,
         env,
+        elicitation,
     })
 }
 
@@ -215,12 +239,25 @@ fn generate(server: &ResolvedServer, item: &ItemStruct) -> TokenStream {
         )
         .with_env(&__AGBOSS_ENV)
     };
+    let (elicitation, value) = match &server.elicitation {
+        None => (TokenStream::new(), value),
+        Some(role) => {
+            // Spanned on the role: one that does not ask MCP's elicitations fails there.
+            let role_ref = quote_spanned!(role.span()=> #private::mcp_elicitation_of::<#role>());
+            let list = hidden_static(
+                &Ident::new("__AGBOSS_ELICITATION", Span::call_site()),
+                quote!([#private::RoleRef; 1]),
+                role_ref,
+            );
+            (list, quote!(#value.with_elicitation(&__AGBOSS_ELICITATION)))
+        }
+    };
     let descriptor = descriptor.emit(value, ident, Members::default());
     let registration = submit(
         &private,
         quote!(#private::McpServerRegistration::of::<#ident>()),
     );
-    let items = [tools, args, env, descriptor, registration];
+    let items = [tools, args, env, elicitation, descriptor, registration];
     emit::component(server.header.doc(item), item, &items)
 }
 

@@ -350,6 +350,13 @@ catalogue! {
     /// An MCP server stopped during a call.
     MCP_SERVER_STOPPED = ("mcp.server-stopped", "an MCP server stopped during a call",
         "server `{server}` stopped during the call: {reason}");
+    /// A server asked for input during a call (elicitation) and the answer is not known now
+    /// (it waits for a person, or cannot be asked): the call stops there.
+    MCP_ELICITATION = ("mcp.elicitation", "a server's request for input during a call is not answered now, so the call stops",
+        "server `{server}` asked for input during the call, which stops here: {detail}");
+    /// An `#[mcp_server]`'s `elicitation` names a role that is not asked MCP's elicitations.
+    MCP_ELICITATION_ROLE = ("mcp.elicitation-role", "an MCP server's `elicitation` names a role that does not ask `ElicitationQuestion` and get `ElicitationAnswer`",
+        "{detail}");
     /// An MCP server failed otherwise: an error response, an answer its tool cannot read.
     MCP = ("mcp", "an MCP server answered with an error or something its tool cannot read",
         "server `{server}`: {detail}");

@@ -351,8 +351,9 @@ pub mod describe {
 #[cfg(feature = "mcp")]
 pub mod mcp {
     pub use agboss_core::mcp::{
-        ListError, ListedTool, McpClient, McpConnection, McpError, McpServer, McpServerDescriptor,
-        McpTransport, START_TIMEOUT, ServerAddress, list_tools, registered_mcp_servers,
+        ElicitationAnswer, ElicitationQuestion, ElicitationTypes, ListError, ListedTool, McpClient,
+        McpConnection, McpError, McpServer, McpServerDescriptor, McpTransport, START_TIMEOUT,
+        ServerAddress, list_tools, registered_mcp_servers,
     };
 }
 

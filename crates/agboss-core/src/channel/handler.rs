@@ -118,6 +118,19 @@ pub const fn ask_of<R: super::Asked>() -> RoleRef {
     RoleRef::new(R::DESCRIPTOR.component().name(), R::DESCRIPTOR)
 }
 
+/// The elicitation role `R` of an MCP server (what `#[mcp_server(.., elicitation = R)]`
+/// emits): a question role asking [`ElicitationQuestion`](crate::mcp::ElicitationQuestion) and
+/// answered with [`ElicitationAnswer`](crate::mcp::ElicitationAnswer), or it does not compile
+/// (`[mcp.elicitation-role]`, at the role).
+#[cfg(feature = "mcp")]
+#[doc(hidden)]
+pub const fn elicitation_of<R: super::Asked>() -> [RoleRef; 1]
+where
+    (R::Question, R::Answer): crate::mcp::ElicitationTypes,
+{
+    [ask_of::<R>()]
+}
+
 /// [`approval_of`] for a tool whose input is `I`: it compiles only when `R` approves calls
 /// with that input, so that `#[tool(channel = R)]` fails with `[channel.wrong-tool]` (the
 /// message of [`Approves`](super::Approves)) at the `channel` key.

@@ -24,6 +24,8 @@ pub use descriptor::{
     ChannelDescriptor, ChannelError, ChannelRegistration, ErasedInterpret, InterpretContext,
     InterpretFuture, InterpreterSpec, RoleDescriptor, RoleForm, SendFuture, SentOutcome,
 };
+#[cfg(feature = "mcp")]
+pub use handler::elicitation_of;
 pub use handler::{
     Channel, ChannelAsk, ChannelHandler, ChannelOutcome, approval_for, approval_of, ask_of,
     channel_descriptor,

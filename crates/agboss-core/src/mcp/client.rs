@@ -17,8 +17,7 @@ use super::{McpError, McpHub, McpServer, McpServerDescriptor};
 use crate::component::Requirement;
 use crate::context::Signal;
 use crate::deps::Unresolved;
-use crate::tool::ToolError;
-use crate::tool::{Dependency, Scope};
+use crate::tool::{Asker, Dependency, Scope, ToolError};
 
 /// A connection to server `S`, for one tool call: declare it as a field of an `#[mcp_tool]`.
 ///
@@ -26,10 +25,16 @@ use crate::tool::{Dependency, Scope};
 /// input as its arguments, under the tool call's signal: when the call times out or the
 /// execution is cancelled, the server is sent MCP's cancel notification. An answer with
 /// `isError` is a tool error with the server's message.
+///
+/// When the server's `#[mcp_server]` names an `elicitation` role and the call's tool declares
+/// it (every `#[mcp_tool]` of the server does), the server's requests for input during the call
+/// are asked through that role, like `Questions::ask`: docs/mcp.md, "Elicitation".
 pub struct McpClient<S> {
     connection: Arc<McpConnection>,
     bound: Option<&'static str>,
     signal: Signal,
+    /// What the call asks the server's elicitation role through, when it may.
+    asker: Option<Arc<dyn Asker>>,
     _server: PhantomData<fn() -> S>,
 }
 
@@ -89,6 +94,13 @@ impl<S: McpServer> McpClient<S> {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(
             CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments),
         ));
+        let elicitations = self.connection.elicitations();
+        // A server with an elicitation role has its calls registered, under the lock its
+        // requests for input take first, so that one that comes at once finds its call.
+        let sending = match elicitations.role() {
+            Some(_) => Some(elicitations.sending().await),
+            None => None,
+        };
         let mut handle = match session
             .peer
             .send_cancellable_request(request, PeerRequestOptions::no_options())
@@ -97,12 +109,24 @@ impl<S: McpServer> McpClient<S> {
             Ok(handle) => handle,
             Err(_) => return Err(self.stopped(&session).await),
         };
+        let mut registered =
+            sending.map(|_sending| elicitations.register(handle.id.clone(), self.asker.clone()));
         let mut guard = CancelOnDrop {
             peer: session.peer.clone(),
             id: Some(handle.id.clone()),
             signal: self.signal.clone(),
         };
-        let answer = (&mut handle.rx).await;
+        let answer = match registered.as_mut() {
+            None => (&mut handle.rx).await,
+            Some(registered) => tokio::select! {
+                answer = &mut handle.rx => answer,
+                Ok(why) = &mut registered.stopped => {
+                    // The server was told the call is cancelled, before its request was answered.
+                    guard.id = None;
+                    return Err(McpError::Elicitation { server, detail: why });
+                }
+            },
+        };
         guard.id = None;
         match answer {
             Ok(Ok(ServerResult::CallToolResult(result))) => Ok(result),
@@ -235,7 +259,16 @@ impl<S: McpServer> Dependency for McpClient<S> {
             connection: hub.connection(S::DESCRIPTOR),
             bound,
             signal: scope.call_signal(),
+            asker: elicitation_asker::<S>(scope),
             _server: PhantomData,
         })
     }
+}
+
+/// The asker of the call, when server `S` has an elicitation role and the call's tool declares
+/// it; else none, and the server's requests for input during the call are declined.
+fn elicitation_asker<S: McpServer>(scope: &Scope<'_>) -> Option<Arc<dyn Asker>> {
+    let role = S::DESCRIPTOR.elicitation()?.role();
+    let declared = scope.descriptor().asks().iter().any(|r| r.role() == role);
+    if declared { scope.asker() } else { None }
 }

@@ -14,6 +14,7 @@ use tokio::sync::Mutex;
 
 use super::McpError;
 use super::descriptor::{McpServerDescriptor, McpTransport, expand};
+use super::elicitation::{Elicitations, Elicitor};
 use super::process::ServerProcess;
 use super::stdio::{Diagnostics, spawn};
 use crate::base::Env;
@@ -24,7 +25,7 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A live session with a server.
 pub(crate) struct Live {
-    service: RunningService<RoleClient, ()>,
+    service: RunningService<RoleClient, Elicitor>,
     child: Option<ServerProcess>,
     diagnostics: Arc<Diagnostics>,
 }
@@ -35,6 +36,8 @@ pub struct McpConnection {
     env: Env,
     clock: Clock,
     live: Mutex<Option<Live>>,
+    /// Its calls in flight, for its requests for input to find theirs.
+    elicitations: Arc<Elicitations>,
 }
 
 /// What a call needs of a live session.
@@ -55,12 +58,18 @@ impl McpConnection {
             env,
             clock,
             live: Mutex::new(None),
+            elicitations: Elicitations::new(descriptor),
         }
     }
 
     /// The server.
     pub fn descriptor(&self) -> &'static McpServerDescriptor {
         self.descriptor
+    }
+
+    /// Its calls in flight, which its requests for input are matched with.
+    pub(crate) fn elicitations(&self) -> &Arc<Elicitations> {
+        &self.elicitations
     }
 
     /// The live session, starting the server first if it is not running (or stopped since).
@@ -146,7 +155,8 @@ impl McpConnection {
             command: endpoint.to_string(),
             reason,
         };
-        let live = Live::open(&endpoint, &env, &self.clock, START_TIMEOUT)
+        let handler = Elicitor::of(self.elicitations.clone());
+        let live = Live::open(&endpoint, &env, &self.clock, START_TIMEOUT, handler)
             .await
             .map_err(failed)?;
         let offered = match live.list_tools(&self.clock, START_TIMEOUT).await {
@@ -227,7 +237,7 @@ impl std::fmt::Display for Endpoint {
 
 impl Live {
     /// A session with the server at `endpoint`, `initialize` answered within `timeout` on
-    /// `clock`. A stdio server is started in its own process group with the variables `env` set
+    /// `clock`, its requests answered by `handler`. A stdio server is started in its own process group with the variables `env` set
     /// on top of the process's environment. The error says why, in the server's own words where
     /// it left some.
     pub(crate) async fn open(
@@ -235,6 +245,7 @@ impl Live {
         env: &[(String, String)],
         clock: &Clock,
         timeout: Duration,
+        handler: Elicitor,
     ) -> Result<Live, String> {
         match endpoint {
             Endpoint::Stdio { command, args } => {
@@ -247,7 +258,8 @@ impl Live {
                 })?;
                 let diagnostics = started.diagnostics.clone();
                 let mut child = ServerProcess::new(started.child);
-                let served = within(clock, timeout, ().serve((started.read, started.write))).await;
+                let served =
+                    within(clock, timeout, handler.serve((started.read, started.write))).await;
                 let reason = match served {
                     Ok(Ok(service)) => {
                         return Ok(Live {
@@ -274,7 +286,7 @@ impl Live {
                     super::http_client()?,
                     StreamableHttpClientTransportConfig::with_uri(url.clone()),
                 );
-                let service = within(clock, timeout, ().serve(transport))
+                let service = within(clock, timeout, handler.serve(transport))
                     .await?
                     .map_err(|e| http_failure(url, &e))?;
                 Ok(Live {

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::base::Env;
 use crate::component::{Component, ComponentKind, SourceLocation, derefs_to_component, registry};
-use crate::tool::RemoteTool;
+use crate::tool::{RemoteTool, RoleRef};
 
 /// How to reach a server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +32,9 @@ pub struct McpServerDescriptor {
     transport: McpTransport,
     tools: &'static [&'static str],
     env: &'static [&'static str],
+    /// The question role its elicitations are asked through, as a one-element list (the
+    /// `asks` of its `#[mcp_tool]`s), or none.
+    elicitation: &'static [RoleRef],
 }
 
 impl McpServerDescriptor {
@@ -48,6 +51,7 @@ impl McpServerDescriptor {
             transport,
             tools,
             env: &[],
+            elicitation: &[],
         }
     }
 
@@ -55,6 +59,25 @@ impl McpServerDescriptor {
     pub const fn with_env(mut self, env: &'static [&'static str]) -> McpServerDescriptor {
         self.env = env;
         self
+    }
+
+    /// With the question role its requests for input during a call (MCP's elicitation) are
+    /// asked through: `role` is a one-element list, which its `#[mcp_tool]`s declare they ask.
+    pub const fn with_elicitation(mut self, role: &'static [RoleRef; 1]) -> McpServerDescriptor {
+        self.elicitation = role;
+        self
+    }
+
+    /// The question role its elicitations are asked through, if it has one; without one, the
+    /// client offers no elicitation and declines every request for input.
+    pub fn elicitation(&self) -> Option<&'static RoleRef> {
+        self.elicitation.first()
+    }
+
+    /// The roles a call of its tools may ask: its elicitation role, or none (what an
+    /// `#[mcp_tool]` declares it asks).
+    pub const fn elicitation_asks(&self) -> &'static [RoleRef] {
+        self.elicitation
     }
 
     /// How to reach it.

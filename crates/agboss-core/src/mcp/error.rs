@@ -55,6 +55,15 @@ pub enum McpError {
         /// What was wrong.
         what: String,
     },
+    /// The server asked for input during the call (elicitation), and the call stops there:
+    /// the answer waits for a person (the run pauses; the call runs again once answered), or
+    /// the question could not be asked.
+    Elicitation {
+        /// The server.
+        server: &'static str,
+        /// Why the call stops.
+        detail: String,
+    },
     /// The protocol failed another way (an MCP error response, a timeout of the SDK).
     Protocol {
         /// The server.
@@ -74,6 +83,7 @@ impl McpError {
             McpError::ToolMissing { .. } => &codes::MCP_TOOL_MISSING,
             McpError::Undeclared { .. } => &codes::MCP_UNDECLARED_TOOL,
             McpError::Stopped { .. } => &codes::MCP_SERVER_STOPPED,
+            McpError::Elicitation { .. } => &codes::MCP_ELICITATION,
             McpError::Unreadable { .. } | McpError::Protocol { .. } => &codes::MCP,
         }
     }
@@ -112,7 +122,7 @@ impl McpError {
                 ("server", server),
                 ("detail", &format!("answered `{tool}` with {what}")),
             ]),
-            McpError::Protocol { server, detail } => {
+            McpError::Elicitation { server, detail } | McpError::Protocol { server, detail } => {
                 code.fill(&[("server", server), ("detail", detail)])
             }
         }
@@ -156,6 +166,10 @@ mod tests {
             McpError::Stopped {
                 server,
                 reason: "the process exited".into(),
+            },
+            McpError::Elicitation {
+                server,
+                detail: "the call waits for an answer".into(),
             },
         ];
         for error in coded {

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::connection::{Endpoint, Live};
+use super::elicitation::Elicitor;
 use crate::base::Env;
 use crate::time::Clock;
 
@@ -108,7 +109,7 @@ pub async fn list_tools(
     };
     // Nothing here belongs to an application, so no application clock: the system's.
     let clock = Clock::system();
-    let live = Live::open(&endpoint, &pairs, &clock, timeout)
+    let live = Live::open(&endpoint, &pairs, &clock, timeout, Elicitor::declining())
         .await
         .map_err(failed)?;
     let listed = live.list_tools(&clock, timeout).await;

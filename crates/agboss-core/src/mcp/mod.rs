@@ -16,6 +16,7 @@
 mod client;
 mod connection;
 mod descriptor;
+mod elicitation;
 mod error;
 mod hub;
 mod list;
@@ -28,6 +29,7 @@ pub use descriptor::{
     McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
     registered_mcp_servers, remote_tool,
 };
+pub use elicitation::{ElicitationAnswer, ElicitationQuestion, ElicitationTypes};
 pub use error::McpError;
 pub use hub::McpHub;
 pub use list::{ListError, ListedTool, ServerAddress, list_tools};

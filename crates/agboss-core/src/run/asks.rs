@@ -68,16 +68,13 @@ impl Asker for CallAsker {
                         pause.opened.question
                     )));
                 }
-                match &pause.resolution {
-                    Some(resolution) => {
-                        return resolution
-                            .answer()
-                            .cloned()
-                            .ok_or_else(|| AskFailure::Failed(unanswered(role, resolution)));
-                    }
-                    // Opened, but its channel's answer was never journaled: the loop asks again
-                    // with the same pause id.
-                    None => {}
+                // Opened but never answered (its channel's answer was not journaled): the loop
+                // asks again, with the same pause id.
+                if let Some(resolution) = &pause.resolution {
+                    return resolution
+                        .answer()
+                        .cloned()
+                        .ok_or_else(|| AskFailure::Failed(unanswered(role, resolution)));
                 }
             }
             let (reply, answer) = oneshot::channel();

@@ -142,7 +142,7 @@ fn check_asks(list: Option<&syn::Expr>, kind: Kind, cx: &mut Ctxt) -> Vec<Path> 
     };
     let finding = |detail: &str| codes::TOOL_ASKS_INVALID.finding(&[("detail", &detail)]);
     if kind == Kind::Mcp {
-        let why = "an `#[mcp_tool]` asks nothing itself: it passes each call to its server's tool";
+        let why = "an `#[mcp_tool]` asks nothing itself: it passes each call to its server's tool, whose requests for input go to the role its `#[mcp_server(.., elicitation = Role)]` names";
         cx.finding_at(&finding(why), list);
         return Vec::new();
     }

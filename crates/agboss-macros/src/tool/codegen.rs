@@ -192,6 +192,11 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     if !tool.asks.is_empty() {
         descriptor.call("with_asks", quote!(&__AGBOSS_ASKS));
     }
+    // An `#[mcp_tool]` asks its server's elicitation role, if the server has one.
+    if let Some(McpCall { server, .. }) = &tool.mcp {
+        let server = quote_spanned!(server.span()=> <#server as #private::McpServer>);
+        descriptor.call("with_asks", quote!(#server::DESCRIPTOR.elicitation_asks()));
+    }
     consent_of(tool).calls(&mut descriptor, private);
     if !tool.server_claims.is_empty() {
         let claims = &tool.server_claims;
