@@ -276,7 +276,7 @@ async fn a_call_waits_and_runs_once_approved_with_its_journaled_arguments() {
             LoopEvent::Answered { .. } => "answered",
             LoopEvent::Failed { .. } => "failed",
             LoopEvent::Summarized { .. } => "summarized",
-            LoopEvent::PermissionDecided { .. } => "permission_decided",
+            LoopEvent::PermissionsDecided { .. } => "permissions_decided",
         })
         .collect();
     assert_eq!(
