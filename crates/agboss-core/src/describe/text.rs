@@ -153,7 +153,8 @@ fn tool_line(out: &mut String, pad: &str, tool: &AppTool, app: &Application) {
             .collect();
         waits.push_str(&format!(", capabilities: {}", listed.join(", ")));
     }
-    if descriptor.has_untrusted_output() {
+    // An MCP tool's output is never vouched for; its `mcp <server>` says so already.
+    if descriptor.has_untrusted_output() && descriptor.origin().remote().is_none() {
         waits.push_str(", untrusted output");
     }
     if !descriptor.server_claims().is_empty() {
