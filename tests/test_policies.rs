@@ -206,6 +206,14 @@ fn desk(
     }
 }
 
+/// Ann approves the first pause of `paused`; how the run went on.
+async fn approve_first(desk: &Desk, paused: &agboss::run::Paused) -> agboss::run::RunOutcome {
+    let pause_id = &paused.pending[0].pause_id;
+    let approve = ToolCallApprovalDecision::<Value>::approve();
+    let resume = Resume::decision(pause_id, approve).answered_by("ann");
+    desk.app.resume(resume).await.unwrap()
+}
+
 async fn events(store: &MemoryStore, execution_id: &str) -> Vec<LoopEvent> {
     store.events(execution_id).await.unwrap()
 }
@@ -268,17 +276,7 @@ async fn a_check_in_asks_about_large_refunds_only_with_the_evidence() {
     );
     assert_eq!(desk.effects.done(), ["refund A-1 5000"]);
 
-    let resumed = desk
-        .app
-        .resume(
-            Resume::decision(
-                &paused.pending[0].pause_id,
-                ToolCallApprovalDecision::<Value>::approve(),
-            )
-            .answered_by("ann"),
-        )
-        .await
-        .unwrap();
+    let resumed = approve_first(&desk, paused).await;
     assert_eq!(resumed.text(), Some("Refunded after approval."));
     assert_eq!(
         desk.effects.done(),
@@ -604,17 +602,7 @@ async fn a_journaled_decision_is_not_asked_again_when_the_run_goes_on() {
         paused.pending[0].question["why"],
         "every payment is approved by a person (rule `payments`)"
     );
-    let resumed = desk
-        .app
-        .resume(
-            Resume::decision(
-                &paused.pending[0].pause_id,
-                ToolCallApprovalDecision::<Value>::approve(),
-            )
-            .answered_by("ann"),
-        )
-        .await
-        .unwrap();
+    let resumed = approve_first(&desk, paused).await;
     assert_eq!(resumed.text(), Some("Refunded."));
     assert_eq!(desk.effects.done(), ["refund C-3 1000"]);
     assert_eq!(

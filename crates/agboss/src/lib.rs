@@ -224,7 +224,7 @@ pub mod journal {
     pub use agboss_core::journal::{
         AskedIn, CallPause, CallResult, ExecutionRecord, ExecutionStatus, INTENTS_SINCE,
         JournalError, LoopEvent, LoopState, Next, PauseOpened, PauseQuery, PauseRecord,
-        PauseResolution, PendingCall, STATE_VERSION, Spent, ThreadOwner,
+        PauseResolution, PendingCall, PermissionDecision, STATE_VERSION, Spent, ThreadOwner,
     };
 }
 
