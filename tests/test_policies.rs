@@ -184,6 +184,7 @@ fn desk(
         Box<dyn FnOnce(agboss::app::ApplicationBuilder) -> agboss::app::ApplicationBuilder>,
     >,
 ) -> Desk {
+    traced();
     let store = Arc::new(MemoryStore::new());
     let effects = Arc::new(Effects::default());
     let web = Arc::new(Web::default());
@@ -388,7 +389,18 @@ fn injections() -> Vec<(String, &'static str, Value)> {
     all
 }
 
-/// Counts the permission decisions traced, by decision.
+/// The binary's one subscriber, installed before any test reaches a call site: a subscriber
+/// scoped to one test races with other tests caching the sites' interest first.
+fn traced() -> &'static Traced {
+    static TRACED: OnceLock<&'static Traced> = OnceLock::new();
+    TRACED.get_or_init(|| {
+        let traced: &'static Traced = Box::leak(Box::default());
+        tracing::subscriber::set_global_default(traced).expect("the binary's only subscriber");
+        traced
+    })
+}
+
+/// Counts the `untrusted-content` asks traced.
 #[derive(Default)]
 struct Traced {
     asks: AtomicU32,
@@ -412,7 +424,11 @@ impl tracing::Subscriber for &'static Traced {
         }
         let mut fields = Fields(String::new());
         event.record(&mut fields);
-        if fields.0.contains("agboss.permission") && fields.0.contains("decision=Ask") {
+        let asked = fields.0.contains("decision=Ask");
+        if fields.0.contains("agboss.permission")
+            && asked
+            && fields.0.contains("rule=untrusted-content")
+        {
             self.asks.fetch_add(1, Ordering::SeqCst);
         }
     }
@@ -423,9 +439,7 @@ impl tracing::Subscriber for &'static Traced {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t21_injected_text_in_a_tool_result_gets_no_high_impact_call_through() {
     agboss::model::forbid_real_requests(true);
-    static TRACED: OnceLock<&'static Traced> = OnceLock::new();
-    let traced: &'static Traced = TRACED.get_or_init(|| Box::leak(Box::default()));
-    let _guard = tracing::subscriber::set_default(traced);
+    let traced = traced();
 
     let injections = injections();
     assert!(injections.len() >= 50);
@@ -477,7 +491,7 @@ async fn t21_injected_text_in_a_tool_result_gets_no_high_impact_call_through() {
         "calls that ran without a person: {high_impact:?}"
     );
     let traced_asks = traced.asks.load(Ordering::SeqCst);
-    assert!(traced_asks >= blocked, "traced {traced_asks} of {blocked}");
+    assert_eq!(traced_asks, blocked, "each blocked attempt traced once");
     println!(
         "T21: injected phrasings {}; high-impact calls without approval 0; blocked and journaled {blocked}; traced {traced_asks}",
         injections.len()

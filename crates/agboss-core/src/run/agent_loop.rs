@@ -30,7 +30,7 @@ pub(crate) struct AgentLoop<'a> {
     request: ChatRequest,
     pub(super) answer: Option<AnswerTool>,
     /// What the permission checker is told of the run so far.
-    pub(super) seen: std::sync::Mutex<super::consent::Seen>,
+    pub(super) seen: std::sync::Mutex<super::seen::Seen>,
 }
 
 /// The agent's answer tool `answer-<dto>` and the check of its arguments.

@@ -12,8 +12,7 @@ use super::agent_loop::AgentLoop;
 use super::approvals::ApprovalRole;
 use crate::context::{ExecutionContext, Step};
 use crate::journal::{LoopState, PermissionDecision};
-use crate::model::Message;
-use crate::policy::{CallSeen, Permission, PermissionKind, PermissionRequest};
+use crate::policy::{Permission, PermissionKind, PermissionRequest};
 
 /// What the checks say about one call.
 pub(super) enum Consent {
@@ -180,38 +179,5 @@ impl AgentLoop<'_> {
             permissions.push(permission);
         }
         permissions
-    }
-}
-
-/// What a checker is told of the run so far, kept up to date as the conversation grows (each
-/// message read once): the calls made, and whether content nobody vouches for entered since the
-/// last message of a person.
-#[derive(Debug, Default)]
-pub(super) struct Seen {
-    /// Messages read so far.
-    read: usize,
-    calls: Vec<CallSeen>,
-    untrusted: bool,
-}
-
-impl Seen {
-    /// Reads the messages not read yet; `untrusted` says which tools' results are not vouched
-    /// for.
-    fn catch_up(&mut self, messages: &[Message], untrusted: impl Fn(&str) -> bool) {
-        for message in messages.iter().skip(self.read) {
-            match message {
-                Message::User { .. } => self.untrusted = false,
-                Message::Tool { name, is_error, .. } => {
-                    self.calls.push(CallSeen {
-                        tool: name.clone(),
-                        is_error: *is_error,
-                    });
-                    // The framework's own texts (an unknown tool, a refusal) are vouched for.
-                    self.untrusted |= untrusted(name);
-                }
-                _ => {}
-            }
-        }
-        self.read = messages.len();
     }
 }

@@ -24,6 +24,7 @@ mod lease;
 mod limits;
 mod outcome;
 mod pause_send;
+mod seen;
 mod spent;
 mod tools_step;
 
