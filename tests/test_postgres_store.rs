@@ -7,50 +7,19 @@
 //! The servers come from pg-server: the tests' shared server (started on first use, or
 //! `AGBOSS_PG_URL`) with a database per test, and private servers for the tests that stop one.
 
+mod store_common;
+
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use store_common::{started, started_in};
 
-use agboss::journal::{LoopEvent, STATE_VERSION, ThreadOwner};
+use agboss::journal::LoopEvent;
 use agboss::run::Answer;
-use agboss::spend::Budgets;
 use agboss::store::{PostgresOptions, PostgresStore, Store, StoreErrorKind};
 use pg_server::{PrivateServer, Proxy, execute, fresh_database, query_texts};
 
 const LONG: Duration = Duration::from_secs(3_600);
-
-fn started(id: &str) -> LoopEvent {
-    LoopEvent::Started {
-        version: STATE_VERSION,
-        execution_id: id.to_owned(),
-        workflow: "desk".into(),
-        agent: "notes".into(),
-        visit: 1,
-        input: "hi".into(),
-        thread: None,
-        owner: None,
-        tenant: None,
-        budgets: Budgets::none(),
-        history: Vec::new(),
-        history_usage: Default::default(),
-        history_cost: Default::default(),
-    }
-}
-
-/// `started` in thread `thread`, its run naming `owner`.
-fn started_in(id: &str, thread: &str, owner: Option<&str>) -> LoopEvent {
-    let mut event = started(id);
-    if let LoopEvent::Started {
-        thread: in_thread,
-        owner: named,
-        ..
-    } = &mut event
-    {
-        *in_thread = Some(thread.to_owned());
-        *named = owner.map(str::to_owned);
-    }
-    event
-}
 
 fn answered(text: &str) -> LoopEvent {
     LoopEvent::Answered {
@@ -156,31 +125,7 @@ async fn a_store_of_schema_1_gives_each_thread_the_owner_of_its_first_execution(
         texts(database.url(), "SELECT max(version) FROM agboss.migrations"),
         ["2"]
     );
-    let owned = |owner: &str| Some(ThreadOwner::Owned(owner.to_owned()));
-    assert_eq!(store.thread_owner("t-1").await.unwrap(), owned("ann"));
-    assert_eq!(
-        store.thread_owner("t-2").await.unwrap(),
-        Some(ThreadOwner::Unowned)
-    );
-    assert_eq!(store.thread_owner("t-3").await.unwrap(), owned("cy"));
-    assert_eq!(store.thread_owner("t-4").await.unwrap(), None);
-    let bob = store
-        .append("e-10", 0, &started_in("e-10", "t-1", Some("bob")))
-        .await
-        .unwrap_err();
-    assert!(bob.is_owner_mismatch(), "{bob}");
-    store
-        .append("e-11", 0, &started_in("e-11", "t-1", Some("ann")))
-        .await
-        .unwrap();
-    let ids: Vec<String> = store
-        .thread("t-1")
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|r| r.execution_id)
-        .collect();
-    assert_eq!(ids, ["e-2", "e-9", "e-11"]);
+    store_common::owners_after_migration(&store).await;
 }
 
 #[tokio::test]

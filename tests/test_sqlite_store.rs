@@ -2,46 +2,15 @@
 //! is not one it can read), the data folder it defaults to, and several processes appending to
 //! one file. What every store does is in the conformance suite (test_store_conformance.rs).
 
+mod store_common;
+
 use std::path::Path;
 use std::process::Command;
+use store_common::{started, started_in};
 
 use agboss::Env;
-use agboss::journal::{LoopEvent, STATE_VERSION, ThreadOwner};
-use agboss::spend::Budgets;
+use agboss::journal::LoopEvent;
 use agboss::store::{SqliteStore, Store, StoreErrorKind};
-
-fn started(id: &str) -> LoopEvent {
-    LoopEvent::Started {
-        version: STATE_VERSION,
-        execution_id: id.to_owned(),
-        workflow: "desk".into(),
-        agent: "notes".into(),
-        visit: 1,
-        input: "hi".into(),
-        thread: None,
-        owner: None,
-        tenant: None,
-        budgets: Budgets::none(),
-        history: Vec::new(),
-        history_usage: Default::default(),
-        history_cost: Default::default(),
-    }
-}
-
-/// `started` in thread `thread`, its run naming `owner`.
-fn started_in(id: &str, thread: &str, owner: Option<&str>) -> LoopEvent {
-    let mut event = started(id);
-    if let LoopEvent::Started {
-        thread: in_thread,
-        owner: named,
-        ..
-    } = &mut event
-    {
-        *in_thread = Some(thread.to_owned());
-        *named = owner.map(str::to_owned);
-    }
-    event
-}
 
 fn failed(code: &str) -> LoopEvent {
     LoopEvent::Failed {
@@ -191,31 +160,7 @@ async fn a_store_of_schema_2_gives_each_thread_the_owner_of_its_first_execution(
     }
     let store = SqliteStore::open(&path).await.unwrap();
     assert_eq!(pragma(&path, "user_version"), 3);
-    let owned = |owner: &str| Some(ThreadOwner::Owned(owner.to_owned()));
-    assert_eq!(store.thread_owner("t-1").await.unwrap(), owned("ann"));
-    assert_eq!(
-        store.thread_owner("t-2").await.unwrap(),
-        Some(ThreadOwner::Unowned)
-    );
-    assert_eq!(store.thread_owner("t-3").await.unwrap(), owned("cy"));
-    assert_eq!(store.thread_owner("t-4").await.unwrap(), None);
-    let bob = store
-        .append("e-10", 0, &started_in("e-10", "t-1", Some("bob")))
-        .await
-        .unwrap_err();
-    assert!(bob.is_owner_mismatch(), "{bob}");
-    store
-        .append("e-11", 0, &started_in("e-11", "t-1", Some("ann")))
-        .await
-        .unwrap();
-    let ids: Vec<String> = store
-        .thread("t-1")
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|r| r.execution_id)
-        .collect();
-    assert_eq!(ids, ["e-2", "e-9", "e-11"]);
+    store_common::owners_after_migration(&store).await;
 }
 
 #[tokio::test]

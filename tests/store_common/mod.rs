@@ -1,0 +1,71 @@
+//! What the store tests of SQLite and PostgreSQL share: the events they journal, and what a
+//! store migrated from a schema without thread owners must answer.
+
+use agboss::journal::{LoopEvent, STATE_VERSION, ThreadOwner};
+use agboss::spend::Budgets;
+use agboss::store::Store;
+
+/// The `started` event of execution `id`, in no thread.
+pub fn started(id: &str) -> LoopEvent {
+    LoopEvent::Started {
+        version: STATE_VERSION,
+        execution_id: id.to_owned(),
+        workflow: "desk".into(),
+        agent: "notes".into(),
+        visit: 1,
+        input: "hi".into(),
+        thread: None,
+        owner: None,
+        tenant: None,
+        budgets: Budgets::none(),
+        history: Vec::new(),
+        history_usage: Default::default(),
+        history_cost: Default::default(),
+    }
+}
+
+/// The `started` event of execution `id` in `thread`, run by `owner`.
+pub fn started_in(id: &str, thread: &str, owner: Option<&str>) -> LoopEvent {
+    let mut event = started(id);
+    if let LoopEvent::Started {
+        thread: in_thread,
+        owner: named,
+        ..
+    } = &mut event
+    {
+        *in_thread = Some(thread.to_owned());
+        *named = owner.map(str::to_owned);
+    }
+    event
+}
+
+/// A store migrated from a schema without thread owners: each thread has the owner of its first
+/// execution (`t-1` ann, `t-2` none, `t-3` cy), a run by another owner is refused, and the
+/// thread's executions are listed in order.
+pub async fn owners_after_migration(store: &dyn Store) {
+    let owned = |owner: &str| Some(ThreadOwner::Owned(owner.to_owned()));
+    assert_eq!(store.thread_owner("t-1").await.unwrap(), owned("ann"));
+    assert_eq!(
+        store.thread_owner("t-2").await.unwrap(),
+        Some(ThreadOwner::Unowned)
+    );
+    assert_eq!(store.thread_owner("t-3").await.unwrap(), owned("cy"));
+    assert_eq!(store.thread_owner("t-4").await.unwrap(), None);
+    let bob = store
+        .append("e-10", 0, &started_in("e-10", "t-1", Some("bob")))
+        .await
+        .unwrap_err();
+    assert!(bob.is_owner_mismatch(), "{bob}");
+    store
+        .append("e-11", 0, &started_in("e-11", "t-1", Some("ann")))
+        .await
+        .unwrap();
+    let ids: Vec<String> = store
+        .thread("t-1")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.execution_id)
+        .collect();
+    assert_eq!(ids, ["e-2", "e-9", "e-11"]);
+}
