@@ -388,3 +388,56 @@ fn describe_lists_the_questions_a_tool_may_ask() {
         "{json:#}"
     );
 }
+
+#[dto]
+pub struct NoteInput {
+    /// The note.
+    pub text: String,
+}
+
+/// Asks for a line of an address it never declared.
+#[tool(name = "note-address-tool")]
+pub struct NoteAddress {
+    questions: Questions,
+}
+
+impl ToolHandler for NoteAddress {
+    type Input = NoteInput;
+    type Output = PlainText;
+
+    async fn run(&self, input: NoteInput) -> Result<PlainText, ToolError> {
+        let question = AddressQuestion {
+            order: input.text,
+            line: 1,
+        };
+        let line = self.questions.ask::<ShippingAddressRole>(question).await?;
+        Ok(PlainText::new(line.text))
+    }
+}
+
+#[tokio::test]
+async fn an_ask_outside_a_run_or_of_an_undeclared_role_says_so() {
+    let app = Application::builder("shop")
+        .workflow(
+            Workflow::new("desk")
+                .agent::<Shipper>()
+                .tool::<NoteAddress>(),
+        )
+        .channel::<AddressInbox>()
+        .provide(Arc::new(Effects::default()))
+        .build()
+        .unwrap();
+    let outside = app
+        .tool::<ShipOrder>()
+        .invoke(r#"{"order": "A-1", "asks": 1}"#)
+        .await;
+    assert_eq!(
+        outside.content,
+        "Tool error: role `shipping-address-channel` cannot be asked here: questions are asked by calls an agent's run makes, which can pause"
+    );
+    let undeclared = app.tool::<NoteAddress>().invoke(r#"{"text": "A-1"}"#).await;
+    assert_eq!(
+        undeclared.content,
+        "Tool error: tool `note-address-tool` asks role `shipping-address-channel`, which it does not declare: add `asks = [ShippingAddressRole]` to its #[tool]"
+    );
+}
