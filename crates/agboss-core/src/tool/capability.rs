@@ -20,14 +20,6 @@ pub enum Capability {
 }
 
 impl Capability {
-    /// The built-in capabilities, as `#[tool]` spells them.
-    pub const BUILT_IN: [(&'static str, Capability); 4] = [
-        ("ExternalNet", Capability::ExternalNet),
-        ("UserData", Capability::UserData),
-        ("Money", Capability::Money),
-        ("Destructive", Capability::Destructive),
-    ];
-
     /// Its name as journals, traces and `describe` write it: `external_net`, `user_data`,
     /// `money`, `destructive`, or the custom name.
     pub fn as_str(&self) -> &'static str {
@@ -38,15 +30,6 @@ impl Capability {
             Capability::Destructive => "destructive",
             Capability::Custom(name) => name,
         }
-    }
-
-    /// Whether a person should consent to it once content nobody vouches for has entered the
-    /// run: it moves money, destroys, or sends something out.
-    pub fn is_high_impact(&self) -> bool {
-        matches!(
-            self,
-            Capability::ExternalNet | Capability::Money | Capability::Destructive
-        )
     }
 }
 
