@@ -588,7 +588,7 @@ impl PermissionChecker for CountingAsk {
 
     fn check(&self, request: &PermissionRequest<'_>) -> Permission {
         self.asked.fetch_add(1, Ordering::SeqCst);
-        assert_eq!(request.arguments["order"], "C-3");
+        assert_eq!(request.arguments()["order"], "C-3");
         Permission::ask("payments", "every payment is approved by a person")
     }
 }

@@ -93,6 +93,10 @@ pub enum LoopEvent {
     ToolsStarted {
         /// The calls, by id.
         call_ids: Vec<String>,
+        /// The permission checker's decisions that let these calls run (all `allow`), journaled
+        /// with their intent rather than in an append of their own.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        permissions: Vec<PermissionDecision>,
     },
     /// A running call recorded a cost (with its `SpendRecorder` or `ModelClient`): journaled as
     /// it is recorded, so a call that a crash interrupts still counts what it spent.

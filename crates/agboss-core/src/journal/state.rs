@@ -255,7 +255,11 @@ impl LoopState {
                 self.asks.clear();
                 self.permissions.clear();
             }
-            LoopEvent::ToolsStarted { call_ids } => {
+            LoopEvent::ToolsStarted {
+                call_ids,
+                permissions,
+            } => {
+                self.file_permissions(permissions);
                 for call in &mut self.pending {
                     if call_ids.contains(&call.call_id) {
                         call.attempts += 1;
@@ -350,14 +354,7 @@ impl LoopState {
                     pause.resolution = Some(resolution);
                 }
             }
-            LoopEvent::PermissionsDecided { decisions } => {
-                for decision in decisions {
-                    self.permissions
-                        .entry(decision.call_id)
-                        .or_default()
-                        .push((decision.capability, decision.permission));
-                }
-            }
+            LoopEvent::PermissionsDecided { decisions } => self.file_permissions(decisions),
             LoopEvent::PauseAnswerRejected { reading, .. } => {
                 if let Some(reading) = &reading {
                     self.count_reading(reading);
@@ -398,6 +395,16 @@ impl LoopState {
             .values_mut()
             .chain(self.asks.values_mut().flatten())
             .find(|p| p.opened.pause_id == pause_id)
+    }
+
+    /// Files each decision under its call.
+    fn file_permissions(&mut self, decisions: Vec<super::PermissionDecision>) {
+        for decision in decisions {
+            self.permissions
+                .entry(decision.call_id)
+                .or_default()
+                .push((decision.capability, decision.permission));
+        }
     }
 
     /// Whether the run has ended.

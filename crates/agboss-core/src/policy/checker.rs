@@ -31,8 +31,10 @@ pub struct PermissionRequest<'a> {
     pub tool: &'a str,
     /// Where its work is done: here, or an MCP server's tool.
     pub origin: &'a ToolOrigin,
-    /// The call's arguments, checked against the tool's input schema.
-    pub arguments: &'a Value,
+    /// The call's arguments as the model sent them (JSON text). They are checked against the
+    /// tool's input schema before a person is asked and before the call runs, not before the
+    /// checker reads them: read them with [`arguments`](Self::arguments), which parses them.
+    pub arguments_text: &'a str,
     /// The execution it belongs to (owner, tenant, thread).
     pub execution: &'a Execution,
     /// The calls the run made before this turn, oldest first.
@@ -40,6 +42,14 @@ pub struct PermissionRequest<'a> {
     /// Whether content nobody vouches for (a result of an MCP tool, or of a tool declared
     /// `untrusted_output`) entered the run since its last message from a person.
     pub untrusted_since_person: bool,
+}
+
+impl PermissionRequest<'_> {
+    /// The call's arguments, parsed (`Value::Null` for text that is not JSON: such a call fails
+    /// on its own input when it runs).
+    pub fn arguments(&self) -> Value {
+        serde_json::from_str(self.arguments_text).unwrap_or(Value::Null)
+    }
 }
 
 /// A call the run made before, as a checker sees it.

@@ -18,7 +18,9 @@ use super::consent::Consent;
 use super::finished::Finished;
 use super::pause_send::{digest, resolution_of};
 use crate::channel::{SentOutcome, ToolCallApprovalDecision};
-use crate::journal::{CallPause, LoopEvent, LoopState, PauseResolution, PendingCall};
+use crate::journal::{
+    CallPause, LoopEvent, LoopState, PauseResolution, PendingCall, PermissionDecision,
+};
 use crate::tool::{OnCrash, ToolError};
 
 /// What becomes of one call of the turn.
@@ -54,6 +56,7 @@ impl AgentLoop<'_> {
     pub(super) async fn gate_calls(
         &self,
         state: &mut LoopState,
+        allowed: &mut Vec<PermissionDecision>,
     ) -> Result<HashMap<usize, Gate>, RunError> {
         let mut gates = HashMap::new();
         let mut to_check = Vec::new();
@@ -98,14 +101,20 @@ impl AgentLoop<'_> {
                 continue;
             }
             match (pause, role) {
-                (None, _) => match tool.tool().check_input(&pending.call.arguments) {
-                    // Nobody is asked to approve arguments the tool would refuse.
-                    Err(failure) => {
-                        let text = format!("Tool error: {failure}");
-                        gates.insert(index, Gate::Refused(self.bounded(index, text)));
+                // A tool whose role asks about every call has its input checked first:
+                // nobody is asked to approve arguments the tool would refuse. The other checks
+                // read the argument text; the schema is checked when a person is to be asked,
+                // and by the call itself when it runs.
+                (None, _) if descriptor.approval().is_some() && descriptor.check_in().is_none() => {
+                    match tool.tool().check_input(&pending.call.arguments) {
+                        Err(failure) => {
+                            let text = format!("Tool error: {failure}");
+                            gates.insert(index, Gate::Refused(self.bounded(index, text)));
+                        }
+                        Ok(arguments) => to_check.push((index, Some(arguments))),
                     }
-                    Ok(arguments) => to_check.push((index, arguments)),
-                },
+                }
+                (None, _) => to_check.push((index, None)),
                 (Some(pause), _) if pause.resolution.is_some() => {
                     gates.insert(index, self.resolved(index, pending, pause));
                 }
@@ -125,12 +134,20 @@ impl AgentLoop<'_> {
                 }
             }
         }
-        // Every check first, then the checker's decisions journaled in one event, before any
-        // pause opens or any call runs.
+        // Every check first. The decisions that let a call run go with the calls' intent (see
+        // `tools_step.rs`); the others are journaled in one event, before any pause opens or
+        // any call is refused.
         let mut decided = Vec::new();
         let mut to_open = Vec::new();
-        for (index, arguments) in to_check {
-            match self.consent(state, index, &arguments, &mut decided) {
+        for (index, checked) in to_check {
+            let mut call_decided = Vec::new();
+            let consent = self.consent(state, index, &mut call_decided);
+            if matches!(consent, Consent::Run) {
+                allowed.append(&mut call_decided);
+                continue;
+            }
+            decided.append(&mut call_decided);
+            match consent {
                 Consent::Run => {}
                 Consent::Refuse(text) => {
                     gates.insert(index, Gate::Refused(self.bounded(index, text)));
@@ -139,15 +156,20 @@ impl AgentLoop<'_> {
                     role,
                     why,
                     evidence,
-                } => {
-                    let asked = Asked {
-                        arguments,
-                        starts: 0,
-                        why,
-                        evidence,
-                    };
-                    to_open.push((index, asked, role));
-                }
+                } => match checked.map_or_else(|| self.checked_input(state, index), Ok) {
+                    Ok(arguments) => {
+                        let asked = Asked {
+                            arguments,
+                            starts: 0,
+                            why,
+                            evidence,
+                        };
+                        to_open.push((index, asked, role));
+                    }
+                    Err(text) => {
+                        gates.insert(index, Gate::Refused(self.bounded(index, text)));
+                    }
+                },
             }
         }
         if !decided.is_empty() {
@@ -213,6 +235,21 @@ impl AgentLoop<'_> {
             question,
             role,
         })
+    }
+
+    /// The arguments of call `index` checked against its tool's input schema, or the error the
+    /// model reads.
+    fn checked_input(&self, state: &LoopState, index: usize) -> Result<Value, String> {
+        let pending = &state.pending[index];
+        let Some(tool) = self.agent.tool(&pending.call.name) else {
+            return Err(format!(
+                "Tool error: there is no tool named `{}`",
+                pending.call.name
+            ));
+        };
+        tool.tool()
+            .check_input(&pending.call.arguments)
+            .map_err(|failure| format!("Tool error: {failure}"))
     }
 
     /// The refusal of call `index`, whose role `role` no channel of the application answers.

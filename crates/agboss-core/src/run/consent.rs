@@ -6,8 +6,6 @@
 
 use std::sync::{Arc, PoisonError};
 
-use serde_json::Value;
-
 use super::agent_loop::AgentLoop;
 use super::approvals::ApprovalRole;
 use crate::context::{ExecutionContext, Step};
@@ -30,14 +28,13 @@ pub(super) enum Consent {
 }
 
 impl AgentLoop<'_> {
-    /// The checks before call `index` (its input already checked: `arguments`), whose tool
-    /// names a role, checks in, or declares a capability the checker governs. The checker's new
-    /// decisions go to `decided`, for the caller to journal (once per turn) before acting.
+    /// The checks before call `index`, whose tool names a role, checks in, or declares a
+    /// capability the checker governs. The checker's new decisions go to `decided`, for the
+    /// caller to journal before acting on them.
     pub(super) fn consent(
         &self,
         state: &LoopState,
         index: usize,
-        arguments: &Value,
         decided: &mut Vec<PermissionDecision>,
     ) -> Consent {
         let pending = &state.pending[index];
@@ -46,7 +43,7 @@ impl AgentLoop<'_> {
         };
         let descriptor = tool.descriptor();
         let mut why = Vec::new();
-        for permission in self.permissions(state, index, arguments, decided) {
+        for permission in self.permissions(state, index, decided) {
             match permission.kind {
                 PermissionKind::Allow => {}
                 PermissionKind::Deny => {
@@ -72,11 +69,9 @@ impl AgentLoop<'_> {
             match check_in.trips(&pending.call.arguments, &context) {
                 Ok(true) => why.push("the tool checks in with a person before this call".into()),
                 Ok(false) => {}
-                Err(e) => {
-                    return Consent::Refuse(format!(
-                        "Tool error: the check-in could not read the call's input: {e}"
-                    ));
-                }
+                // Input its tool cannot read: the call fails on it when it runs, before any
+                // effect, so nobody is asked about it.
+                Err(_) => return Consent::Run,
             }
         }
         // A tool's own role without a check-in asks about every call.
@@ -116,7 +111,6 @@ impl AgentLoop<'_> {
         &self,
         state: &LoopState,
         index: usize,
-        arguments: &Value,
         decided: &mut Vec<PermissionDecision>,
     ) -> Vec<Permission> {
         let Some(checker) = self.env.approvals.permissions() else {
@@ -153,7 +147,7 @@ impl AgentLoop<'_> {
                 capability: *capability,
                 tool: descriptor.name(),
                 origin: descriptor.origin(),
-                arguments,
+                arguments_text: &pending.call.arguments,
                 execution: &self.execution,
                 calls: &seen.calls,
                 untrusted_since_person: seen.untrusted,

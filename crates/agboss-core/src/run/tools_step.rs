@@ -14,7 +14,7 @@ use super::asks::{AskRequest, ask_channel, asker_for};
 use super::finished::Finished;
 use super::{RunError, ToolEnd};
 use crate::context::Step;
-use crate::journal::{LoopEvent, LoopState, PendingCall, Spent};
+use crate::journal::{LoopEvent, LoopState, PendingCall, PermissionDecision, Spent};
 use crate::tool::{CallFrame, CallOutcome, OnCrash};
 
 impl AgentLoop<'_> {
@@ -34,7 +34,8 @@ impl AgentLoop<'_> {
         let node: Arc<str> = Arc::from(self.agent.name());
         // Costs calls (and their channels) record land after this mark.
         let mut journaled = self.execution.spend().len();
-        let mut gates = self.gate_calls(state).await?;
+        let mut allowed = Vec::new();
+        let mut gates = self.gate_calls(state, &mut allowed).await?;
         let mut immediate = Vec::new();
         let mut to_run: Vec<(usize, String)> = Vec::new();
         for (index, pending) in state.pending.iter().enumerate() {
@@ -70,7 +71,7 @@ impl AgentLoop<'_> {
             self.finish(state, finished).await?;
         }
         if !to_run.is_empty() {
-            self.start_calls(state, node, to_run, &mut journaled)
+            self.start_calls(state, node, to_run, allowed, &mut journaled)
                 .await?;
         }
         self.journal_spend(state, &mut journaled).await
@@ -83,15 +84,24 @@ impl AgentLoop<'_> {
         state: &mut LoopState,
         node: Arc<str>,
         to_run: Vec<(usize, String)>,
+        allowed: Vec<PermissionDecision>,
         journaled: &mut usize,
     ) -> Result<(), RunError> {
         self.may_start().await?;
-        let call_ids = to_run
+        let call_ids: Vec<String> = to_run
             .iter()
             .map(|(index, _)| state.pending[*index].call_id.clone())
             .collect();
-        self.record(state, LoopEvent::ToolsStarted { call_ids })
-            .await?;
+        // The checker's decisions that let these calls run go with their intent.
+        let permissions = allowed
+            .into_iter()
+            .filter(|d| call_ids.contains(&d.call_id))
+            .collect();
+        let intent = LoopEvent::ToolsStarted {
+            call_ids,
+            permissions,
+        };
+        self.record(state, intent).await?;
         crate::base::failpoint("tool-intent");
         let mut tasks: JoinSet<Finished> = JoinSet::new();
         let mut running: HashMap<tokio::task::Id, usize> = HashMap::new();

@@ -125,6 +125,7 @@ pub fn pause_opened(pause: &str, call: &str, owner: Option<&str>, at_ms: u64) ->
 pub fn tools_started(calls: &[&str]) -> LoopEvent {
     LoopEvent::ToolsStarted {
         call_ids: calls.iter().map(|c| (*c).to_owned()).collect(),
+        permissions: Vec::new(),
     }
 }
 
