@@ -222,9 +222,10 @@ pub mod model {
 /// store derives from them (executions, pauses). Where journals are kept is [`store`].
 pub mod journal {
     pub use agboss_core::journal::{
-        AskedIn, CallPause, CallResult, ExecutionRecord, ExecutionStatus, INTENTS_SINCE,
-        JournalError, LoopEvent, LoopState, Next, PauseOpened, PauseQuery, PauseRecord,
-        PauseResolution, PendingCall, PermissionDecision, STATE_VERSION, Spent, ThreadOwner,
+        AskedIn, CallPause, CallPermission, CallResult, ExecutionRecord, ExecutionStatus,
+        INTENTS_SINCE, JournalError, LoopEvent, LoopState, Next, PauseOpened, PauseQuery,
+        PauseRecord, PauseResolution, PendingCall, PermissionDecision, STATE_VERSION, Spent,
+        ThreadOwner,
     };
 }
 

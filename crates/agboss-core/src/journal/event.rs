@@ -1,5 +1,8 @@
 //! [`LoopEvent`]: one step of a run, exactly as a store journals it.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -23,7 +26,9 @@ use crate::units::Usd;
 ///   started, so it is taken to have started.
 /// - 4: questions a call asks while it runs are pauses too (`PauseOpened::asked`); a permission
 ///   checker's decisions (`PermissionsDecided`).
-pub const STATE_VERSION: u32 = 4;
+/// - 5: the decisions that let calls run travel with the calls' intent
+///   (`ToolsStarted::permissions`) instead of an event of their own.
+pub const STATE_VERSION: u32 = 5;
 
 /// The first layout that journals calls' intents.
 pub const INTENTS_SINCE: u32 = 3;
@@ -96,7 +101,7 @@ pub enum LoopEvent {
         /// The permission checker's decisions that let these calls run (all `allow`), journaled
         /// with their intent rather than in an append of their own.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        permissions: Vec<PermissionDecision>,
+        permissions: Vec<CallPermission>,
     },
     /// A running call recorded a cost (with its `SpendRecorder` or `ModelClient`): journaled as
     /// it is recorded, so a call that a crash interrupts still counts what it spent.
@@ -184,9 +189,25 @@ pub struct PermissionDecision {
     /// The call.
     pub call_id: String,
     /// The capability (`destructive`, `money`, ...).
-    pub capability: String,
-    /// The checker that decided.
-    pub checker: String,
+    pub capability: Cow<'static, str>,
+    /// The checker that decided (its name, shared by all its decisions).
+    pub checker: Arc<str>,
+    /// What it decided, by which rule, and why.
+    pub permission: Permission,
+}
+
+/// What a permission checker decided about one capability of one of the turn's calls, which it
+/// names by place: how the decisions that let calls run are journaled with their intent, and
+/// how a run keeps this turn's decisions. Nothing in it is copied from the heap: the capability
+/// and a literal rule are borrowed, the checker's name is shared.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallPermission {
+    /// The call's place among the turn's calls (0 for the first the model asked for).
+    pub call: usize,
+    /// The capability (`destructive`, `money`, ...).
+    pub capability: Cow<'static, str>,
+    /// The checker that decided (its name, shared by all its decisions).
+    pub checker: Arc<str>,
     /// What it decided, by which rule, and why.
     pub permission: Permission,
 }

@@ -21,8 +21,8 @@ mod thread;
 
 pub use error::{StoreError, StoreErrorKind, StoreFuture};
 pub use event::{
-    Answer, CallResult, INTENTS_SINCE, LoopEvent, PendingCall, PermissionDecision, STATE_VERSION,
-    Spent,
+    Answer, CallPermission, CallResult, INTENTS_SINCE, LoopEvent, PendingCall, PermissionDecision,
+    STATE_VERSION, Spent,
 };
 pub use index::{
     ExecutionRecord, ExecutionStatus, PauseChange, derive_records, next_record, pause_change,

@@ -6,7 +6,8 @@
 //! argument bytes), and can go on from there.
 
 use super::{
-    Answer, CallResult, LoopEvent, PauseOpened, PauseResolution, PendingCall, STATE_VERSION,
+    Answer, CallPermission, CallResult, LoopEvent, PauseOpened, PauseResolution, PendingCall,
+    STATE_VERSION,
 };
 use crate::model::{Message, Usage};
 use crate::policy::Permission;
@@ -104,9 +105,9 @@ pub struct LoopState {
     /// The questions the last answer's calls asked while they ran, by call id, in the order
     /// they were asked.
     pub asks: std::collections::HashMap<String, Vec<CallPause>>,
-    /// The permission checker's decisions about the last answer's calls, by call id: each
-    /// capability with what was decided.
-    pub permissions: std::collections::HashMap<String, Vec<(String, Permission)>>,
+    /// The permission checker's decisions about the last answer's calls, in the order they were
+    /// made (a few per call at most: look one up with [`permission`](Self::permission)).
+    pub permissions: Vec<CallPermission>,
     /// The conversation (the system prompt is the agent's and travels apart).
     pub messages: Vec<Message>,
     /// Model answers so far.
@@ -354,7 +355,20 @@ impl LoopState {
                     pause.resolution = Some(resolution);
                 }
             }
-            LoopEvent::PermissionsDecided { decisions } => self.file_permissions(decisions),
+            LoopEvent::PermissionsDecided { decisions } => {
+                // Named by id in this event: kept by place, like those of the calls' intent.
+                let by_place = decisions.into_iter().filter_map(|d| {
+                    let call = self.pending.iter().position(|p| p.call_id == d.call_id)?;
+                    Some(CallPermission {
+                        call,
+                        capability: d.capability,
+                        checker: d.checker,
+                        permission: d.permission,
+                    })
+                });
+                let by_place: Vec<_> = by_place.collect();
+                self.file_permissions(by_place);
+            }
             LoopEvent::PauseAnswerRejected { reading, .. } => {
                 if let Some(reading) = &reading {
                     self.count_reading(reading);
@@ -397,14 +411,22 @@ impl LoopState {
             .find(|p| p.opened.pause_id == pause_id)
     }
 
-    /// Files each decision under its call.
-    fn file_permissions(&mut self, decisions: Vec<super::PermissionDecision>) {
-        for decision in decisions {
-            self.permissions
-                .entry(decision.call_id)
-                .or_default()
-                .push((decision.capability, decision.permission));
+    /// Keeps the decisions about this turn's calls.
+    fn file_permissions(&mut self, mut decisions: Vec<CallPermission>) {
+        if self.permissions.is_empty() {
+            self.permissions = decisions;
+        } else {
+            self.permissions.append(&mut decisions);
         }
+    }
+
+    /// What the checker decided about `capability` of the turn's call at place `call`, if it
+    /// was asked.
+    pub fn permission(&self, call: usize, capability: &str) -> Option<&Permission> {
+        self.permissions
+            .iter()
+            .find(|d| d.call == call && d.capability == capability)
+            .map(|d| &d.permission)
     }
 
     /// Whether the run has ended.

@@ -1,6 +1,8 @@
 //! [`PermissionChecker`]: what an application says about calls of tools that declare the
 //! capabilities it governs, and what it is told of each call.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -55,8 +57,8 @@ impl PermissionRequest<'_> {
 /// A call the run made before, as a checker sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallSeen {
-    /// The tool's name.
-    pub tool: String,
+    /// The tool's name (borrowed from its descriptor; owned for a name no tool has).
+    pub tool: Cow<'static, str>,
     /// Whether its result was an error.
     pub is_error: bool,
 }
@@ -67,12 +69,13 @@ pub struct CallSeen {
 pub struct Permission {
     /// Run, refuse, or ask a person.
     pub kind: PermissionKind,
-    /// The rule that decided (`untrusted-content`, `refunds-over-limit`).
-    pub rule: String,
+    /// The rule that decided (`untrusted-content`, `refunds-over-limit`). A rule named by a
+    /// literal is borrowed, so an allowing decision allocates nothing.
+    pub rule: Cow<'static, str>,
     /// Why: for a refusal, what the model reads after `Tool error: `; for an ask, what the
     /// person reads.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub reason: String,
+    #[serde(default, skip_serializing_if = "str::is_empty")]
+    pub reason: Cow<'static, str>,
 }
 
 /// What a [`Permission`] says.
@@ -90,16 +93,19 @@ pub enum PermissionKind {
 
 impl Permission {
     /// Run, by rule `rule`.
-    pub fn allow(rule: impl Into<String>) -> Permission {
+    pub fn allow(rule: impl Into<Cow<'static, str>>) -> Permission {
         Permission {
             kind: PermissionKind::Allow,
             rule: rule.into(),
-            reason: String::new(),
+            reason: Cow::Borrowed(""),
         }
     }
 
     /// Refuse, by rule `rule`; the model reads `reason`.
-    pub fn deny(rule: impl Into<String>, reason: impl Into<String>) -> Permission {
+    pub fn deny(
+        rule: impl Into<Cow<'static, str>>,
+        reason: impl Into<Cow<'static, str>>,
+    ) -> Permission {
         Permission {
             kind: PermissionKind::Deny,
             rule: rule.into(),
@@ -108,7 +114,10 @@ impl Permission {
     }
 
     /// Ask a person, by rule `rule`; the person reads `reason`.
-    pub fn ask(rule: impl Into<String>, reason: impl Into<String>) -> Permission {
+    pub fn ask(
+        rule: impl Into<Cow<'static, str>>,
+        reason: impl Into<Cow<'static, str>>,
+    ) -> Permission {
         Permission {
             kind: PermissionKind::Ask,
             rule: rule.into(),

@@ -15,6 +15,8 @@ pub struct Approvals {
     roles: HashMap<&'static str, Arc<ApprovalRole>>,
     /// What the application decides about calls of tools that declare capabilities.
     permissions: Option<Arc<dyn PermissionChecker>>,
+    /// The checker's name, shared by every decision it journals.
+    checker_name: Arc<str>,
     /// The role asked for a check-in or a permission's `Ask` when the tool names none.
     check_in_role: Option<&'static str>,
     /// The application's providers and clock: what channels are built from.
@@ -34,6 +36,7 @@ impl Approvals {
         Approvals {
             roles: HashMap::new(),
             permissions: None,
+            checker_name: Arc::from(""),
             check_in_role: None,
             env,
         }
@@ -46,6 +49,7 @@ impl Approvals {
         checker: Option<Arc<dyn PermissionChecker>>,
         check_in_role: Option<&'static str>,
     ) -> Approvals {
+        self.checker_name = Arc::from(checker.as_ref().map_or("", |c| c.name()));
         self.permissions = checker;
         self.check_in_role = check_in_role;
         self
@@ -54,6 +58,11 @@ impl Approvals {
     /// The application's permission checker, if it has one.
     pub fn permissions(&self) -> Option<&Arc<dyn PermissionChecker>> {
         self.permissions.as_ref()
+    }
+
+    /// The checker's name, as its decisions are journaled.
+    pub(crate) fn checker_name(&self) -> &Arc<str> {
+        &self.checker_name
     }
 
     /// The role asked for a check-in or a permission's `Ask` when the tool names none.

@@ -19,7 +19,8 @@ use super::finished::Finished;
 use super::pause_send::{digest, resolution_of};
 use crate::channel::{SentOutcome, ToolCallApprovalDecision};
 use crate::journal::{
-    CallPause, LoopEvent, LoopState, PauseResolution, PendingCall, PermissionDecision,
+    CallPause, CallPermission, LoopEvent, LoopState, PauseResolution, PendingCall,
+    PermissionDecision,
 };
 use crate::tool::{OnCrash, ToolError};
 
@@ -56,7 +57,7 @@ impl AgentLoop<'_> {
     pub(super) async fn gate_calls(
         &self,
         state: &mut LoopState,
-        allowed: &mut Vec<PermissionDecision>,
+        allowed: &mut Vec<CallPermission>,
     ) -> Result<HashMap<usize, Gate>, RunError> {
         let mut gates = HashMap::new();
         let mut to_check = Vec::new();
@@ -140,13 +141,19 @@ impl AgentLoop<'_> {
         let mut decided = Vec::new();
         let mut to_open = Vec::new();
         for (index, checked) in to_check {
-            let mut call_decided = Vec::new();
-            let consent = self.consent(state, index, &mut call_decided);
+            // New decisions land in `allowed`; those of a call that does not run move on to
+            // be journaled now.
+            let mark = allowed.len();
+            let consent = self.consent(state, index, allowed);
             if matches!(consent, Consent::Run) {
-                allowed.append(&mut call_decided);
                 continue;
             }
-            decided.append(&mut call_decided);
+            decided.extend(allowed.drain(mark..).map(|d| PermissionDecision {
+                call_id: state.pending[d.call].call_id.clone(),
+                capability: d.capability,
+                checker: d.checker,
+                permission: d.permission,
+            }));
             match consent {
                 Consent::Run => {}
                 Consent::Refuse(text) => {

@@ -4,13 +4,15 @@
 //! comes out: run it, refuse it (the model reads why), or ask a person through the tool's role
 //! or the application's check-in role.
 
+use std::borrow::Cow;
 use std::sync::{Arc, PoisonError};
 
 use super::agent_loop::AgentLoop;
 use super::approvals::ApprovalRole;
 use crate::context::{ExecutionContext, Step};
-use crate::journal::{LoopState, PermissionDecision};
-use crate::policy::{Permission, PermissionKind, PermissionRequest};
+use crate::journal::{CallPermission, LoopState};
+use crate::policy::{Permission, PermissionChecker, PermissionKind, PermissionRequest};
+use crate::tool::{Capability, ToolDescriptor};
 
 /// What the checks say about one call.
 pub(super) enum Consent {
@@ -35,7 +37,7 @@ impl AgentLoop<'_> {
         &self,
         state: &LoopState,
         index: usize,
-        decided: &mut Vec<PermissionDecision>,
+        decided: &mut Vec<CallPermission>,
     ) -> Consent {
         let pending = &state.pending[index];
         let Some(tool) = self.agent.tool(&pending.call.name) else {
@@ -43,19 +45,33 @@ impl AgentLoop<'_> {
         };
         let descriptor = tool.descriptor();
         let mut why = Vec::new();
-        for permission in self.permissions(state, index, decided) {
-            match permission.kind {
-                PermissionKind::Allow => {}
-                PermissionKind::Deny => {
-                    return Consent::Refuse(format!(
-                        "Tool error: not permitted: {} (rule `{}`)",
-                        permission.reason, permission.rule
-                    ));
+        if let Some(checker) = self.env.approvals.permissions() {
+            let governs = checker.governs();
+            for capability in descriptor.capabilities() {
+                if !governs.contains(capability) {
+                    continue;
                 }
-                PermissionKind::Ask => why.push(format!(
-                    "{} (rule `{}`)",
-                    permission.reason, permission.rule
-                )),
+                let permission = self.permission(
+                    state,
+                    index,
+                    descriptor,
+                    checker.as_ref(),
+                    *capability,
+                    decided,
+                );
+                match permission.kind {
+                    PermissionKind::Allow => {}
+                    PermissionKind::Deny => {
+                        return Consent::Refuse(format!(
+                            "Tool error: not permitted: {} (rule `{}`)",
+                            permission.reason, permission.rule
+                        ));
+                    }
+                    PermissionKind::Ask => why.push(format!(
+                        "{} (rule `{}`)",
+                        permission.reason, permission.rule
+                    )),
+                }
             }
         }
         if let Some(check_in) = descriptor.check_in() {
@@ -105,73 +121,53 @@ impl AgentLoop<'_> {
         }
     }
 
-    /// The checker's decision about each capability of call `index` it governs: journaled
-    /// ones as they were, new ones asked (added to `decided`) and traced.
-    fn permissions(
+    /// The checker's decision about `capability` of call `index`: the journaled one, or a new
+    /// one, asked now, traced and added to `decided` (for the caller to journal before acting
+    /// on it).
+    fn permission<'a>(
         &self,
-        state: &LoopState,
+        state: &'a LoopState,
         index: usize,
-        decided: &mut Vec<PermissionDecision>,
-    ) -> Vec<Permission> {
-        let Some(checker) = self.env.approvals.permissions() else {
-            return Vec::new();
-        };
+        descriptor: &'static ToolDescriptor,
+        checker: &dyn PermissionChecker,
+        capability: Capability,
+        decided: &'a mut Vec<CallPermission>,
+    ) -> &'a Permission {
         let pending = &state.pending[index];
-        let Some(tool) = self.agent.tool(&pending.call.name) else {
-            return Vec::new();
-        };
-        let descriptor = tool.descriptor();
-        let governs = checker.governs();
-        let mut permissions = Vec::new();
-        for capability in descriptor
-            .capabilities()
-            .iter()
-            .filter(|c| governs.contains(c))
-        {
-            let journaled = state.permissions.get(&pending.call_id).and_then(|all| {
-                all.iter()
-                    .find(|(c, _)| c == capability.as_str())
-                    .map(|(_, p)| p.clone())
-            });
-            if let Some(permission) = journaled {
-                permissions.push(permission);
-                continue;
-            }
-            let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
-            seen.catch_up(&state.messages, |name| {
-                self.agent
-                    .tool(name)
-                    .is_some_and(|t| t.descriptor().has_untrusted_output())
-            });
-            let request = PermissionRequest {
-                capability: *capability,
-                tool: descriptor.name(),
-                origin: descriptor.origin(),
-                arguments_text: &pending.call.arguments,
-                execution: &self.execution,
-                calls: &seen.calls,
-                untrusted_since_person: seen.untrusted,
-            };
-            let permission = checker.check(&request);
-            drop(seen);
-            tracing::info!(
-                execution_id = %self.execution.execution_id(),
-                call_id = %pending.call_id,
-                tool = descriptor.name(),
-                capability = capability.as_str(),
-                checker = checker.name(),
-                decision = ?permission.kind,
-                rule = %permission.rule,
-                "agboss.permission"
-            );
-            decided.push(PermissionDecision {
-                call_id: pending.call_id.clone(),
-                capability: capability.as_str().to_owned(),
-                checker: checker.name().to_owned(),
-                permission: permission.clone(),
-            });
-            permissions.push(permission);
+        if let Some(permission) = state.permission(index, capability.as_str()) {
+            return permission;
         }
-        permissions
+        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        seen.catch_up(&state.messages, |name| {
+            self.agent.tool(name).map(|t| t.descriptor())
+        });
+        let request = PermissionRequest {
+            capability,
+            tool: descriptor.name(),
+            origin: descriptor.origin(),
+            arguments_text: &pending.call.arguments,
+            execution: &self.execution,
+            calls: &seen.calls,
+            untrusted_since_person: seen.untrusted,
+        };
+        let permission = checker.check(&request);
+        drop(seen);
+        tracing::info!(
+            execution_id = %self.execution.execution_id(),
+            call_id = %pending.call_id,
+            tool = descriptor.name(),
+            capability = capability.as_str(),
+            checker = checker.name(),
+            decision = ?permission.kind,
+            rule = %permission.rule,
+            "agboss.permission"
+        );
+        decided.push(CallPermission {
+            call: index,
+            capability: Cow::Borrowed(capability.as_str()),
+            checker: Arc::clone(self.env.approvals.checker_name()),
+            permission,
+        });
+        &decided[decided.len() - 1].permission
     }
 }

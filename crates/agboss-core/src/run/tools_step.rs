@@ -14,7 +14,7 @@ use super::asks::{AskRequest, ask_channel, asker_for};
 use super::finished::Finished;
 use super::{RunError, ToolEnd};
 use crate::context::Step;
-use crate::journal::{LoopEvent, LoopState, PendingCall, PermissionDecision, Spent};
+use crate::journal::{CallPermission, LoopEvent, LoopState, PendingCall, Spent};
 use crate::tool::{CallFrame, CallOutcome, OnCrash};
 
 impl AgentLoop<'_> {
@@ -84,7 +84,7 @@ impl AgentLoop<'_> {
         state: &mut LoopState,
         node: Arc<str>,
         to_run: Vec<(usize, String)>,
-        allowed: Vec<PermissionDecision>,
+        mut allowed: Vec<CallPermission>,
         journaled: &mut usize,
     ) -> Result<(), RunError> {
         self.may_start().await?;
@@ -93,13 +93,10 @@ impl AgentLoop<'_> {
             .map(|(index, _)| state.pending[*index].call_id.clone())
             .collect();
         // The checker's decisions that let these calls run go with their intent.
-        let permissions = allowed
-            .into_iter()
-            .filter(|d| call_ids.contains(&d.call_id))
-            .collect();
+        allowed.retain(|d| to_run.iter().any(|(index, _)| *index == d.call));
         let intent = LoopEvent::ToolsStarted {
             call_ids,
-            permissions,
+            permissions: allowed,
         };
         self.record(state, intent).await?;
         crate::base::failpoint("tool-intent");
