@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use agboss::dto::Value;
-use agboss::journal::LoopEvent;
+use agboss::journal::{LoopEvent, LoopState};
 use agboss::model::{ScriptedModel, Turn};
 use agboss::policy::{
     Permission, PermissionChecker, PermissionKind, PermissionRequest, UntrustedContentPolicy,
@@ -327,7 +327,7 @@ async fn a_denial_is_a_refusal_the_model_reads_and_is_journaled() {
             _ => None,
         })
         .flatten()
-        .map(|d| (d.capability.as_str(), d.checker.as_str(), d.permission.kind))
+        .map(|d| (&*d.capability, &*d.checker, d.permission.kind))
         .collect();
     assert_eq!(
         decided,
@@ -517,6 +517,83 @@ async fn before_untrusted_content_enters_the_same_call_runs_at_once() {
         .unwrap();
     assert_eq!(outcome.text(), Some("Sent."));
     assert_eq!(desk.effects.done(), ["send bob@example.com"]);
+}
+
+#[tokio::test]
+async fn an_allowing_decision_is_journaled_with_the_start_of_the_call_it_lets_run() {
+    agboss::model::forbid_real_requests(true);
+    let model = ScriptedModel::new([
+        Turn::call("send-file-tool", json!({"target": "bob@example.com"})),
+        Turn::text("Sent."),
+    ]);
+    let desk = desk(
+        &model,
+        Some(Box::new(|b| b.permissions(UntrustedContentPolicy))),
+    );
+    let outcome = desk
+        .app
+        .run("desk", "send bob the file")
+        .owner("ann")
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), Some("Sent."));
+    let journal = events(&desk.store, outcome.execution_id()).await;
+    let started: Vec<_> = journal
+        .iter()
+        .filter_map(|e| match e {
+            LoopEvent::ToolsStarted { permissions, .. } => Some(permissions),
+            _ => None,
+        })
+        .flatten()
+        .map(|d| {
+            (
+                d.call,
+                &*d.capability,
+                &*d.checker,
+                d.permission.kind,
+                &*d.permission.rule,
+            )
+        })
+        .collect();
+    // `ExternalNet` is governed, `UserData` is not: one decision, by place, with its rule.
+    assert_eq!(
+        started,
+        [(
+            0,
+            "external_net",
+            "untrusted-content-policy",
+            PermissionKind::Allow,
+            UntrustedContentPolicy::ALLOWS
+        )]
+    );
+    assert!(
+        !journal
+            .iter()
+            .any(|e| matches!(e, LoopEvent::PermissionsDecided { .. })),
+        "an allowing decision needs no event of its own"
+    );
+}
+
+#[test]
+fn a_run_that_goes_on_reads_each_decision_of_its_turn_from_the_journal() {
+    // An allowing decision written with the intent of call 0, and one that asked a person about
+    // call 1 (`c-2`) in an event of its own: both are found by the call's place.
+    let journal = agboss::testing::conformance::events::every_variant("e-1");
+    let state = LoopState::from_events(&journal).unwrap();
+    let found = |call, capability| {
+        state
+            .permission(call, capability)
+            .map(|p| (p.kind, p.rule.to_string()))
+    };
+    assert_eq!(
+        found(0, "money"),
+        Some((PermissionKind::Allow, "under-limit".into()))
+    );
+    assert_eq!(
+        found(1, "money"),
+        Some((PermissionKind::Ask, "over-limit".into()))
+    );
+    assert_eq!(found(1, "destructive"), None);
 }
 
 #[test]

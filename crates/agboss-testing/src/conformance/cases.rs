@@ -230,11 +230,13 @@ pub async fn derives_the_execution_record_after_every_event(mut backend: Box<dyn
         store.append("e-1", seq as u64, event).await.unwrap();
         let record = store.execution("e-1").await.unwrap().expect("a record");
         assert_eq!(record.events, seq as u64 + 1);
-        // After five events (started, the model's answer, a call's intent, spend and result),
-        // each pause takes four: opened, awaiting, rejected, resolved; the journal ends with
-        // the answer and the summary a later run of the thread made.
+        // Each pause takes four events from `FIRST_PAUSE_AT`: opened, awaiting, rejected,
+        // resolved; the journal ends with the answer and the summary a later run of the
+        // thread made.
         let open = match seq {
-            5.. if seq < journal.len() - 2 => u32::from((seq - 5) % 4 != 3),
+            FIRST_PAUSE_AT.. if seq < journal.len() - 2 => {
+                u32::from((seq - FIRST_PAUSE_AT) % 4 != 3)
+            }
             _ => 0,
         };
         assert_eq!(record.open_pauses, open, "after event {seq}");

@@ -1,10 +1,14 @@
 //! Events the conformance cases append: small, valid, and covering every [`LoopEvent`] variant.
 
+use std::sync::Arc;
+
 use agboss_core::channel::{PauseAnswerer, ReplyReading};
 use agboss_core::journal::{
-    Answer, CallResult, LoopEvent, PauseOpened, PauseResolution, PendingCall, STATE_VERSION, Spent,
+    Answer, CallPermission, CallResult, LoopEvent, PauseOpened, PauseResolution, PendingCall,
+    PermissionDecision, STATE_VERSION, Spent,
 };
 use agboss_core::model::{Message, ToolCall, Usage};
+use agboss_core::policy::Permission;
 use agboss_core::spend::Budgets;
 use agboss_core::units::Usd;
 use agboss_rules::codes;
@@ -129,6 +133,35 @@ pub fn tools_started(calls: &[&str]) -> LoopEvent {
     }
 }
 
+/// The intent of calls `calls`, each let run by a permission checker that governs `money`
+/// (the decisions name the calls by place, in the order given).
+pub fn tools_started_allowed(calls: &[&str]) -> LoopEvent {
+    let checker: Arc<str> = Arc::from("payments-desk");
+    LoopEvent::ToolsStarted {
+        call_ids: calls.iter().map(|c| (*c).to_owned()).collect(),
+        permissions: (0..calls.len())
+            .map(|call| CallPermission {
+                call,
+                capability: "money".into(),
+                checker: checker.clone(),
+                permission: Permission::allow("under-limit"),
+            })
+            .collect(),
+    }
+}
+
+/// A permission checker asked a person about call `call` (`money`, rule `over-limit`).
+pub fn permissions_decided(call: &str) -> LoopEvent {
+    LoopEvent::PermissionsDecided {
+        decisions: vec![PermissionDecision {
+            call_id: call.to_owned(),
+            capability: "money".into(),
+            checker: Arc::from("payments-desk"),
+            permission: Permission::ask("over-limit", "refunds over $1,000 need a manager: é ✓"),
+        }],
+    }
+}
+
 /// Call `call` recorded two costs while it ran.
 pub fn tool_spent(call: &str) -> LoopEvent {
     LoopEvent::ToolSpent {
@@ -214,13 +247,19 @@ pub fn failed(code: &str) -> LoopEvent {
     }
 }
 
+/// Where [`every_variant`] opens its first pause: after `started`, the model's answer, a
+/// checker's decisions, a call's intent, its spend and its result. Each pause then takes four
+/// events: opened, awaiting, an answer refused, resolved.
+pub const FIRST_PAUSE_AT: usize = 6;
+
 /// One event of every variant (and every resolution and answer kind), in an order a journal
 /// takes them after `started`.
 pub fn every_variant(execution: &str) -> Vec<LoopEvent> {
     let mut events = vec![
         started(execution, Some("t-1"), Some("u-1")),
         model_answered(1, &["c-1", "c-2"]),
-        tools_started(&["c-1"]),
+        permissions_decided("c-2"),
+        tools_started_allowed(&["c-1"]),
         tool_spent("c-1"),
         tool_finished("c-1"),
     ];

@@ -15,11 +15,11 @@ pub async fn derives_pause_records(mut backend: Box<dyn Backend>) {
         let pause = store.pause(&format!("e-1-p{i}")).await.unwrap().unwrap();
         assert_eq!(pause.execution_id, "e-1");
         assert_eq!(pause.thread_id, "t-1");
-        assert_eq!(pause.opened_at_seq, 5 + 4 * i as u64);
+        assert_eq!(pause.opened_at_seq, (FIRST_PAUSE_AT + 4 * i) as u64);
         assert!(pause.awaiting);
         assert_eq!(pause.resolution, Some(resolution));
         assert!(!pause.is_open());
-        let LoopEvent::PauseOpened(opened) = &every_variant("e-1")[5 + 4 * i] else {
+        let LoopEvent::PauseOpened(opened) = &every_variant("e-1")[FIRST_PAUSE_AT + 4 * i] else {
             unreachable!("every_variant opens a pause there")
         };
         assert_eq!(&pause.opened, opened);
