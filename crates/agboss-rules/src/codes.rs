@@ -204,7 +204,7 @@ catalogue! {
     TOOL_CAPABILITY_UNKNOWN = ("tool.capability-unknown", "a tool declares a capability that is not one",
         "{detail}");
     /// `check_in` is not `always` or a predicate.
-    TOOL_CHECK_IN_INVALID = ("tool.check-in-invalid", "a tool's `check_in` is not `always` or a predicate's path",
+    TOOL_CHECK_IN_INVALID = ("tool.check-in-invalid", "a tool's `check_in` is not `always` or a predicate's path, or the predicate or evidence function has another shape than `fn(&Input, &ExecutionContext) -> bool` / `fn(&Input) -> String`",
         "{detail}");
     /// A call that may not run twice was interrupted.
     TOOL_OUTCOME_UNKNOWN = ("tool.outcome-unknown", "a call that may not run twice was interrupted after it started, before its result was journaled",

@@ -58,15 +58,37 @@ impl fmt::Debug for CheckIn {
     label = "a check-in predicate is `fn(&Input, &ExecutionContext) -> bool`",
     note = "write `fn over_limit(input: &{I}, context: &ExecutionContext) -> bool`, or use `check_in = always`"
 )]
-pub trait CheckInPredicate<I> {
+pub trait CheckInPredicate<I, Shape = Typed> {
     /// Whether a person is asked before the call with `input` runs.
     fn trips(&self, input: &I, context: &ExecutionContext) -> bool;
 }
 
-impl<I, F: Fn(&I, &ExecutionContext) -> bool> CheckInPredicate<I> for F {
+impl<I, F: Fn(&I, &ExecutionContext) -> bool> CheckInPredicate<I, Typed> for F {
     fn trips(&self, input: &I, context: &ExecutionContext) -> bool {
         self(input, context)
     }
+}
+
+impl<I, F: sealed::Never> CheckInPredicate<I, sealed::Unreachable> for F {
+    fn trips(&self, _input: &I, _context: &ExecutionContext) -> bool {
+        unreachable!("no type implements `sealed::Never`")
+    }
+}
+
+/// The shape of a check-in predicate or an evidence function: the only one that implements
+/// [`CheckInPredicate`] and [`EvidenceOf`]. The traits have a second, unreachable
+/// implementation, so that rustc reports a function of another shape against the trait, with
+/// its code and the fix, instead of as a mismatch of `Fn` arguments that names neither.
+#[derive(Debug)]
+pub enum Typed {}
+
+mod sealed {
+    /// Implemented by no type.
+    pub trait Never {}
+
+    /// The shape of the unreachable implementations.
+    #[derive(Debug)]
+    pub enum Unreachable {}
 }
 
 /// The evidence a person reads beside a call of a tool whose input is `I`:
@@ -76,14 +98,20 @@ impl<I, F: Fn(&I, &ExecutionContext) -> bool> CheckInPredicate<I> for F {
     label = "check-in evidence is `fn(&Input) -> String`",
     note = "write `fn evidence(input: &{I}) -> String`"
 )]
-pub trait EvidenceOf<I> {
+pub trait EvidenceOf<I, Shape = Typed> {
     /// The text.
     fn evidence(&self, input: &I) -> String;
 }
 
-impl<I, F: Fn(&I) -> String> EvidenceOf<I> for F {
+impl<I, F: Fn(&I) -> String> EvidenceOf<I, Typed> for F {
     fn evidence(&self, input: &I) -> String {
         self(input)
+    }
+}
+
+impl<I, F: sealed::Never> EvidenceOf<I, sealed::Unreachable> for F {
+    fn evidence(&self, _input: &I) -> String {
+        unreachable!("no type implements `sealed::Never`")
     }
 }
 
@@ -91,10 +119,10 @@ impl<I, F: Fn(&I) -> String> EvidenceOf<I> for F {
 /// on the call's arguments. A predicate of another shape fails to compile at its path, with
 /// `[tool.check-in-invalid]`.
 #[doc(hidden)]
-pub fn check_in_with<I: serde::de::DeserializeOwned>(
+pub fn check_in_with<I: serde::de::DeserializeOwned, Shape>(
     arguments: &str,
     context: &ExecutionContext,
-    predicate: impl CheckInPredicate<I>,
+    predicate: impl CheckInPredicate<I, Shape>,
 ) -> Result<bool, String> {
     let input: I = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
     Ok(predicate.trips(&input, context))
@@ -103,9 +131,9 @@ pub fn check_in_with<I: serde::de::DeserializeOwned>(
 /// What `#[tool(check_in_evidence = function)]` emits: `function`, typed by the tool's input
 /// `I`, run on the call's arguments.
 #[doc(hidden)]
-pub fn evidence_with<I: serde::de::DeserializeOwned>(
+pub fn evidence_with<I: serde::de::DeserializeOwned, Shape>(
     arguments: &str,
-    evidence: impl EvidenceOf<I>,
+    evidence: impl EvidenceOf<I, Shape>,
 ) -> Result<String, String> {
     let input: I = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
     Ok(evidence.evidence(&input))

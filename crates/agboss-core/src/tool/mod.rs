@@ -37,7 +37,8 @@ pub use asker::{AskFailure, AskFuture, Asker};
 pub use bound::{BoundedText, bound_text};
 pub use capability::Capability;
 pub use check_in::{
-    CheckIn, CheckInFn, CheckInPredicate, EvidenceFn, EvidenceOf, check_in_with, evidence_with,
+    CheckIn, CheckInFn, CheckInPredicate, EvidenceFn, EvidenceOf, Typed, check_in_with,
+    evidence_with,
 };
 pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use dependency::Dependency;

@@ -160,7 +160,7 @@ impl Consent<'_> {
                     arguments: &str,
                     context: &#private::ExecutionContext,
                 ) -> ::core::result::Result<bool, ::std::string::String> {
-                    #private::check_in_with::<#input>(arguments, context, #path)
+                    #private::check_in_with::<#input, _>(arguments, context, #path)
                 }
             },
             _ => TokenStream::new(),
@@ -170,7 +170,7 @@ impl Consent<'_> {
                 fn __agboss_evidence(
                     arguments: &str,
                 ) -> ::core::result::Result<::std::string::String, ::std::string::String> {
-                    #private::evidence_with::<#input>(arguments, #path)
+                    #private::evidence_with::<#input, _>(arguments, #path)
                 }
             },
             None => TokenStream::new(),
