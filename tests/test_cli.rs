@@ -58,7 +58,14 @@ async fn a_program_mounts_agbosss_subcommands_beside_its_own() {
     let MyCommand::Agboss(describe) = parse("myapp agboss describe --json").unwrap().command else {
         panic!("not agboss's");
     };
-    assert_eq!(describe, Command::Describe { json: true });
+    assert_eq!(
+        describe,
+        Command::Describe {
+            json: true,
+            check: false,
+            fail_on: agboss::describe::Level::Warning
+        }
+    );
     assert!(describe.needs_application());
     assert_eq!(describe.run_without_application(), None);
     let json = describe.output(&app, &agboss::Env::process()).await;

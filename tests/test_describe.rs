@@ -71,7 +71,14 @@ fn json_with_application_defaults() {
 async fn the_cli_prints_the_same() {
     let app = plain();
     let describe = command_from(["desk", "describe"]).unwrap().unwrap();
-    assert_eq!(describe, Command::Describe { json: false });
+    assert_eq!(
+        describe,
+        Command::Describe {
+            json: false,
+            check: false,
+            fail_on: agboss::describe::Level::Warning
+        }
+    );
     let env = agboss::Env::process();
     assert_eq!(
         describe.output(&app, &env).await,

@@ -103,6 +103,7 @@ pub use pauses::{
 };
 pub use worker::WorkerArgs;
 
+mod describe;
 mod new;
 mod pauses;
 mod worker;
@@ -112,7 +113,9 @@ use std::process::ExitCode;
 
 use agboss_core::app::Application;
 use agboss_core::base::Env;
+use agboss_core::describe::Level;
 use clap::{Args, Parser, Subcommand};
+use describe::{describe, level};
 use pauses::Printed;
 
 /// A subcommand of agboss's command line.
@@ -125,6 +128,15 @@ pub enum Command {
         /// Print the stable JSON document (docs/describe.md) instead of the tree.
         #[arg(long)]
         json: bool,
+        /// Print what is likely a mistake, each finding with its code and level (with `--json`:
+        /// the document, whose `findings` list them), and fail when one is at `--fail-on` or
+        /// above.
+        #[arg(long)]
+        check: bool,
+        /// With `--check`: the lowest level that fails the command: `note`, `warning` or
+        /// `error`.
+        #[arg(long, value_name = "LEVEL", default_value = "warning", value_parser = level)]
+        fail_on: Level,
     },
     /// Generate code: `g mcp` writes the `#[mcp_tool]`s of an MCP server's tools.
     #[cfg(feature = "mcp")]
@@ -258,13 +270,11 @@ impl Command {
                 Ok(generated) => Printed::ok(generated.code),
                 Err(e) => Printed::error(e),
             },
-            Command::Describe { json: false } => Printed::ok(agboss_core::describe::text(app)),
-            Command::Describe { json: true } => {
-                let mut text = serde_json::to_string_pretty(&agboss_core::describe::json(app))
-                    .unwrap_or_default();
-                text.push('\n');
-                Printed::ok(text)
-            }
+            Command::Describe {
+                json,
+                check,
+                fail_on,
+            } => describe(app, *json, check.then_some(*fail_on)),
             Command::Pauses(command) => command.run(app, user).await,
             Command::Worker(worker) => {
                 let mut out = Vec::new();

@@ -427,6 +427,17 @@ catalogue! {
     /// No such workflow, agent or execution.
     NOT_FOUND = ("not-found", "no such workflow, agent or execution",
         "{detail}");
+    // What `describe --check` warns about: an application that assembles and runs, with a
+    // choice in it that is likely a mistake.
+    /// A tool that moves money or destroys runs on the model's word alone.
+    DESCRIBE_UNGUARDED = ("describe.unguarded", "a tool declares `Money` or `Destructive` and nothing stands between the model and its calls: no role, no check-in, no permission checker that governs it",
+        "tool `{tool}` declares `{capability}`, and its calls run on the model's word alone: no role (`channel`), no `check_in`, and no permission checker governs `{capability}`; add one of them");
+    /// A role with a channel that nothing asks.
+    DESCRIBE_UNUSED_ROLE = ("describe.unused-role", "a role has a channel in the application, and no tool names it, asks it, or checks in through it",
+        "role `{role}` is answered by a channel, but no tool names it (`channel`), asks it (`asks`, an MCP server's `elicitation`), and it is not the check-in role: remove its channel, or name it where a person should decide");
+    /// A tool's result may fill its model's whole context window.
+    DESCRIBE_BOUND_OVER_WINDOW = ("describe.bound-over-window", "a tool's result bound lets one result be larger than its agent's model reads in a request",
+        "tool `{tool}` of agent `{agent}` may return {bound} (about {tokens} tokens), and `{model}` reads {window} tokens per request: lower the tool's `max_result_size`, or the agent's");
     /// A journal this build cannot fold.
     JOURNAL = ("journal", "the execution's journal cannot be folded by this build (a newer layout, or events out of order); nothing was run",
         "{detail}");

@@ -129,6 +129,7 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
         providers: app_providers,
         max_result_size: app_bound,
         approvals: Arc::new(approvals),
+        channels: builder.channels.clone(),
         lease_ttl: builder.lease_ttl.as_duration(),
     })
 }

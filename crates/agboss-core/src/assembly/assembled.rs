@@ -19,6 +19,7 @@ pub struct Assembly {
     pub(crate) providers: Providers,
     pub(crate) max_result_size: Setting<ByteSize>,
     pub(crate) approvals: Arc<Approvals>,
+    pub(crate) channels: Vec<crate::channel::ChannelRegistration>,
     pub(crate) lease_ttl: std::time::Duration,
 }
 
@@ -42,6 +43,11 @@ impl Assembly {
     /// The workflow named `name`.
     pub fn workflow(&self, name: &str) -> Option<&AppWorkflow> {
         self.workflows.iter().find(|w| w.name == name)
+    }
+
+    /// The channels the application was given, used or not, in declaration order.
+    pub fn channels(&self) -> &[crate::channel::ChannelRegistration] {
+        &self.channels
     }
 
     /// The application's bound for results, and where it came from.

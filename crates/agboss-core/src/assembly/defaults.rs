@@ -108,7 +108,22 @@ const BYTES_PER_TOKEN: u64 = 4;
 /// three quarters are for the system prompt, the tools' declarations, the run's own turns and
 /// the answer.
 pub(crate) fn history_max_size_for_window(tokens: u32) -> ByteSize {
-    bytes(u64::from(tokens) * BYTES_PER_TOKEN / 4)
+    bytes(window_in_bytes(tokens) / 4)
+}
+
+/// About how many bytes of text a context window of `tokens` tokens holds.
+fn window_in_bytes(tokens: u32) -> u64 {
+    u64::from(tokens) * BYTES_PER_TOKEN
+}
+
+/// Whether a context window of `tokens` tokens holds less text than `size` bytes.
+pub(crate) fn window_bytes_below(tokens: u32, size: ByteSize) -> bool {
+    window_in_bytes(tokens) < size.get()
+}
+
+/// About how many tokens `size` bytes of text are.
+pub(crate) fn tokens_in(size: ByteSize) -> u64 {
+    size.get().div_ceil(BYTES_PER_TOKEN)
 }
 
 /// `defaults.agents` of a workflow or an application: the limits of a run, for agents that set

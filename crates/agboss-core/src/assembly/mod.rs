@@ -46,4 +46,5 @@ pub use defaults::{
     AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_HISTORY_MAX_SIZE, DEFAULT_MAX_TOOL_CALLS,
     DEFAULT_MAX_TURNS, ToolDefaults,
 };
+pub(crate) use defaults::{tokens_in, window_bytes_below};
 pub use workflow::Workflow;

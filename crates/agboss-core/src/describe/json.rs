@@ -62,6 +62,7 @@ pub fn json(app: &Application) -> Value {
         },
         "workflows": workflows,
         "schemas": { "tools": tools },
+        "findings": super::lint::findings_json(&super::check(app)),
     })
 }
 

@@ -1,0 +1,195 @@
+//! `describe --check`: what in an application that assembles and runs is likely a mistake, each
+//! finding with its code and a level, so CI can refuse an application at or above one.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use agboss_rules::codes::{self, Finding};
+use serde::Serialize;
+
+use crate::app::Application;
+use crate::assembly::{tokens_in, window_bytes_below};
+use crate::tool::{Capability, ToolDescriptor};
+
+/// How much a finding matters, lowest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// Worth a look: nothing goes wrong because of it.
+    Note,
+    /// Something will go wrong in some runs.
+    Warning,
+    /// A person or a checker is missing where the application can lose money or data.
+    Error,
+}
+
+impl Level {
+    /// `note`, `warning` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Note => "note",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        }
+    }
+
+    /// The level named `name` (`note`, `warning`, `error`).
+    pub fn parse(name: &str) -> Option<Level> {
+        [Level::Note, Level::Warning, Level::Error]
+            .into_iter()
+            .find(|level| level.as_str() == name)
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One finding of [`check`]: its level, and its code with the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lint {
+    /// How much it matters.
+    pub level: Level,
+    /// The code and what is wrong, with the fix.
+    pub finding: Finding,
+}
+
+impl fmt::Display for Lint {
+    /// `warning[describe.unused-role] role `x` ...`, as compilers print theirs.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.level, self.finding)
+    }
+}
+
+/// What `describe --check` finds in `app`, most severe first, then by code and message (the
+/// same order on every run).
+pub fn check(app: &Application) -> Vec<Lint> {
+    let mut lints = Vec::new();
+    unguarded(app, &mut lints);
+    unused_roles(app, &mut lints);
+    bounds_over_windows(app, &mut lints);
+    lints.sort_by(|a, b| {
+        b.level
+            .cmp(&a.level)
+            .then_with(|| a.finding.code.id().cmp(b.finding.code.id()))
+            .then_with(|| a.finding.message.cmp(&b.finding.message))
+    });
+    lints
+}
+
+/// The findings as the JSON document lists them (`findings`, docs/describe.md).
+pub(super) fn findings_json(lints: &[Lint]) -> serde_json::Value {
+    lints
+        .iter()
+        .map(|lint| {
+            serde_json::json!({
+                "level": lint.level,
+                "code": lint.finding.code.id(),
+                "message": lint.finding.message,
+            })
+        })
+        .collect()
+}
+
+/// Every tool of the application, once.
+fn tools(app: &Application) -> Vec<&'static ToolDescriptor> {
+    let mut seen = BTreeSet::new();
+    let mut tools = Vec::new();
+    for workflow in app.workflows() {
+        let of_agents = workflow
+            .agents()
+            .iter()
+            .flat_map(|agent| agent.tools().iter().map(|tool| tool.descriptor()));
+        for tool in of_agents.chain(workflow.unassigned_tools().iter().copied()) {
+            if seen.insert(tool.name()) {
+                tools.push(tool);
+            }
+        }
+    }
+    tools
+}
+
+/// `Money` and `Destructive` tools that nothing guards.
+fn unguarded(app: &Application, lints: &mut Vec<Lint>) {
+    let approvals = app.assembly().approvals();
+    for tool in tools(app) {
+        if tool.approval().is_some() || tool.check_in().is_some() {
+            continue;
+        }
+        for capability in tool.capabilities() {
+            let high_impact = matches!(capability, Capability::Money | Capability::Destructive);
+            if high_impact && !approvals.governs_any(std::slice::from_ref(capability)) {
+                let finding = codes::DESCRIBE_UNGUARDED
+                    .finding(&[("tool", &tool.name()), ("capability", capability)]);
+                lints.push(Lint {
+                    level: Level::Error,
+                    finding,
+                });
+            }
+        }
+    }
+}
+
+/// Roles a channel answers that nothing asks.
+fn unused_roles(app: &Application, lints: &mut Vec<Lint>) {
+    let approvals = app.assembly().approvals();
+    let mut named: BTreeSet<&str> = approvals.check_in_role().into_iter().collect();
+    for tool in tools(app) {
+        named.extend(tool.approval().map(|role| role.role()));
+        named.extend(tool.asks().iter().map(|role| role.role()));
+    }
+    for workflow in app.workflows() {
+        for server in workflow.mcp_servers() {
+            named.extend(server.elicitation().map(|role| role.role()));
+        }
+    }
+    let mut unused: Vec<&str> = app
+        .assembly()
+        .channels()
+        .iter()
+        .map(|channel| channel.descriptor().role().name())
+        .filter(|role| !named.contains(role))
+        .collect();
+    unused.sort_unstable();
+    unused.dedup();
+    for role in unused {
+        lints.push(Lint {
+            level: Level::Note,
+            finding: codes::DESCRIBE_UNUSED_ROLE.finding(&[("role", &role)]),
+        });
+    }
+}
+
+/// Tools whose result bound exceeds what their agent's model reads per request, where the
+/// model's context window is known (configuration or the router).
+fn bounds_over_windows(app: &Application, lints: &mut Vec<Lint>) {
+    let Ok(router) = app.router() else {
+        return;
+    };
+    for workflow in app.workflows() {
+        for agent in workflow.agents() {
+            let Some(window) = router.context_window_of(agent.model()) else {
+                continue;
+            };
+            for tool in agent.tools() {
+                let bound = tool.bound().value;
+                if window_bytes_below(window, bound) {
+                    let finding = codes::DESCRIBE_BOUND_OVER_WINDOW.finding(&[
+                        ("tool", &tool.descriptor().name()),
+                        ("agent", &agent.name()),
+                        ("bound", &bound),
+                        ("tokens", &tokens_in(bound)),
+                        ("model", &agent.model()),
+                        ("window", &window),
+                    ]);
+                    lints.push(Lint {
+                        level: Level::Warning,
+                        finding,
+                    });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! `describe --check`, through the facade and the command line: a tool that moves money with
+//! nothing between it and the model, a role with a channel that nothing asks, and a result
+//! bound larger than the model's context window, each with its code and level; the exit status
+//! CI reads at each `--fail-on` level.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use agboss::cli::command_from;
+use agboss::describe::{Level, check};
+use agboss::dto::Value;
+use agboss::model::{ModelRouter, ScriptedModel};
+use agboss::policy::{Permission, PermissionChecker, PermissionRequest};
+use agboss::prelude::*;
+use agboss::tool::Capability;
+use agboss::units::kilobytes;
+use agboss::{Application, Workflow};
+
+/// Approves any call; the thread's owner answers.
+#[channel_role(name = "spare-approval-channel", approves = Value, answered_by = ThreadOwner)]
+pub struct SpareApproval;
+
+/// Leaves the question in the owner's inbox.
+#[channel(name = "spare-inbox-channel")]
+pub struct SpareInbox;
+
+impl ChannelHandler for SpareInbox {
+    type Role = SpareApproval;
+
+    async fn send(
+        &self,
+        _ask: ChannelAsk<SpareApproval>,
+    ) -> Result<ChannelOutcome<SpareApproval>, ToolError> {
+        Ok(ChannelOutcome::await_reply())
+    }
+}
+
+#[dto]
+pub struct Order {
+    /// The order.
+    pub order: String,
+}
+
+/// Refunds an order: nothing guards it.
+#[tool(name = "refund-order-tool", description = "Refunds an order", capabilities = [Money])]
+pub struct RefundOrder;
+
+impl ToolHandler for RefundOrder {
+    type Input = Order;
+    type Output = PlainText;
+
+    async fn run(&self, _input: Order) -> Result<PlainText, ToolError> {
+        Ok(PlainText::new("refunded"))
+    }
+}
+
+/// Deletes an order: the checker governs it.
+#[tool(name = "delete-order-tool", description = "Deletes an order", capabilities = [Destructive])]
+pub struct DeleteOrder;
+
+impl ToolHandler for DeleteOrder {
+    type Input = Order;
+    type Output = PlainText;
+
+    async fn run(&self, _input: Order) -> Result<PlainText, ToolError> {
+        Ok(PlainText::new("deleted"))
+    }
+}
+
+/// Exports every order: its bound is larger than the model reads.
+#[tool(
+    name = "export-orders-tool",
+    description = "Exports the orders",
+    read_only,
+    max_result_size = kilobytes(512)
+)]
+pub struct ExportOrders;
+
+impl ToolHandler for ExportOrders {
+    type Input = Order;
+    type Output = PlainText;
+
+    async fn run(&self, _input: Order) -> Result<PlainText, ToolError> {
+        Ok(PlainText::new("order,total"))
+    }
+}
+
+/// Runs the shop.
+#[agent(
+    name = "cashier",
+    description = "Runs the shop",
+    prompt = "prompts/helper.prompt.md",
+    model = "test/model",
+    tools = [RefundOrder, DeleteOrder, ExportOrders]
+)]
+pub struct Cashier;
+
+/// Exports orders, and nothing else.
+#[agent(
+    name = "exporter",
+    description = "Exports orders",
+    prompt = "prompts/helper.prompt.md",
+    model = "test/model",
+    tools = [ExportOrders]
+)]
+pub struct Exporter;
+
+/// Asks a person before any delete.
+struct NoSilentDeletes;
+
+impl PermissionChecker for NoSilentDeletes {
+    fn name(&self) -> &str {
+        "no-silent-deletes"
+    }
+
+    fn governs(&self) -> &[Capability] {
+        &[Capability::Destructive]
+    }
+
+    fn check(&self, _request: &PermissionRequest<'_>) -> Permission {
+        Permission::ask("deletes", "a person approves every delete")
+    }
+}
+
+/// The shop, its model reading `window` tokens per request.
+fn shop(window: u32, checker: bool) -> Application {
+    let router = ModelRouter::new()
+        .route("*", "model", Arc::new(ScriptedModel::new([])), false)
+        .context_window("test/model", window);
+    let mut builder = Application::builder("shop")
+        .workflow(Workflow::new("shop").agent::<Cashier>())
+        .channel::<SpareInbox>()
+        .router(router);
+    if checker {
+        builder = builder
+            .permissions(NoSilentDeletes)
+            .check_in_role::<SpareApproval>();
+    }
+    builder.build().unwrap()
+}
+
+#[test]
+fn each_finding_has_its_code_and_level_most_severe_first() {
+    // 65,536 tokens hold about 256 KB: the export's 512 KB does not fit. The delete is governed,
+    // the refund is not; the spare role is the check-in role, so it is used.
+    let lints: Vec<_> = check(&shop(65_536, true))
+        .into_iter()
+        .map(|lint| (lint.level, lint.finding.to_string()))
+        .collect();
+    assert_eq!(
+        lints,
+        [
+            (
+                Level::Error,
+                "[describe.unguarded] tool `refund-order-tool` declares `money`, and its calls run on the model's word alone: no role (`channel`), no `check_in`, and no permission checker governs `money`; add one of them".to_owned()
+            ),
+            (
+                Level::Warning,
+                "[describe.bound-over-window] tool `export-orders-tool` of agent `cashier` may return 512 KB (about 131072 tokens), and `test/model` reads 65536 tokens per request: lower the tool's `max_result_size`, or the agent's".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_role_nothing_asks_is_a_note_and_nothing_governs_the_delete_without_a_checker() {
+    let lints: Vec<_> = check(&shop(1_000_000, false))
+        .into_iter()
+        .map(|lint| (lint.level, lint.finding.code.id()))
+        .collect();
+    assert_eq!(
+        lints,
+        [
+            (Level::Error, "describe.unguarded"),
+            (Level::Error, "describe.unguarded"),
+            (Level::Note, "describe.unused-role"),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn the_command_fails_at_the_chosen_level_and_the_json_lists_the_findings() {
+    let app = shop(1_000_000, true);
+    let env = agboss::Env::process();
+    let run = |args: &[&str]| {
+        let mut all = vec!["shop", "describe"];
+        all.extend_from_slice(args);
+        command_from(all).unwrap().unwrap()
+    };
+    // One error: it fails at the default level (`warning`) and at `error`.
+    assert_eq!(run(&["--check"]).run(&app).await, ExitCode::FAILURE);
+    assert_eq!(
+        run(&["--check", "--fail-on", "error"]).run(&app).await,
+        ExitCode::FAILURE
+    );
+    let printed = run(&["--check"]).output(&app, &env).await;
+    assert!(
+        printed.starts_with("error[describe.unguarded] tool `refund-order-tool` declares `money`"),
+        "{printed}"
+    );
+    assert!(
+        printed.ends_with(
+            "error: describe --check: 1 findings: 1 errors, 0 warnings, 0 notes; 1 at `warning` or above\n"
+        ),
+        "{printed}"
+    );
+    let out = run(&["--json", "--check"]).output(&app, &env).await;
+    let (document, error) = out
+        .split_once("error: ")
+        .expect("the document, then the error");
+    let json: serde_json::Value = serde_json::from_str(document).unwrap();
+    assert_eq!(json["findings"][0]["level"], "error");
+    assert_eq!(json["findings"][0]["code"], "describe.unguarded");
+    assert!(error.starts_with("describe --check: 1 findings"), "{error}");
+    assert!(command_from(["shop", "describe", "--check", "--fail-on", "loud"]).is_err());
+
+    // Only a note is left: the check passes, unless notes fail it too.
+    let exports = Application::builder("exports")
+        .workflow(Workflow::new("exports").agent::<Exporter>())
+        .channel::<SpareInbox>()
+        .build()
+        .unwrap();
+    assert_eq!(run(&["--check"]).run(&exports).await, ExitCode::SUCCESS);
+    assert_eq!(
+        run(&["--check"]).output(&exports, &env).await,
+        "note[describe.unused-role] role `spare-approval-channel` is answered by a channel, but no tool names it (`channel`), asks it (`asks`, an MCP server's `elicitation`), and it is not the check-in role: remove its channel, or name it where a person should decide\n\
+         1 findings: 0 errors, 0 warnings, 1 notes; none at `warning` or above\n"
+    );
+    assert_eq!(
+        run(&["--check", "--fail-on", "note"]).run(&exports).await,
+        ExitCode::FAILURE
+    );
+}
