@@ -17,6 +17,17 @@ use agboss::prelude::*;
 )]
 pub struct Everything;
 
+/// server-everything over stdio behind two `tee`s, which keep what the client sent
+/// (`${WIRE}/sent.jsonl`) and what the server answered (`${WIRE}/answered.jsonl`).
+#[mcp_server(
+    name = "everything-recorded",
+    command = "sh",
+    args = ["-c", "tee ${WIRE}/sent.jsonl | ${NODE} ${EVERYTHING_JS} stdio | tee ${WIRE}/answered.jsonl"],
+    tools = ["echo"],
+    env = ["NODE", "EVERYTHING_JS", "WIRE"],
+)]
+pub struct EverythingRecorded;
+
 #[mcp_server(name = "everything-http", url = "${EVERYTHING_URL}", tools = ["echo"], env = ["EVERYTHING_URL"])]
 pub struct EverythingOverHttp;
 
@@ -131,6 +142,16 @@ impl ToolHandler for EchoOverHttp {
         self.server.call(&input).await
     }
 }
+
+#[mcp_tool(
+    name = "echo-recorded-tool",
+    description = "Echoes a message, on a recorded wire",
+    server = EverythingRecorded,
+    calls = "echo",
+    input = Message,
+    output = PlainText,
+)]
+pub struct EchoRecorded;
 
 /// A city, written freely (the server accepts three).
 #[dto]

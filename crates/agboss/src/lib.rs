@@ -351,9 +351,10 @@ pub mod describe {
 #[cfg(feature = "mcp")]
 pub mod mcp {
     pub use agboss_core::mcp::{
-        ElicitationAnswer, ElicitationQuestion, ElicitationTypes, ListError, ListedTool, McpClient,
-        McpConnection, McpError, McpServer, McpServerDescriptor, McpTransport, START_TIMEOUT,
-        ServerAddress, list_tools, registered_mcp_servers,
+        CLIENT_NAME, CLIENT_VERSION, ElicitationAnswer, ElicitationQuestion, ElicitationTypes,
+        ListError, ListedTool, McpClient, McpConnection, McpError, McpServer, McpServerDescriptor,
+        McpTransport, PROTOCOL_VERSION, START_TIMEOUT, ServerAddress, list_tools,
+        registered_mcp_servers,
     };
 }
 

@@ -21,6 +21,7 @@ mod error;
 mod hub;
 mod list;
 mod process;
+mod session;
 mod stdio;
 
 pub use client::McpClient;
@@ -33,6 +34,7 @@ pub use elicitation::{ElicitationAnswer, ElicitationQuestion, ElicitationTypes};
 pub use error::McpError;
 pub use hub::McpHub;
 pub use list::{ListError, ListedTool, ServerAddress, list_tools};
+pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
 
 /// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
 pub(crate) fn http_client() -> Result<reqwest::Client, String> {
