@@ -72,6 +72,7 @@ fn ci() -> Result<(), String> {
 /// The facade's features; each must build, pass clippy and pass the facade's tests alone.
 const FEATURES: &[&str] = &[
     "mcp",
+    "mcp-oauth",
     "openai",
     "anthropic",
     "gemini",

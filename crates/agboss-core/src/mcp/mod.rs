@@ -17,9 +17,11 @@ mod client;
 mod connection;
 mod descriptor;
 mod elicitation;
+mod endpoint;
 mod error;
 mod hub;
 mod list;
+mod oauth;
 mod process;
 mod session;
 mod stdio;
@@ -27,7 +29,7 @@ mod stdio;
 pub use client::McpClient;
 pub use connection::{McpConnection, START_TIMEOUT};
 pub use descriptor::{
-    McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
+    McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
     registered_mcp_servers, remote_tool,
 };
 pub use elicitation::{ElicitationAnswer, ElicitationQuestion, ElicitationTypes};
