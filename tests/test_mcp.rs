@@ -319,3 +319,47 @@ async fn a_session_asks_for_the_pinned_protocol_version_and_names_agboss() {
         "{answer}"
     );
 }
+
+#[tokio::test]
+async fn an_oauth_secret_that_is_not_set_or_not_accepted_says_so_without_the_secret() {
+    let unset = test_tool::<TicketsEcho>().env(env(
+        &temp_dir("oauth-unset"),
+        &[
+            ("TICKETS_URL", "http://127.0.0.1:9/mcp".to_owned()),
+            ("TICKETS_ID", "desk".to_owned()),
+        ],
+    ));
+    let outcome = unset.invoke(r#"{"message": "hi"}"#).await;
+    assert!(
+        outcome.content.starts_with("Tool error: [mcp.env-missing]")
+            && outcome.content.contains("TICKETS_SECRET"),
+        "{}",
+        outcome.content
+    );
+
+    // server-everything does no OAuth: there is no token to get, and the grant fails.
+    let server = mcp_servers::HttpServer::start_everything().await;
+    let refused = test_tool::<TicketsEcho>().env(env(
+        &temp_dir("oauth-refused"),
+        &[
+            ("TICKETS_URL", server.url()),
+            ("TICKETS_ID", "desk".to_owned()),
+            ("TICKETS_SECRET", "marker-5ecret-value".to_owned()),
+        ],
+    ));
+    let outcome = refused.invoke(r#"{"message": "hi"}"#).await;
+    assert!(
+        outcome
+            .content
+            .starts_with("Tool error: [mcp.start-failed] server `tickets-oauth`")
+            && outcome.content.contains("OAuth"),
+        "{}",
+        outcome.content
+    );
+    assert!(
+        !outcome.content.contains("marker-5ecret-value"),
+        "{}",
+        outcome.content
+    );
+    refused.shutdown().await;
+}

@@ -3,10 +3,10 @@
 //! pins; installed on first use). The suite starts a scenario server, runs
 //! `bin/mcp_conformance_client.rs` (an application written through the facade) with its URL,
 //! and checks what the server saw. The scenarios agboss supports must pass; the `auth/*`
-//! scenarios, which need OAuth, must be exactly those docs/mcp.md lists, each doing what the
-//! docs say: failing, or for the one that checks a client refuses a wrong authorization
-//! server, passing only because agboss never authorizes (not claimed). A scenario that starts
-//! passing is to be moved in the docs.
+//! scenarios must be exactly those docs/mcp.md lists, each doing what the docs say: passing
+//! (the client-credentials grant, feature `mcp-oauth`), failing (what OAuth agboss does not do
+//! yet), or for the one that checks a client refuses a wrong authorization server, passing
+//! without being claimed. A scenario that starts or stops passing is to be moved in the docs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -74,9 +74,8 @@ fn the_suite_still_has_the_scenarios_this_file_runs() {
     }
 }
 
-/// What docs/mcp.md says of each `auth/*` scenario, from its table's rows
-/// (`` | `auth/...` | fails | why | ``): `true` for the one that passes only because agboss
-/// never authorizes ("passes, not claimed"), `false` for those that fail.
+/// Whether docs/mcp.md says each `auth/*` scenario passes, from its table's rows
+/// (`` | `auth/...` | passes | .. | `` or `fails`; "passes, not claimed" passes too).
 fn documented_auth() -> BTreeMap<String, bool> {
     let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/mcp.md"))
         .expect("docs/mcp.md");
@@ -85,14 +84,14 @@ fn documented_auth() -> BTreeMap<String, bool> {
         .filter_map(|rest| {
             let (name, rest) = rest.split_once('`')?;
             let said = rest.trim_start_matches([' ', '|']);
-            let vacuous = said.starts_with("passes, not claimed");
-            (vacuous || said.starts_with("fails")).then(|| (format!("auth/{name}"), vacuous))
+            let passes = said.starts_with("passes");
+            (passes || said.starts_with("fails")).then(|| (format!("auth/{name}"), passes))
         })
         .collect()
 }
 
 #[test]
-fn the_auth_scenarios_do_what_the_docs_say_and_none_is_claimed() {
+fn the_auth_scenarios_do_what_the_docs_say() {
     let auth: BTreeSet<String> = client_scenarios()
         .into_iter()
         .filter(|s| s.starts_with("auth/"))
@@ -109,7 +108,7 @@ fn the_auth_scenarios_do_what_the_docs_say_and_none_is_claimed() {
         };
         if documented
             .get(scenario)
-            .is_some_and(|&vacuous| vacuous != run.passed())
+            .is_some_and(|&passes| passes != run.passed())
         {
             unexpected.push(format!("{scenario}: {result}"));
         }

@@ -8,8 +8,11 @@
 //!   `#[mcp_tool]` of an `#[mcp_server]` at the URL, its model scripted to call the tool once;
 //!   the elicitation scenario's server is declared with a question role whose channel accepts
 //!   at once with no fields, so agboss sends the schema's defaults;
-//! - anything else (the `auth/*` scenarios): connects as for `tools_call`, and fails as agboss
-//!   fails against a server that needs OAuth.
+//! - `auth/*`: calls the server's `test-tool`; when the suite gives a client id and secret
+//!   (`MCP_CONFORMANCE_CONTEXT`), through a server declared with `oauth_client_id` and
+//!   `oauth_client_secret` (OAuth's client-credentials grant, feature `mcp-oauth`), else
+//!   through one declared without OAuth, which fails as agboss fails against a server that
+//!   needs an authorization it does not do.
 //!
 //! It prints what the tool returned to the model and exits with 0, or prints why and exits 1.
 
@@ -24,6 +27,48 @@ use agboss::model::{Message, ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::{Application, Workflow};
 use serde_json::json;
+
+#[mcp_server(
+    name = "conformance-open",
+    url = "${MCP_SERVER_URL}",
+    tools = ["test-tool"],
+    env = ["MCP_SERVER_URL"],
+)]
+pub struct OpenServer;
+
+#[mcp_server(
+    name = "conformance-protected",
+    url = "${MCP_SERVER_URL}",
+    tools = ["test-tool"],
+    env = ["MCP_SERVER_URL", "OAUTH_CLIENT_ID", "OAUTH_CLIENT_SECRET"],
+    oauth_client_id = "${OAUTH_CLIENT_ID}",
+    oauth_client_secret = "${OAUTH_CLIENT_SECRET}",
+)]
+pub struct ProtectedServer;
+
+#[mcp_tool(
+    name = "open-test-tool",
+    description = "The test tool of a server called without authorization",
+    server = OpenServer,
+    calls = "test-tool",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct OpenTest;
+
+#[mcp_tool(
+    name = "protected-test-tool",
+    description = "The test tool of a server called with OAuth client credentials",
+    server = ProtectedServer,
+    calls = "test-tool",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct ProtectedTest;
+
+/// Calls a server's test tool.
+#[agent(name = "tester", prompt = "../prompts/helper.prompt.md", model = "test/conformance", tools = [OpenTest, ProtectedTest])]
+pub struct Tester;
 
 /// Two numbers.
 #[dto]
@@ -146,6 +191,13 @@ async fn main() -> ExitCode {
         "elicitation-sep1034-client-defaults" => {
             call(&url, "form-filler", "form-defaults-tool", json!({})).await
         }
+        auth if auth.starts_with("auth/") => match client_credentials() {
+            Some(credentials) => {
+                let tool = "protected-test-tool";
+                call_with(&url, "tester", tool, json!({}), &credentials).await
+            }
+            None => call(&url, "tester", "open-test-tool", json!({})).await,
+        },
         _ => call(&url, "adder", "add-numbers-tool", json!({"a": 2, "b": 3})).await,
     };
     match done {
@@ -174,16 +226,44 @@ async fn list(url: &str) -> Result<String, String> {
 /// How long starting a session and each request may take.
 const TIMEOUT: Duration = Duration::from_secs(15);
 
+/// The client id and secret the suite gives a scenario (`MCP_CONFORMANCE_CONTEXT`), as the
+/// variables the protected server reads them from; none when it gives no secret.
+fn client_credentials() -> Option<Vec<(&'static str, String)>> {
+    let context = std::env::var("MCP_CONFORMANCE_CONTEXT").ok()?;
+    let context: Value = serde_json::from_str(&context).ok()?;
+    let text = |key: &str| context[key].as_str().map(str::to_owned);
+    Some(vec![
+        ("OAUTH_CLIENT_ID", text("client_id")?),
+        ("OAUTH_CLIENT_SECRET", text("client_secret")?),
+    ])
+}
+
 /// Runs `agent`, whose model calls `tool` with `arguments` once, against the server at `url`;
 /// what the tool returned to the model, or why it failed.
 async fn call(url: &str, agent: &str, tool: &str, arguments: Value) -> Result<String, String> {
+    call_with(url, agent, tool, arguments, &[]).await
+}
+
+/// [`call`] with the variables `extra` set too.
+async fn call_with(
+    url: &str,
+    agent: &str,
+    tool: &str,
+    arguments: Value,
+    extra: &[(&str, String)],
+) -> Result<String, String> {
+    let mut env = Env::from_pairs([("MCP_SERVER_URL", url)]);
+    for (name, value) in extra {
+        env = env.with(*name, value.clone());
+    }
     let model = ScriptedModel::new([Turn::call(tool, arguments), Turn::text("Done.")]);
     let app = Application::builder("conformance-client")
         .workflow(Workflow::new("adder").agent::<Adder>())
         .workflow(Workflow::new("reconnector").agent::<Reconnector>())
         .workflow(Workflow::new("form-filler").agent::<FormFiller>())
+        .workflow(Workflow::new("tester").agent::<Tester>())
         .channel::<AcceptDefaults>()
-        .env(Env::from_pairs([("MCP_SERVER_URL", url)]))
+        .env(env)
         .chat_model(Arc::new(model.clone()))
         .build()
         .map_err(|e| e.to_string())?;

@@ -28,6 +28,17 @@ pub struct Everything;
 )]
 pub struct EverythingRecorded;
 
+/// An HTTP server reached with OAuth's client-credentials grant.
+#[mcp_server(
+    name = "tickets-oauth",
+    url = "${TICKETS_URL}",
+    tools = ["echo"],
+    env = ["TICKETS_URL", "TICKETS_ID", "TICKETS_SECRET"],
+    oauth_client_id = "${TICKETS_ID}",
+    oauth_client_secret = "${TICKETS_SECRET}",
+)]
+pub struct TicketsOAuth;
+
 #[mcp_server(name = "everything-http", url = "${EVERYTHING_URL}", tools = ["echo"], env = ["EVERYTHING_URL"])]
 pub struct EverythingOverHttp;
 
@@ -152,6 +163,16 @@ impl ToolHandler for EchoOverHttp {
     output = PlainText,
 )]
 pub struct EchoRecorded;
+
+#[mcp_tool(
+    name = "tickets-echo-tool",
+    description = "Echoes a message, authorized with OAuth",
+    server = TicketsOAuth,
+    calls = "echo",
+    input = Message,
+    output = PlainText,
+)]
+pub struct TicketsEcho;
 
 /// A city, written freely (the server accepts three).
 #[dto]
