@@ -273,3 +273,93 @@ async fn a_server_that_is_not_installed_says_so() {
         outcome.content
     );
 }
+
+/// The first JSON-RPC message of a recorded wire that has `key` (a `method`, or an `id`).
+fn first_with(wire: &std::path::Path, key: &str, value: serde_json::Value) -> serde_json::Value {
+    let recorded = std::fs::read_to_string(wire).unwrap();
+    recorded
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .find(|message| message[key] == value)
+        .unwrap_or_else(|| {
+            panic!(
+                "no message with {key} {value} in {}:\n{recorded}",
+                wire.display()
+            )
+        })
+}
+
+#[tokio::test]
+async fn a_session_asks_for_the_pinned_protocol_version_and_names_agboss() {
+    let wire = temp_dir("wire");
+    let tool = test_tool::<EchoRecorded>().env(env(
+        &temp_dir("wire-root"),
+        &[("WIRE", wire.display().to_string())],
+    ));
+    let outcome = tool.invoke(r#"{"message": "who is there"}"#).await;
+    assert_eq!(outcome.content, r#"{"text":"Echo: who is there"}"#);
+    tool.shutdown().await;
+
+    let initialize = first_with(&wire.join("sent.jsonl"), "method", "initialize".into());
+    let params = &initialize["params"];
+    assert_eq!(agboss::mcp::PROTOCOL_VERSION, "2025-11-25");
+    assert_eq!(params["protocolVersion"], "2025-11-25", "{initialize}");
+    assert_eq!(params["clientInfo"]["name"], "agboss", "{initialize}");
+    assert_eq!(agboss::mcp::CLIENT_NAME, "agboss");
+    assert_eq!(
+        params["clientInfo"]["version"],
+        agboss::mcp::CLIENT_VERSION,
+        "{initialize}"
+    );
+    assert!(!agboss::mcp::CLIENT_VERSION.is_empty());
+    // The server agreed to it: the handshake went through, and the call after it.
+    let answer = first_with(&wire.join("answered.jsonl"), "id", initialize["id"].clone());
+    assert_eq!(
+        answer["result"]["protocolVersion"], "2025-11-25",
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn an_oauth_secret_that_is_not_set_or_not_accepted_says_so_without_the_secret() {
+    let unset = test_tool::<TicketsEcho>().env(env(
+        &temp_dir("oauth-unset"),
+        &[
+            ("TICKETS_URL", "http://127.0.0.1:9/mcp".to_owned()),
+            ("TICKETS_ID", "desk".to_owned()),
+        ],
+    ));
+    let outcome = unset.invoke(r#"{"message": "hi"}"#).await;
+    assert!(
+        outcome.content.starts_with("Tool error: [mcp.env-missing]")
+            && outcome.content.contains("TICKETS_SECRET"),
+        "{}",
+        outcome.content
+    );
+
+    // server-everything does no OAuth: there is no token to get, and the grant fails.
+    let server = mcp_servers::HttpServer::start_everything().await;
+    let refused = test_tool::<TicketsEcho>().env(env(
+        &temp_dir("oauth-refused"),
+        &[
+            ("TICKETS_URL", server.url()),
+            ("TICKETS_ID", "desk".to_owned()),
+            ("TICKETS_SECRET", "marker-5ecret-value".to_owned()),
+        ],
+    ));
+    let outcome = refused.invoke(r#"{"message": "hi"}"#).await;
+    assert!(
+        outcome
+            .content
+            .starts_with("Tool error: [mcp.start-failed] server `tickets-oauth`")
+            && outcome.content.contains("OAuth"),
+        "{}",
+        outcome.content
+    );
+    assert!(
+        !outcome.content.contains("marker-5ecret-value"),
+        "{}",
+        outcome.content
+    );
+    refused.shutdown().await;
+}

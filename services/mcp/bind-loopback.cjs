@@ -2,9 +2,13 @@
 // loopback interface: every `net.Server#listen` call (so also http/https servers and express's
 // `app.listen`) that gives a port, or nothing, but no host binds to 127.0.0.1 instead of every
 // interface. Calls that name a host, a unix socket path, a handle or a file descriptor are left as
-// they are. See docs/mcp-servers.md.
+// they are. A listener given no host binds at once in Node (`server.address()` answers right
+// after `listen`, which the conformance suite's servers rely on), while one given a host waits
+// for a DNS lookup; so while the preload's own listen call runs, the lookup of 127.0.0.1 answers
+// at once. See docs/mcp-servers.md.
 "use strict";
 
+const dns = require("node:dns");
 const net = require("node:net");
 
 const LOOPBACK = "127.0.0.1";
@@ -57,6 +61,30 @@ function withLoopback(args) {
   return args;
 }
 
+// Calls `listen` with `args`, 127.0.0.1 looked up at once rather than on the next tick.
+function listenNow(server, args) {
+  const lookup = dns.lookup;
+  dns.lookup = function loopbackAtOnce(hostname, options, callback) {
+    const done = typeof options === "function" ? options : callback;
+    if (hostname !== LOOPBACK || typeof done !== "function") {
+      return lookup.apply(this, arguments);
+    }
+    if (options && typeof options === "object" && options.all) {
+      done(null, [{ address: LOOPBACK, family: 4 }]);
+    } else {
+      done(null, LOOPBACK, 4);
+    }
+    return {};
+  };
+  try {
+    return originalListen.apply(server, args);
+  } finally {
+    dns.lookup = lookup;
+  }
+}
+
 net.Server.prototype.listen = function listen(...args) {
-  return originalListen.apply(this, withLoopback(args));
+  const changed = withLoopback(args);
+  if (changed === args) return originalListen.apply(this, args);
+  return listenNow(this, changed);
 };

@@ -17,6 +17,28 @@ use agboss::prelude::*;
 )]
 pub struct Everything;
 
+/// server-everything over stdio behind two `tee`s, which keep what the client sent
+/// (`${WIRE}/sent.jsonl`) and what the server answered (`${WIRE}/answered.jsonl`).
+#[mcp_server(
+    name = "everything-recorded",
+    command = "sh",
+    args = ["-c", "tee ${WIRE}/sent.jsonl | ${NODE} ${EVERYTHING_JS} stdio | tee ${WIRE}/answered.jsonl"],
+    tools = ["echo"],
+    env = ["NODE", "EVERYTHING_JS", "WIRE"],
+)]
+pub struct EverythingRecorded;
+
+/// An HTTP server reached with OAuth's client-credentials grant.
+#[mcp_server(
+    name = "tickets-oauth",
+    url = "${TICKETS_URL}",
+    tools = ["echo"],
+    env = ["TICKETS_URL", "TICKETS_ID", "TICKETS_SECRET"],
+    oauth_client_id = "${TICKETS_ID}",
+    oauth_client_secret = "${TICKETS_SECRET}",
+)]
+pub struct TicketsOAuth;
+
 #[mcp_server(name = "everything-http", url = "${EVERYTHING_URL}", tools = ["echo"], env = ["EVERYTHING_URL"])]
 pub struct EverythingOverHttp;
 
@@ -131,6 +153,26 @@ impl ToolHandler for EchoOverHttp {
         self.server.call(&input).await
     }
 }
+
+#[mcp_tool(
+    name = "echo-recorded-tool",
+    description = "Echoes a message, on a recorded wire",
+    server = EverythingRecorded,
+    calls = "echo",
+    input = Message,
+    output = PlainText,
+)]
+pub struct EchoRecorded;
+
+#[mcp_tool(
+    name = "tickets-echo-tool",
+    description = "Echoes a message, authorized with OAuth",
+    server = TicketsOAuth,
+    calls = "echo",
+    input = Message,
+    output = PlainText,
+)]
+pub struct TicketsEcho;
 
 /// A city, written freely (the server accepts three).
 #[dto]

@@ -2,7 +2,8 @@
 //!
 //! - `test`: the whole test suite, `cargo test --workspace --all-features` (the README's test
 //!   command, which `.ci/run` runs). The tests install what they need themselves on first use
-//!   (the MCP servers: see docs/mcp-servers.md).
+//!   (the MCP servers: see docs/mcp-servers.md; the MCP conformance suite and its Node.js 22:
+//!   see docs/mcp.md).
 //! - `ci`: formatting, clippy with warnings denied, rustdoc with warnings denied, then `test`:
 //!   what `.ci/run` does.
 //! - `features`: clippy and the facade's tests with no features, then with each feature alone
@@ -71,6 +72,7 @@ fn ci() -> Result<(), String> {
 /// The facade's features; each must build, pass clippy and pass the facade's tests alone.
 const FEATURES: &[&str] = &[
     "mcp",
+    "mcp-oauth",
     "openai",
     "anthropic",
     "gemini",

@@ -77,7 +77,7 @@ pub mod __private {
     pub use crate::deps::InfrastructureType;
     #[cfg(feature = "mcp")]
     pub use crate::mcp::{
-        McpClient, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,
+        McpClient, McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,
         declares as mcp_declares, remote_tool as mcp_remote_tool,
     };
     pub use crate::model::Thinking;

@@ -15,6 +15,10 @@ use crate::header::{self, Header, HeaderArgs, Naming, source_location};
 use crate::pipeline::{Attribute, Misplaced, keep_nothing};
 use crate::shape::{self, ListOf, list_of, unit_struct};
 
+mod oauth;
+
+use oauth::{OAuth, check_oauth};
+
 const KEYS: &[&str] = &[
     "name",
     "command",
@@ -23,6 +27,9 @@ const KEYS: &[&str] = &[
     "tools",
     "env",
     "elicitation",
+    "oauth_client_id",
+    "oauth_client_secret",
+    "oauth_scopes",
     "crate",
 ];
 
@@ -61,6 +68,9 @@ pub struct ServerArgs {
     tools: Option<Expr>,
     env: Option<Expr>,
     elicitation: Option<Expr>,
+    oauth_client_id: Option<LitStr>,
+    oauth_client_secret: Option<LitStr>,
+    oauth_scopes: Option<Expr>,
 }
 
 /// A server declaration that passed every check.
@@ -76,6 +86,8 @@ pub struct ResolvedServer {
     env: Vec<LitStr>,
     /// The question role its requests for input during a call are asked through.
     elicitation: Option<syn::Path>,
+    /// The OAuth client credentials an HTTP server's client authorizes itself with.
+    oauth: Option<OAuth>,
 }
 
 /// How the server is reached.
@@ -117,8 +129,17 @@ fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedS
             cx.finding_at(&finding, &variable.span());
         }
     }
+    let scopes = texts_of(&args.oauth_scopes, "oauth_scopes", cx);
     let texts = args.command.iter().chain(&args.url).chain(&server_args);
-    check_variables_declared(texts, &env, cx);
+    let oauth_texts = args.oauth_client_id.iter().chain(&args.oauth_client_secret);
+    check_variables_declared(texts.chain(oauth_texts).chain(&scopes), &env, cx);
+    let oauth = check_oauth(
+        args.oauth_client_id,
+        args.oauth_client_secret,
+        args.oauth_scopes.is_some().then_some(scopes),
+        args.url.is_some(),
+        cx,
+    );
     let transport = check_transport(args.command, args.url, args.args.is_some(), cx);
     let elicitation = args.elicitation.as_ref().and_then(|role| {
         let path = shape::path(role);
@@ -147,6 +168,7 @@ fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedS
         args: server_args,
         env,
         elicitation,
+        oauth,
     })
 }
 
@@ -252,12 +274,21 @@ fn generate(server: &ResolvedServer, item: &ItemStruct) -> TokenStream {
             (list, quote!(#value.with_elicitation(&__AGBOSS_ELICITATION)))
         }
     };
+    let (oauth, value) = oauth::emit(server.oauth.as_ref(), &private, value);
     let descriptor = descriptor.emit(value, ident, Members::default());
     let registration = submit(
         &private,
         quote!(#private::McpServerRegistration::of::<#ident>()),
     );
-    let items = [tools, args, env, elicitation, descriptor, registration];
+    let items = [
+        tools,
+        args,
+        env,
+        elicitation,
+        oauth,
+        descriptor,
+        registration,
+    ];
     emit::component(server.header.doc(item), item, &items)
 }
 

@@ -75,9 +75,10 @@
 //! [`ToolDefaults`], [`AssemblyError`], [`Env`], [`FromEnv`], and `Config`) name the most used
 //! ones again, for `use` lines that stay short.
 //!
-//! Features, all on by default but `testing` and `postgres`: `mcp`, `openai`, `anthropic`,
-//! `gemini`, `config`, `cli`, `sqlite`; `testing` adds [`test_tool`](testing::test_tool) and
-//! scripted models, `postgres` the PostgreSQL store.
+//! Features, all on by default but `testing`, `postgres` and `mcp-oauth`: `mcp`, `openai`,
+//! `anthropic`, `gemini`, `config`, `cli`, `sqlite`; `testing` adds
+//! [`test_tool`](testing::test_tool) and scripted models, `postgres` the PostgreSQL store,
+//! `mcp-oauth` OAuth's client-credentials grant for HTTP MCP servers.
 
 // The macros generate `::agboss::__private` paths; this makes them resolve inside this crate's
 // own tests too.
@@ -352,9 +353,10 @@ pub mod describe {
 #[cfg(feature = "mcp")]
 pub mod mcp {
     pub use agboss_core::mcp::{
-        ElicitationAnswer, ElicitationQuestion, ElicitationTypes, ListError, ListedTool, McpClient,
-        McpConnection, McpError, McpServer, McpServerDescriptor, McpTransport, START_TIMEOUT,
-        ServerAddress, list_tools, registered_mcp_servers,
+        CLIENT_NAME, CLIENT_VERSION, ElicitationAnswer, ElicitationQuestion, ElicitationTypes,
+        ListError, ListedTool, McpClient, McpConnection, McpError, McpOAuth, McpServer,
+        McpServerDescriptor, McpTransport, PROTOCOL_VERSION, START_TIMEOUT, ServerAddress,
+        list_tools, registered_mcp_servers,
     };
 }
 

@@ -13,8 +13,10 @@ use rmcp::transport::streamable_http_client::{
 use tokio::sync::Mutex;
 
 use super::McpError;
-use super::descriptor::{McpServerDescriptor, McpTransport, expand};
+use super::descriptor::{McpServerDescriptor, McpTransport};
 use super::elicitation::{Elicitations, Elicitor};
+use super::endpoint::Endpoint;
+use super::oauth;
 use super::process::ServerProcess;
 use super::stdio::{Diagnostics, spawn};
 use crate::base::Env;
@@ -147,7 +149,8 @@ impl McpConnection {
             .collect::<Result<Vec<_>, _>>()?;
         let endpoint = match self.descriptor.transport() {
             McpTransport::Stdio { command, args } => Endpoint::stdio(command, args, &self.env),
-            McpTransport::Http { url } => Endpoint::http(url, &self.env),
+            McpTransport::Http { url } => Endpoint::http(url, &self.env)
+                .and_then(|endpoint| endpoint.with_oauth(self.descriptor.oauth(), &self.env)),
         }
         .map_err(|variable| McpError::EnvMissing { server, variable })?;
         let failed = |reason| McpError::StartFailed {
@@ -189,49 +192,6 @@ impl McpConnection {
             });
         }
         Ok(live)
-    }
-}
-
-/// Where a server is, its `${VAR}`s expanded: a program and its arguments, or a URL.
-pub(crate) enum Endpoint {
-    Stdio { command: String, args: Vec<String> },
-    Http { url: String },
-}
-
-impl Endpoint {
-    /// `command args`, each `${VAR}` replaced from `env`; the first variable that is not set.
-    pub(crate) fn stdio<A: AsRef<str>>(
-        command: &str,
-        args: &[A],
-        env: &Env,
-    ) -> Result<Endpoint, String> {
-        Ok(Endpoint::Stdio {
-            command: expand(command, env)?,
-            args: args
-                .iter()
-                .map(|a| expand(a.as_ref(), env))
-                .collect::<Result<_, _>>()?,
-        })
-    }
-
-    /// `url`, each `${VAR}` replaced from `env`; the first variable that is not set.
-    pub(crate) fn http(url: &str, env: &Env) -> Result<Endpoint, String> {
-        Ok(Endpoint::Http {
-            url: expand(url, env)?,
-        })
-    }
-}
-
-impl std::fmt::Display for Endpoint {
-    /// The command line, or the URL.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Endpoint::Stdio { command, args } => {
-                f.write_str(command)?;
-                args.iter().try_for_each(|arg| write!(f, " {arg}"))
-            }
-            Endpoint::Http { url } => f.write_str(url),
-        }
     }
 }
 
@@ -281,16 +241,23 @@ impl Live {
                 child.stop().await;
                 Err(format!("{} ({reason})", describe_end(status, &diagnostics)))
             }
-            Endpoint::Http { url } => {
-                let transport = StreamableHttpClientTransport::with_client(
-                    super::http_client()?,
-                    StreamableHttpClientTransportConfig::with_uri(url.clone()),
-                );
-                let service = within(clock, timeout, handler.serve(transport))
-                    .await?
-                    .map_err(|e| http_failure(url, &e))?;
+            Endpoint::Http { url, oauth } => {
+                let config = StreamableHttpClientTransportConfig::with_uri(url.clone());
+                let served = match oauth {
+                    None => {
+                        let client = super::http_client()?;
+                        let transport = StreamableHttpClientTransport::with_client(client, config);
+                        within(clock, timeout, handler.serve(transport)).await?
+                    }
+                    Some(credentials) => {
+                        let client =
+                            within(clock, timeout, oauth::authorize(url, credentials)).await??;
+                        let transport = StreamableHttpClientTransport::with_client(client, config);
+                        within(clock, timeout, handler.serve(transport)).await?
+                    }
+                };
                 Ok(Live {
-                    service,
+                    service: served.map_err(|e| http_failure(url, &e))?,
                     child: None,
                     diagnostics: Arc::new(Diagnostics::default()),
                 })

@@ -23,6 +23,48 @@ pub enum McpTransport {
     },
 }
 
+/// How an HTTP server's client authorizes itself, per MCP's authorization (OAuth 2.1): for now
+/// the client-credentials grant with a client secret, for a server a program reaches on its
+/// own behalf. Its texts name environment variables (`${VAR}`), expanded when the server
+/// starts; the secret is never written in the declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct McpOAuth {
+    client_id: &'static str,
+    client_secret: &'static str,
+    scopes: &'static [&'static str],
+}
+
+impl McpOAuth {
+    /// The client-credentials grant: the client's id and secret (each a text with `${VAR}`s,
+    /// the secret a variable alone) and the scopes to ask for (none: the server's default).
+    pub const fn client_credentials(
+        client_id: &'static str,
+        client_secret: &'static str,
+        scopes: &'static [&'static str],
+    ) -> McpOAuth {
+        McpOAuth {
+            client_id,
+            client_secret,
+            scopes,
+        }
+    }
+
+    /// The client's id, as declared (`${VAR}`s not expanded).
+    pub fn client_id(&self) -> &'static str {
+        self.client_id
+    }
+
+    /// The client's secret, as declared: the variable that holds it (`${VAR}`).
+    pub fn client_secret(&self) -> &'static str {
+        self.client_secret
+    }
+
+    /// The scopes to ask for.
+    pub fn scopes(&self) -> &'static [&'static str] {
+        self.scopes
+    }
+}
+
 /// An MCP server: its name, how to reach it, the tools of it the application uses and the
 /// environment variables (names) it needs. It derefs to its [`Component`] header: `name()`,
 /// `rust_type()`, `location()` (its description is empty: a server's tools describe themselves).
@@ -35,6 +77,8 @@ pub struct McpServerDescriptor {
     /// The question role its elicitations are asked through, as a one-element list (the
     /// `asks` of its `#[mcp_tool]`s), or none.
     elicitation: &'static [RoleRef],
+    /// How an HTTP server's client authorizes itself, if it must.
+    oauth: Option<&'static McpOAuth>,
 }
 
 impl McpServerDescriptor {
@@ -52,7 +96,19 @@ impl McpServerDescriptor {
             tools,
             env: &[],
             elicitation: &[],
+            oauth: None,
         }
+    }
+
+    /// With the OAuth its client authorizes itself with (an HTTP server).
+    pub const fn with_oauth(mut self, oauth: &'static McpOAuth) -> McpServerDescriptor {
+        self.oauth = Some(oauth);
+        self
+    }
+
+    /// How its client authorizes itself, if it must.
+    pub fn oauth(&self) -> Option<&'static McpOAuth> {
+        self.oauth
     }
 
     /// With the names of the environment variables it needs (passed to a child process).

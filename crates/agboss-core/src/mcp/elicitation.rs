@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex};
 use rmcp::ErrorData;
 use rmcp::handler::client::ClientHandler;
 use rmcp::model::{
-    CancelledNotificationParam, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationCapability, FormElicitationCapability, RequestId,
+    CancelledNotificationParam, ClientCapabilities, ClientConfig, ElicitRequestParams,
+    ElicitResult, ElicitationAction, ElicitationCapability, FormElicitationCapability, RequestId,
 };
 use rmcp::service::{InboundStreamOrigin, Peer, RequestContext, RoleClient};
 use schemars::JsonSchema;
@@ -321,12 +321,12 @@ impl ClientHandler for Elicitor {
     }
 
     fn get_info(&self) -> ClientConfig {
-        let mut config = ClientConfig::default();
+        let mut capabilities = ClientCapabilities::default();
         if self.elicitations.as_ref().and_then(|e| e.role()).is_some() {
-            config.capabilities.elicitation =
+            capabilities.elicitation =
                 Some(ElicitationCapability::new().with_form(FormElicitationCapability::default()));
         }
-        config
+        super::session::client_config(capabilities)
     }
 }
 

@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::connection::{Endpoint, Live};
+use super::connection::Live;
 use super::elicitation::Elicitor;
+use super::endpoint::Endpoint;
 use crate::base::Env;
 use crate::time::Clock;
 

@@ -17,22 +17,26 @@ mod client;
 mod connection;
 mod descriptor;
 mod elicitation;
+mod endpoint;
 mod error;
 mod hub;
 mod list;
+mod oauth;
 mod process;
+mod session;
 mod stdio;
 
 pub use client::McpClient;
 pub use connection::{McpConnection, START_TIMEOUT};
 pub use descriptor::{
-    McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
+    McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
     registered_mcp_servers, remote_tool,
 };
 pub use elicitation::{ElicitationAnswer, ElicitationQuestion, ElicitationTypes};
 pub use error::McpError;
 pub use hub::McpHub;
 pub use list::{ListError, ListedTool, ServerAddress, list_tools};
+pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
 
 /// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
 pub(crate) fn http_client() -> Result<reqwest::Client, String> {

@@ -1,8 +1,10 @@
-//! Installing the pinned servers: `npm ci` in `services/mcp` when the install is missing or
-//! older than the lock file. The tests call it on first use (through [`servers_dir`]), so
-//! `cargo test` needs nothing run before it; `cargo xtask services` calls it too.
+//! Installing the pinned npm projects the tests run: `npm ci` in `services/mcp` (the servers)
+//! or `services/conformance` (the conformance suite and its Node.js 22) when the install is
+//! missing or older than the lock file. The tests call it on first use (through
+//! [`servers_dir`] and [`conformance_dir`]), so `cargo test` needs nothing run before it.
 //!
 //! [`servers_dir`]: crate::servers_dir
+//! [`conformance_dir`]: crate::conformance::conformance_dir
 
 use std::fs::File;
 use std::path::Path;
@@ -14,8 +16,22 @@ use crate::{EVERYTHING_SCRIPT, FILESYSTEM_SCRIPT};
 /// The oldest Node.js major version the pinned servers support (their dependencies ask for 20).
 const NODE_MIN_MAJOR: u32 = 20;
 
-/// The entry scripts the tests run, relative to `services/mcp`.
-const ENTRY_SCRIPTS: [&str; 2] = [EVERYTHING_SCRIPT, FILESYSTEM_SCRIPT];
+/// An npm project of the workspace that the tests install.
+pub(crate) struct Project {
+    /// Its folder, relative to the workspace: `services/mcp`.
+    pub(crate) folder: &'static str,
+    /// What it holds, for messages: "the MCP test servers".
+    pub(crate) what: &'static str,
+    /// The files a complete install leaves, relative to the folder.
+    pub(crate) entries: &'static [&'static str],
+}
+
+/// The pinned MCP servers.
+pub(crate) const SERVERS: Project = Project {
+    folder: "services/mcp",
+    what: "the MCP test servers",
+    entries: &[EVERYTHING_SCRIPT, FILESYSTEM_SCRIPT],
+};
 
 /// Installs the pinned servers into `dir/node_modules` (`dir` is `services/mcp`) with `npm ci`,
 /// unless they are there and up to date with the lock file. Checks node, which the tests run,
@@ -26,12 +42,18 @@ const ENTRY_SCRIPTS: [&str; 2] = [EVERYTHING_SCRIPT, FILESYSTEM_SCRIPT];
 ///
 /// What to do: node or npm missing or too old, `npm ci` failing (with its output on stderr).
 pub fn install(dir: &Path) -> Result<(), String> {
+    install_project(dir, &SERVERS)
+}
+
+/// Installs `project`, whose folder is `dir`, as [`install`] installs the servers.
+pub(crate) fn install_project(dir: &Path, project: &Project) -> Result<(), String> {
+    let folder = project.folder;
     let lock = dir.join("package-lock.json");
     if !lock.is_file() {
         return Err(format!("{} is missing", lock.display()));
     }
     check_node()?;
-    if installed(dir)? {
+    if installed(dir, project)? {
         return Ok(());
     }
     let turn = File::create(dir.join(".install.lock"))
@@ -43,12 +65,12 @@ pub fn install(dir: &Path) -> Result<(), String> {
             )
         })?;
     // Another process may have installed while this one waited.
-    if installed(dir)? {
+    if installed(dir, project)? {
         return Ok(());
     }
 
     version_of("npm")?;
-    eprintln!("$ npm ci --no-audit --no-fund    (in services/mcp)");
+    eprintln!("$ npm ci --no-audit --no-fund    (in {folder})");
     let status = Command::new("npm")
         .args(["ci", "--no-audit", "--no-fund"])
         .current_dir(dir)
@@ -60,15 +82,16 @@ pub fn install(dir: &Path) -> Result<(), String> {
         .map_err(|e| format!("could not run npm: {e}; {NODE_HINT}"))?;
     if !status.success() {
         return Err(format!(
-            "`npm ci` in services/mcp failed ({status}): see npm's output above; the MCP test \
-             servers need the npm registry (run `npm ci --prefix services/mcp` to retry)"
+            "`npm ci` in {folder} failed ({status}): see npm's output above; {} need the npm \
+             registry (run `npm ci --prefix {folder}` to retry)",
+            project.what
         ));
     }
-    if !installed(dir)? {
+    if !installed(dir, project)? {
         return Err(format!(
-            "`npm ci` in services/mcp succeeded but {} is still missing: is \
-             services/mcp/package-lock.json up to date with package.json?",
-            missing_entry(dir).unwrap_or_default()
+            "`npm ci` in {folder} succeeded but {} is still missing: is \
+             {folder}/package-lock.json up to date with package.json?",
+            missing_entry(dir, project).unwrap_or_default()
         ));
     }
     drop(turn);
@@ -78,7 +101,7 @@ pub fn install(dir: &Path) -> Result<(), String> {
 /// Whether `npm ci` has completed since the lock file and package.json last changed, and the entry
 /// scripts are there. npm writes `node_modules/.package-lock.json` at the end of an install, so
 /// an interrupted install counts as not installed.
-fn installed(dir: &Path) -> Result<bool, String> {
+fn installed(dir: &Path, project: &Project) -> Result<bool, String> {
     let Some(stamp) = modified(&dir.join("node_modules").join(".package-lock.json"))? else {
         return Ok(false);
     };
@@ -87,14 +110,15 @@ fn installed(dir: &Path) -> Result<bool, String> {
             return Ok(false);
         }
     }
-    Ok(missing_entry(dir).is_none())
+    Ok(missing_entry(dir, project).is_none())
 }
 
-fn missing_entry(dir: &Path) -> Option<String> {
-    ENTRY_SCRIPTS
+fn missing_entry(dir: &Path, project: &Project) -> Option<String> {
+    project
+        .entries
         .iter()
-        .find(|script| !dir.join(script).is_file())
-        .map(|script| format!("services/mcp/{script}"))
+        .find(|entry| !dir.join(entry).is_file())
+        .map(|entry| format!("{}/{entry}", project.folder))
 }
 
 fn modified(path: &Path) -> Result<Option<SystemTime>, String> {
@@ -108,8 +132,9 @@ fn modified(path: &Path) -> Result<Option<SystemTime>, String> {
     }
 }
 
-const NODE_HINT: &str = "the MCP test servers need Node.js 20 or newer with npm on PATH \
-                         (on Debian: `apt-get install nodejs npm`)";
+const NODE_HINT: &str = "the tests' npm projects (the MCP servers, the conformance suite) need \
+                         Node.js 20 or newer with npm on PATH to install and run (on Debian: \
+                         `apt-get install nodejs npm`)";
 
 /// Fails with what to install when node is missing or too old.
 fn check_node() -> Result<(), String> {

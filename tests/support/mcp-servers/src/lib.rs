@@ -42,6 +42,7 @@ use std::time::Duration;
 
 use tokio::net::TcpStream;
 
+pub mod conformance;
 mod install;
 
 pub use install::install;
@@ -106,12 +107,20 @@ pub fn servers_dir() -> PathBuf {
 
 /// `services/mcp` in the workspace this crate was built from.
 fn workspace_services() -> PathBuf {
+    workspace_folder("mcp")
+}
+
+/// `services/<name>` in the workspace this crate was built from: the npm project there.
+pub(crate) fn workspace_folder(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
-        .map(|dir| dir.join("services").join("mcp"))
+        .map(|dir| dir.join("services").join(name))
         .find(|dir| dir.join("package.json").is_file())
         .unwrap_or_else(|| {
-            panic!("{NOT_INSTALLED} (no services/mcp/package.json above this crate)")
+            panic!(
+                "no services/{name}/package.json above {}",
+                env!("CARGO_MANIFEST_DIR")
+            )
         })
 }
 
@@ -154,7 +163,7 @@ fn is_executable(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
 }
 
-fn utf8(path: &Path) -> String {
+pub(crate) fn utf8(path: &Path) -> String {
     path.to_str()
         .unwrap_or_else(|| panic!("path is not UTF-8: {}", path.display()))
         .to_owned()

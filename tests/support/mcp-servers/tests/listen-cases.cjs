@@ -1,6 +1,7 @@
 // Run under `node --require <services/mcp>/bind-loopback.cjs`: calls `listen` in each of the
-// shapes the preload handles, and prints one JSON line per call with the address the server got
-// and whether the callback (where one was given) ran. The Rust test checks the addresses.
+// shapes the preload handles, and prints one JSON line per call with the address the server got,
+// whether the callback (where one was given) ran, and whether the server was bound as soon as
+// `listen` returned. The Rust test checks them.
 "use strict";
 const net = require("node:net");
 const http = require("node:http");
@@ -31,17 +32,20 @@ const cases = [
   for (const [name, call, make] of cases) {
     const server = (make || plain)();
     let callback = null;
+    let atOnce = null;
     const address = await new Promise((resolve, reject) => {
       server.once("error", reject);
       server.once("listening", () => setImmediate(() => resolve(server.address())));
       call(server, () => {
         callback = true;
       });
+      // Whether the server is bound as soon as `listen` returns.
+      atOnce = server.address() !== null;
       if (call.length > 1 && callback === null) callback = false;
     });
     await new Promise((resolve) => server.close(resolve));
     const host = typeof address === "string" ? "path" : address.address;
-    console.log(JSON.stringify({ case: name, host, callback }));
+    console.log(JSON.stringify({ case: name, host, callback, atOnce }));
   }
   fs.rmSync(socketPath, { force: true });
 })().catch((error) => {

@@ -1,0 +1,292 @@
+//! The MCP client the official conformance suite drives (tests/test_mcp_conformance.rs): an
+//! agboss application written as a user writes one, through the facade. The suite runs it as
+//! `mcp-conformance-client <server-url>` with `MCP_CONFORMANCE_SCENARIO` naming the scenario:
+//!
+//! - `initialize`: lists the server's tools with `agboss::mcp::list_tools` (what `agboss g
+//!   mcp` does), which opens a session, so the suite sees the `initialize` request;
+//! - `tools_call`, `sse-retry`, `elicitation-sep1034-client-defaults`: an agent calls an
+//!   `#[mcp_tool]` of an `#[mcp_server]` at the URL, its model scripted to call the tool once;
+//!   the elicitation scenario's server is declared with a question role whose channel accepts
+//!   at once with no fields, so agboss sends the schema's defaults;
+//! - `auth/*`: calls the server's `test-tool`; when the suite gives a client id and secret
+//!   (`MCP_CONFORMANCE_CONTEXT`), through a server declared with `oauth_client_id` and
+//!   `oauth_client_secret` (OAuth's client-credentials grant, feature `mcp-oauth`), else
+//!   through one declared without OAuth, which fails as agboss fails against a server that
+//!   needs an authorization it does not do.
+//!
+//! It prints what the tool returned to the model and exits with 0, or prints why and exits 1.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use agboss::app::Env;
+use agboss::dto::Value;
+use agboss::mcp::{ElicitationAnswer, ElicitationQuestion, ServerAddress};
+use agboss::model::{Message, ScriptedModel, Turn};
+use agboss::prelude::*;
+use agboss::{Application, Workflow};
+use serde_json::json;
+
+#[mcp_server(
+    name = "conformance-open",
+    url = "${MCP_SERVER_URL}",
+    tools = ["test-tool"],
+    env = ["MCP_SERVER_URL"],
+)]
+pub struct OpenServer;
+
+#[mcp_server(
+    name = "conformance-protected",
+    url = "${MCP_SERVER_URL}",
+    tools = ["test-tool"],
+    env = ["MCP_SERVER_URL", "OAUTH_CLIENT_ID", "OAUTH_CLIENT_SECRET"],
+    oauth_client_id = "${OAUTH_CLIENT_ID}",
+    oauth_client_secret = "${OAUTH_CLIENT_SECRET}",
+)]
+pub struct ProtectedServer;
+
+#[mcp_tool(
+    name = "open-test-tool",
+    description = "The test tool of a server called without authorization",
+    server = OpenServer,
+    calls = "test-tool",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct OpenTest;
+
+#[mcp_tool(
+    name = "protected-test-tool",
+    description = "The test tool of a server called with OAuth client credentials",
+    server = ProtectedServer,
+    calls = "test-tool",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct ProtectedTest;
+
+/// Calls a server's test tool.
+#[agent(name = "tester", prompt = "../prompts/helper.prompt.md", model = "test/conformance", tools = [OpenTest, ProtectedTest])]
+pub struct Tester;
+
+/// Two numbers.
+#[dto]
+pub struct Numbers {
+    /// The first.
+    pub a: f64,
+    /// The second.
+    pub b: f64,
+}
+
+/// Nothing.
+#[dto]
+pub struct Nothing {}
+
+#[mcp_server(
+    name = "conformance-tools",
+    url = "${MCP_SERVER_URL}",
+    tools = ["add_numbers"],
+    env = ["MCP_SERVER_URL"],
+)]
+pub struct ToolsServer;
+
+#[mcp_server(
+    name = "conformance-sse",
+    url = "${MCP_SERVER_URL}",
+    tools = ["test_reconnection"],
+    env = ["MCP_SERVER_URL"],
+)]
+pub struct SseServer;
+
+/// Asks for the fields a server wants during a call.
+#[channel_role(
+    name = "server-form-channel",
+    ask = ElicitationQuestion,
+    answer = ElicitationAnswer,
+    answered_by = ThreadOwner
+)]
+pub struct ServerForm;
+
+/// Accepts every form at once with no fields of its own: the server gets the defaults its
+/// schema declares.
+#[channel(name = "accept-defaults-channel")]
+pub struct AcceptDefaults;
+
+impl ChannelHandler for AcceptDefaults {
+    type Role = ServerForm;
+
+    async fn send(
+        &self,
+        _ask: ChannelAsk<ServerForm>,
+    ) -> Result<ChannelOutcome<ServerForm>, ToolError> {
+        let no_fields: [(String, Value); 0] = [];
+        Ok(ChannelOutcome::decided(ElicitationAnswer::accept(
+            no_fields,
+        )))
+    }
+}
+
+#[mcp_server(
+    name = "conformance-elicitation",
+    url = "${MCP_SERVER_URL}",
+    tools = ["test_client_elicitation_defaults"],
+    env = ["MCP_SERVER_URL"],
+    elicitation = ServerForm,
+)]
+pub struct ElicitingServer;
+
+#[mcp_tool(
+    name = "add-numbers-tool",
+    description = "Adds two numbers",
+    server = ToolsServer,
+    calls = "add_numbers",
+    input = Numbers,
+    output = PlainText,
+)]
+pub struct AddNumbers;
+
+#[mcp_tool(
+    name = "reconnection-tool",
+    description = "Answers after the server closed its stream once",
+    server = SseServer,
+    calls = "test_reconnection",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct Reconnection;
+
+#[mcp_tool(
+    name = "form-defaults-tool",
+    description = "Asks for a form whose fields all have defaults",
+    server = ElicitingServer,
+    calls = "test_client_elicitation_defaults",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct FormDefaults;
+
+/// Adds numbers.
+#[agent(name = "adder", prompt = "../prompts/helper.prompt.md", model = "test/conformance", tools = [AddNumbers])]
+pub struct Adder;
+
+/// Waits for a reconnection.
+#[agent(name = "reconnector", prompt = "../prompts/helper.prompt.md", model = "test/conformance", tools = [Reconnection])]
+pub struct Reconnector;
+
+/// Fills in forms.
+#[agent(name = "form-filler", prompt = "../prompts/helper.prompt.md", model = "test/conformance", tools = [FormDefaults])]
+pub struct FormFiller;
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> ExitCode {
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    let Some(url) = std::env::args().nth(1) else {
+        eprintln!("usage: mcp-conformance-client <server-url> (MCP_CONFORMANCE_SCENARIO set)");
+        return ExitCode::from(2);
+    };
+    let done = match scenario.as_str() {
+        "initialize" => list(&url).await,
+        "sse-retry" => call(&url, "reconnector", "reconnection-tool", json!({})).await,
+        "elicitation-sep1034-client-defaults" => {
+            call(&url, "form-filler", "form-defaults-tool", json!({})).await
+        }
+        auth if auth.starts_with("auth/") => match client_credentials() {
+            Some(credentials) => {
+                let tool = "protected-test-tool";
+                call_with(&url, "tester", tool, json!({}), &credentials).await
+            }
+            None => call(&url, "tester", "open-test-tool", json!({})).await,
+        },
+        _ => call(&url, "adder", "add-numbers-tool", json!({"a": 2, "b": 3})).await,
+    };
+    match done {
+        Ok(said) => {
+            println!("{scenario}: {said}");
+            ExitCode::SUCCESS
+        }
+        Err(why) => {
+            eprintln!("{scenario}: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Opens a session with the server at `url` and lists its tools.
+async fn list(url: &str) -> Result<String, String> {
+    let address = ServerAddress::Http {
+        url: url.to_owned(),
+    };
+    let tools = agboss::mcp::list_tools(&address, &[], &Env::process(), TIMEOUT)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(format!("{} tools listed", tools.len()))
+}
+
+/// How long starting a session and each request may take.
+const TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The client id and secret the suite gives a scenario (`MCP_CONFORMANCE_CONTEXT`), as the
+/// variables the protected server reads them from; none when it gives no secret.
+fn client_credentials() -> Option<Vec<(&'static str, String)>> {
+    let context = std::env::var("MCP_CONFORMANCE_CONTEXT").ok()?;
+    let context: Value = serde_json::from_str(&context).ok()?;
+    let text = |key: &str| context[key].as_str().map(str::to_owned);
+    Some(vec![
+        ("OAUTH_CLIENT_ID", text("client_id")?),
+        ("OAUTH_CLIENT_SECRET", text("client_secret")?),
+    ])
+}
+
+/// Runs `agent`, whose model calls `tool` with `arguments` once, against the server at `url`;
+/// what the tool returned to the model, or why it failed.
+async fn call(url: &str, agent: &str, tool: &str, arguments: Value) -> Result<String, String> {
+    call_with(url, agent, tool, arguments, &[]).await
+}
+
+/// [`call`] with the variables `extra` set too.
+async fn call_with(
+    url: &str,
+    agent: &str,
+    tool: &str,
+    arguments: Value,
+    extra: &[(&str, String)],
+) -> Result<String, String> {
+    let mut env = Env::from_pairs([("MCP_SERVER_URL", url)]);
+    for (name, value) in extra {
+        env = env.with(*name, value.clone());
+    }
+    let model = ScriptedModel::new([Turn::call(tool, arguments), Turn::text("Done.")]);
+    let app = Application::builder("conformance-client")
+        .workflow(Workflow::new("adder").agent::<Adder>())
+        .workflow(Workflow::new("reconnector").agent::<Reconnector>())
+        .workflow(Workflow::new("form-filler").agent::<FormFiller>())
+        .workflow(Workflow::new("tester").agent::<Tester>())
+        .channel::<AcceptDefaults>()
+        .env(env)
+        .chat_model(Arc::new(model.clone()))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let outcome = app
+        .run(agent, "Go.")
+        .owner("conformance")
+        .await
+        .map_err(|e| e.to_string());
+    app.shutdown().await;
+    outcome?;
+    let read = model
+        .requests()
+        .iter()
+        .flat_map(|request| request.messages.clone())
+        .find_map(|message| match message {
+            Message::Tool {
+                content, is_error, ..
+            } => Some((content, is_error)),
+            _ => None,
+        });
+    match read {
+        Some((content, false)) => Ok(content),
+        Some((content, true)) => Err(content),
+        None => Err("the tool was not called".to_owned()),
+    }
+}
