@@ -74,6 +74,8 @@ pub(crate) use echo;
     description = "Looks a customer up in the CRM",
     timeout = seconds(5),
     max_result_size = kilobytes(256),
+    result_ceiling = kilobytes(512),
+    ceiling_hint = "look the customer up by id rather than by name",
     read_only = true,
 )]
 pub struct LookupCustomer {
@@ -91,7 +93,8 @@ pub struct ReadNotes {
 
 #[tool(
     name = "draft-reply-tool",
-    description = "Drafts a reply to the customer"
+    description = "Drafts a reply to the customer",
+    repeated_when = arguments
 )]
 pub struct DraftReply;
 

@@ -82,9 +82,9 @@ pub mod __private {
     };
     pub use crate::model::Thinking;
     pub use crate::tool::{
-        Capability, CheckIn, Dependency, OnCrash, RoleRef, Scope, Tool, ToolDescriptor, ToolError,
-        ToolHandler, ToolRegistration, check_in_with, evidence_with, tool_input_schema,
-        tool_output_schema,
+        Capability, CheckIn, Dependency, OnCrash, RepeatedWhen, RoleRef, Scope, Tool,
+        ToolDescriptor, ToolError, ToolHandler, ToolRegistration, check_in_with, evidence_with,
+        tool_input_schema, tool_output_schema,
     };
     pub use crate::units::{ByteSize, TimeSpan, TimeUnit, bytes};
     pub use inventory;

@@ -214,10 +214,12 @@ pub fn keep_unit_import(expr: &Expr, units: &[&str]) -> TokenStream {
 }
 
 /// The finding about the bound `key`, saying `reason`: `[agent.history-max-size-invalid]` for an
-/// agent's `history_max_size`, `[tools.max-result-size-invalid]` for a tool's bound.
+/// agent's `history_max_size`, `[tool.result-ceiling-invalid]` for a tool's ceiling,
+/// `[tools.max-result-size-invalid]` for a tool's bound.
 fn size_invalid(key: &str, reason: &str) -> String {
     let code = match key {
         "history_max_size" => &codes::AGENT_HISTORY_MAX_SIZE_INVALID,
+        "result_ceiling" => &codes::TOOL_RESULT_CEILING_INVALID,
         _ => &codes::TOOLS_MAX_RESULT_SIZE_INVALID,
     };
     code.finding(&[("owner", &format!("`{key}`")), ("reason", &reason)])
@@ -281,6 +283,7 @@ fn example(key: &str) -> &'static str {
         "timeout" => "seconds(10)",
         "expires_after" => "hours(24)",
         "history_max_size" => "kilobytes(8)",
+        "result_ceiling" => "kilobytes(64)",
         _ => "kilobytes(256)",
     }
 }

@@ -209,6 +209,21 @@ catalogue! {
     /// A call that may not run twice was interrupted.
     TOOL_OUTCOME_UNKNOWN = ("tool.outcome-unknown", "a call that may not run twice was interrupted after it started, before its result was journaled",
         "outcome unknown: call `{call_id}` of `{tool}` started, and the process running it stopped before its result was saved, so it may or may not have taken effect; it is not run again ({why})");
+    /// A tool's `result_ceiling` is not a whole number of bytes from 1.
+    TOOL_RESULT_CEILING_INVALID = ("tool.result-ceiling-invalid", "a tool's result ceiling is zero or not a whole number of bytes",
+        "{owner}: {reason}");
+    /// A tool sets `result_ceiling` without saying how a call is narrowed.
+    TOOL_CEILING_HINT_MISSING = ("tool.ceiling-hint-missing", "a tool sets a result ceiling and no hint saying how to narrow a call",
+        "a result over `result_ceiling` is refused, and the model reads `ceiling_hint` to know how to ask for less: add `ceiling_hint = \"{example}\"`{why}");
+    /// `ceiling_hint` on a tool without `result_ceiling`.
+    TOOL_CEILING_HINT_WITHOUT_CEILING = ("tool.ceiling-hint-without-ceiling", "a tool gives `ceiling_hint` and sets no `result_ceiling`",
+        "`ceiling_hint` is what the model reads when a result is over `result_ceiling`, and this tool sets no ceiling: add `result_ceiling = kilobytes(64)`, or remove the hint");
+    /// `repeated_when` is not a rule.
+    TOOL_REPEATED_WHEN_INVALID = ("tool.repeated-when-invalid", "a tool's `repeated_when` is not `arguments_and_result`, `arguments` or `never`",
+        "`repeated_when = {value}` is not a rule: use `arguments_and_result` (a call with the same arguments and the same result as an earlier one gets a note; the default), `arguments` (the same arguments are enough, for a tool that stamps each answer) or `never` (no note)");
+    /// A result over its tool's ceiling was refused: what the model reads after `Tool error: `.
+    TOOL_RESULT_OVER_CEILING = ("tool.result-over-ceiling", "a tool's result was over its `result_ceiling` and was refused",
+        "the result is {size} bytes, over this tool's ceiling of {ceiling} bytes, so none of it is shown; to narrow the call: {hint}");
     /// A bound on results is not a whole number of bytes from 1.
     TOOLS_MAX_RESULT_SIZE_INVALID = ("tools.max-result-size-invalid", "a bound on results is zero or not a whole number of bytes",
         "{owner}: {reason}");

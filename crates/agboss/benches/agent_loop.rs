@@ -83,6 +83,12 @@ impl PermissionChecker for AllowAll {
 )]
 pub struct Worker;
 
+/// `AGBOSS_LOOP_DISTINCT=1`: every call's arguments differ, so no call repeats an earlier one.
+fn distinct_arguments() -> bool {
+    static DISTINCT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DISTINCT.get_or_init(|| std::env::var_os("AGBOSS_LOOP_DISTINCT").is_some())
+}
+
 /// Asks for `CALLS_PER_TURN` calls of `tool` per turn, `TURNS` times, then answers; no latency.
 struct Zero {
     turn: AtomicU32,
@@ -98,7 +104,10 @@ impl ChatModel for Zero {
                     .map(|i| ToolCall {
                         provider_id: Some(format!("call_{turn}_{i}")),
                         name: self.tool.into(),
-                        arguments: r#"{"words": "a few words"}"#.into(),
+                        arguments: match distinct_arguments() {
+                            true => format!(r#"{{"words": "words {turn} {i}"}}"#),
+                            false => r#"{"words": "a few words"}"#.into(),
+                        },
                     })
                     .collect(),
                 finish: FinishReason::ToolCalls,

@@ -251,6 +251,7 @@ async fn main() {
                         is_error: false,
                         truncated: false,
                         spend: Vec::new(),
+                        digest: None,
                     },
                     LoopEvent::Answered {
                         answer: Answer::Text("Saved the note.".into()),

@@ -153,10 +153,11 @@ pub mod component {
 /// errors, and tools as models see them.
 pub mod tool {
     pub use agboss_core::tool::{
-        BoundedText, CallOutcome, Capability, CheckIn, Dependency, Issue, Issues, OnCrash,
-        RemoteTool, RoleRef, SchemaError, Tool, ToolDefinition, ToolDescriptor, ToolError,
-        ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
-        input_schema_of, output_schema_of, registered_tools, tool_definition_of,
+        BoundedText, CallDigest, CallOutcome, Capability, CheckIn, Dependency, Digest, Issue,
+        Issues, OnCrash, RemoteTool, RepeatedWhen, Repeats, ResultCeiling, RoleRef, SchemaError,
+        Tool, ToolDefinition, ToolDescriptor, ToolError, ToolFailure, ToolHandler, ToolOrigin,
+        ToolRegistration, WireFormat, bound_text, input_schema_of, output_schema_of,
+        registered_tools, tool_definition_of,
     };
 }
 

@@ -18,7 +18,9 @@ pub const DESCRIBE_VERSION: u32 = 1;
 /// (every workflow once, those others include too: `workflows[].includes` and
 /// `workflows[].includedBy` name the tree's edges),
 /// and `schemas.tools[name]` with each tool's own declaration (`maxResultSize` in bytes, or
-/// `null` for a tool without its own bound: its agent's `maxResultSize` applies).
+/// `null` for a tool without its own bound: its agent's `maxResultSize` applies; with
+/// `resultCeiling` (`size` in bytes, `hint`) and `repeatedWhen` only when the tool declares
+/// them).
 pub fn json(app: &Application) -> Value {
     let mut tools: BTreeMap<&str, Value> = BTreeMap::new();
     let workflows: Vec<Value> = app
@@ -101,6 +103,18 @@ fn agent_tool(tool: &AppTool) -> Value {
 }
 
 fn tool_schema(tool: &ToolDescriptor, app: &Application) -> Value {
+    let mut schema = tool_declaration(tool, app);
+    // What is not the default only: a ceiling, and a rule for repeated calls.
+    if let Some(ceiling) = tool.result_ceiling() {
+        schema["resultCeiling"] = object!({ "size": ceiling.size.get(), "hint": ceiling.hint });
+    }
+    if tool.repeated_when() != crate::tool::RepeatedWhen::default() {
+        schema["repeatedWhen"] = Value::from(tool.repeated_when().as_str());
+    }
+    schema
+}
+
+fn tool_declaration(tool: &ToolDescriptor, app: &Application) -> Value {
     let gating = gating(tool, app);
     let (input, output) = match tool.schemas() {
         Ok(schemas) => (schemas.input().clone(), schemas.output().clone()),

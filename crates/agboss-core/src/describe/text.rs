@@ -165,6 +165,13 @@ fn tool_line(out: &mut String, pad: &str, tool: &AppTool, app: &Application) {
     if descriptor.on_crash() != crate::tool::OnCrash::Rerun {
         waits.push_str(&format!(", on crash: {}", descriptor.on_crash()));
     }
+    if let Some(ceiling) = descriptor.result_ceiling() {
+        waits.push_str(&format!(", result ceiling {}", ceiling.size));
+    }
+    // Only a tool that is not noted by the default rule says when it is.
+    if descriptor.repeated_when() != crate::tool::RepeatedWhen::default() {
+        waits.push_str(&format!(", repeated when: {}", descriptor.repeated_when()));
+    }
     let _ = writeln!(
         out,
         "{pad}    · {} ({}, {}{waits}){env} — {} · maxResultSize {}",

@@ -11,6 +11,7 @@ use crate::channel::ReplyReading;
 use crate::model::{Message, ToolCall, Usage};
 use crate::policy::Permission;
 use crate::spend::Budgets;
+use crate::tool::CallDigest;
 use crate::units::Usd;
 
 /// The version of the event layout this build writes. It reads journals of this version and
@@ -27,7 +28,9 @@ use crate::units::Usd;
 /// - 4: questions a call asks while it runs are pauses too (`PauseOpened::asked`); a permission
 ///   checker's decisions (`PermissionsDecided`).
 /// - 5: the decisions that let calls run travel with the calls' intent
-///   (`ToolsStarted::permissions`) instead of an event of their own.
+///   (`ToolsStarted::permissions`) instead of an event of their own; a finished call carries the
+///   digest its repetitions are recognized by (`ToolFinished::digest`: in an earlier journal no
+///   call is counted, so a call after the upgrade is never said to repeat one before it).
 pub const STATE_VERSION: u32 = 5;
 
 /// The first layout that journals calls' intents.
@@ -124,6 +127,10 @@ pub enum LoopEvent {
         /// What the call recorded with its `SpendRecorder` or `ModelClient`.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         spend: Vec<Spent>,
+        /// What a later call is compared by to say it repeats this one (none for a tool that
+        /// says `repeated_when = never`, for the answer tool and for unknown tools).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        digest: Option<CallDigest>,
     },
     /// The permission checker decided about the calls of a turn, before any of them ran (one
     /// decision per call and governed capability): journaled so a resumed run does not ask

@@ -12,6 +12,7 @@ use super::{
 use crate::model::{Message, Usage};
 use crate::policy::Permission;
 use crate::spend::Budgets;
+use crate::tool::Repeats;
 use crate::units::Usd;
 
 /// A journal this build cannot fold.
@@ -122,6 +123,8 @@ pub struct LoopState {
     pub tool_spend: Usd,
     /// The calls of the last answer.
     pub pending: Vec<PendingCall>,
+    /// The digests of the run's finished calls, which tell a call that repeats an earlier one.
+    pub repeats: Repeats,
     /// Every id the provider gave a call so far, to make a reused one unique.
     pub provider_ids: std::collections::HashSet<String>,
     /// What comes next.
@@ -276,8 +279,12 @@ impl LoopState {
                 is_error,
                 truncated,
                 spend,
+                digest,
             } => {
                 self.tool_spend += spend.iter().map(|s| s.cost).sum();
+                if let Some(digest) = &digest {
+                    self.repeats.record(digest);
+                }
                 if let Some(call) = self.pending.iter_mut().find(|c| c.call_id == call_id) {
                     call.result = Some(CallResult {
                         content,

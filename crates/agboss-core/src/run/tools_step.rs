@@ -15,7 +15,7 @@ use super::finished::Finished;
 use super::{RunError, ToolEnd};
 use crate::context::Step;
 use crate::journal::{CallPermission, LoopEvent, LoopState, PendingCall, Spent};
-use crate::tool::{CallFrame, CallOutcome, OnCrash};
+use crate::tool::{CallDigest, CallFrame, CallOutcome, OnCrash};
 
 impl AgentLoop<'_> {
     /// Runs every pending call that has no result, each in its own task with its own signal
@@ -236,12 +236,15 @@ impl AgentLoop<'_> {
         Ok(())
     }
 
+    /// Journals the one result of the call at `finished.index`, with its digest; a call that
+    /// repeats an earlier one of the run (by its tool's `repeated_when`) gets the note first.
     pub(super) async fn finish(
         &self,
         state: &mut LoopState,
-        finished: Finished,
+        mut finished: Finished,
     ) -> Result<(), RunError> {
         let pending = &state.pending[finished.index];
+        let digest = self.digest_of(state, pending, &mut finished.content);
         if let Some(hook) = &self.options.on_tool_end {
             let tool = pending.call.name.as_str();
             hook(&ToolEnd {
@@ -263,8 +266,31 @@ impl AgentLoop<'_> {
             is_error: finished.is_error,
             truncated: finished.truncated,
             spend: Vec::new(),
+            digest,
         };
         self.record(state, event).await
+    }
+
+    /// The digest of `pending`'s result `content` (none for the answer tool, an unknown tool or
+    /// `repeated_when = never`); when the run's earlier calls hold it, the note is appended to
+    /// `content` (after the digest is taken, so every repetition compares alike).
+    fn digest_of(
+        &self,
+        state: &LoopState,
+        pending: &PendingCall,
+        content: &mut String,
+    ) -> Option<CallDigest> {
+        let name = pending.call.name.as_str();
+        let when = match self.agent.tool(name) {
+            Some(tool) if !self.is_answer(name) => tool.descriptor().repeated_when(),
+            _ => return None,
+        };
+        let digest = when.digest(name, &pending.call.arguments, content)?;
+        if state.repeats.repeats(&digest, when) {
+            content.push_str("\n\n");
+            content.push_str(&when.note(name));
+        }
+        Some(digest)
     }
 
     /// The result of a call a crash interrupted whose tool may not run twice: the model reads

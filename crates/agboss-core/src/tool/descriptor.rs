@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::schema::CompiledSchemas;
 use super::{
-    Capability, CheckIn, EvidenceFn, OnCrash, RemoteTool, RoleRef, SchemaError, ToolOrigin,
+    Capability, CheckIn, EvidenceFn, OnCrash, RemoteTool, RepeatedWhen, ResultCeiling, RoleRef,
+    SchemaError, ToolOrigin,
 };
 use crate::component::{
     Component, ComponentKind, DependencySpec, SourceLocation, derefs_to_component,
@@ -23,6 +24,8 @@ pub struct ToolDescriptor {
     component: Component,
     timeout: TimeSpan,
     max_result_size: Option<ByteSize>,
+    result_ceiling: Option<ResultCeiling>,
+    repeated_when: RepeatedWhen,
     read_only: bool,
     origin: ToolOrigin,
     approval: Option<RoleRef>,
@@ -55,6 +58,8 @@ impl ToolDescriptor {
             component: Component::new(ComponentKind::Tool, name, description, rust_type, location),
             timeout: Self::DEFAULT_TIMEOUT,
             max_result_size: None,
+            result_ceiling: None,
+            repeated_when: RepeatedWhen::ArgumentsAndResult,
             read_only: false,
             origin: ToolOrigin::Local,
             approval: None,
@@ -80,6 +85,24 @@ impl ToolDescriptor {
     /// With its own bound on what the model reads of a result.
     pub const fn with_max_result_size(mut self, bound: ByteSize) -> ToolDescriptor {
         self.max_result_size = Some(bound);
+        self
+    }
+
+    /// Refuses results longer than `size` (rendered): the model reads the true size, the
+    /// ceiling and `hint`, how to ask for less, instead.
+    pub const fn with_result_ceiling(
+        mut self,
+        size: ByteSize,
+        hint: &'static str,
+    ) -> ToolDescriptor {
+        self.result_ceiling = Some(ResultCeiling { size, hint });
+        self
+    }
+
+    /// When a call counts as repeating an earlier one of the run (the default: the same
+    /// arguments and the same result).
+    pub const fn with_repeated_when(mut self, when: RepeatedWhen) -> ToolDescriptor {
+        self.repeated_when = when;
         self
     }
 
@@ -165,6 +188,16 @@ impl ToolDescriptor {
     /// Its own bound on what the model reads of a result, if it sets one.
     pub fn max_result_size(&self) -> Option<ByteSize> {
         self.max_result_size
+    }
+
+    /// Its ceiling on results, if it sets one.
+    pub fn result_ceiling(&self) -> Option<&ResultCeiling> {
+        self.result_ceiling.as_ref()
+    }
+
+    /// When a call of it counts as repeating an earlier one.
+    pub fn repeated_when(&self) -> RepeatedWhen {
+        self.repeated_when
     }
 
     /// Whether it declared that it changes nothing. Undeclared tools are taken to write.
@@ -253,6 +286,8 @@ impl fmt::Debug for ToolDescriptor {
             .field("rust_type", &self.rust_type())
             .field("timeout", &self.timeout)
             .field("max_result_size", &self.max_result_size)
+            .field("result_ceiling", &self.result_ceiling)
+            .field("repeated_when", &self.repeated_when)
             .field("dependencies", &self.dependencies())
             .field("location", &self.location())
             .finish_non_exhaustive()

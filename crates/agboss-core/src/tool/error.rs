@@ -114,6 +114,15 @@ pub enum ToolFailure {
     /// The tool's schemas could not be compiled.
     #[error("{0}")]
     Schema(SchemaError),
+    /// The rendered output was longer than the tool's `result_ceiling`: refused, its text
+    /// dropped (`[tool.result-over-ceiling]`).
+    #[error("{}", ceiling.refusal(*bytes))]
+    OverCeiling {
+        /// The length of the rendered output, in bytes.
+        bytes: usize,
+        /// The tool's ceiling and hint.
+        ceiling: super::ResultCeiling,
+    },
 }
 
 impl ToolFailure {

@@ -152,11 +152,31 @@ impl<T: Tool> Invoker<T> {
     pub async fn invoke(&self, arguments: &str, frame: &CallFrame) -> CallOutcome {
         match self.run_checked(arguments, frame).await {
             Ok(output) => match render(&output) {
-                Ok(text) => CallOutcome::succeeded(text, self.bound),
+                Ok(text) => match self.descriptor.result_ceiling() {
+                    Some(ceiling) if ceiling.refuses(text.len()) => {
+                        self.over_ceiling(text, ceiling)
+                    }
+                    _ => CallOutcome::succeeded(text, self.bound),
+                },
                 Err(failure) => CallOutcome::failed(failure, self.bound),
             },
             Err(failure) => CallOutcome::failed(failure, self.bound),
         }
+    }
+
+    /// A rendered output over the tool's ceiling: the model reads the refusal, and `text` is
+    /// dropped here, before anything journals, traces or hands it on.
+    #[cold]
+    fn over_ceiling(&self, text: String, ceiling: &super::ResultCeiling) -> CallOutcome {
+        let bytes = text.len();
+        drop(text);
+        let failure = ToolFailure::OverCeiling {
+            bytes,
+            ceiling: *ceiling,
+        };
+        let mut outcome = CallOutcome::failed(failure, self.bound);
+        outcome.result_bytes = bytes;
+        outcome
     }
 
     /// Runs one call from the model's JSON `arguments` and returns the output as a JSON value,

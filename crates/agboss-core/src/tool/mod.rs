@@ -10,11 +10,13 @@
 //! 4. the output is validated against the output schema (`invalid output: ...`).
 //!
 //! What the model reads is the output's JSON text or `Tool error: <message>`, bounded by the
-//! tool's `max_result_size` (see [`bound`]).
+//! tool's `max_result_size` (see [`bound`]). A tool with a `result_ceiling` refuses a rendered
+//! output over it before bounding ([`ResultCeiling`]).
 
 mod asker;
 pub mod bound;
 mod capability;
+mod ceiling;
 mod check_in;
 pub mod definition;
 mod dependency;
@@ -28,6 +30,7 @@ mod origin;
 mod outcome;
 mod race;
 mod registration;
+mod repeat;
 mod role_ref;
 mod schema;
 mod scope;
@@ -36,6 +39,7 @@ mod tape;
 pub use asker::{AskFailure, AskFuture, Asker};
 pub use bound::{BoundedText, bound_text};
 pub use capability::Capability;
+pub use ceiling::ResultCeiling;
 pub use check_in::{
     CheckIn, CheckInFn, CheckInPredicate, EvidenceFn, EvidenceOf, Typed, check_in_with,
     evidence_with,
@@ -51,6 +55,7 @@ pub use on_crash::OnCrash;
 pub use origin::{RemoteTool, ToolOrigin};
 pub use outcome::CallOutcome;
 pub use registration::{ToolRegistration, registered_tools};
+pub use repeat::{CallDigest, Digest, RepeatedWhen, Repeats};
 pub use role_ref::RoleRef;
 pub(crate) use schema::SchemaCheck;
 pub use schema::{input_schema_of, output_schema_of};

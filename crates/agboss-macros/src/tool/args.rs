@@ -26,6 +26,9 @@ pub const MCP_KEYS: &[&str] = &[
     "output",
     "timeout",
     "max_result_size",
+    "result_ceiling",
+    "ceiling_hint",
+    "repeated_when",
     "read_only",
     "channel",
     "asks",
@@ -43,6 +46,9 @@ pub const KEYS: &[&str] = &[
     "description",
     "timeout",
     "max_result_size",
+    "result_ceiling",
+    "ceiling_hint",
+    "repeated_when",
     "read_only",
     "channel",
     "asks",
@@ -63,6 +69,12 @@ pub struct ToolArgs {
     pub timeout: Option<syn::Expr>,
     /// A byte size: `kilobytes(256)`.
     pub max_result_size: Option<syn::Expr>,
+    /// A byte size over which a result is refused: `kilobytes(64)`.
+    pub result_ceiling: Option<syn::Expr>,
+    /// What the model reads to narrow a call whose result was over the ceiling.
+    pub ceiling_hint: Option<syn::LitStr>,
+    /// When a call counts as a repetition: `arguments_and_result`, `arguments` or `never`.
+    pub repeated_when: Option<syn::Path>,
     /// `true` if the tool changes nothing.
     #[darling(default)]
     pub read_only: bool,
@@ -99,11 +111,11 @@ impl ToolArgs {
         if let Some(timeout) = &self.timeout {
             kept.extend(keep_unit_import(timeout, &["millis", "seconds", "minutes"]));
         }
-        if let Some(bound) = &self.max_result_size {
-            kept.extend(keep_unit_import(
-                bound,
-                &["bytes", "kilobytes", "megabytes"],
-            ));
+        for size in [&self.max_result_size, &self.result_ceiling]
+            .into_iter()
+            .flatten()
+        {
+            kept.extend(keep_unit_import(size, &["bytes", "kilobytes", "megabytes"]));
         }
         kept
     }

@@ -9,6 +9,7 @@ use syn::{ItemStruct, Path, Type, TypePath};
 
 use super::args::{Kind, ToolArgs};
 use super::consent::{CapabilityValue, CheckInValue, check_capabilities, check_check_in};
+use super::results::{CeilingValue, check_ceiling, check_repeated_when};
 use crate::ctxt::Ctxt;
 use crate::fields::{Field, fields_of, written_type};
 use crate::header::{self, Describing, Header, Naming, private_path};
@@ -24,6 +25,10 @@ pub struct ResolvedTool {
     pub header: Header,
     pub timeout: Option<TimeSpanValue>,
     pub max_result_size: Option<ByteSizeValue>,
+    /// `result_ceiling = .., ceiling_hint = ".."`.
+    pub result_ceiling: Option<CeilingValue>,
+    /// `repeated_when = ..`: `Arguments` or `Never` (the variant's name); `None` for the default.
+    pub repeated_when: Option<&'static str>,
     pub read_only: bool,
     /// `channel = Role`: the role its calls wait for.
     pub channel: Option<TypePath>,
@@ -98,6 +103,9 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         .max_result_size
         .as_ref()
         .and_then(|m| cx.handle(byte_size(m, "max_result_size")));
+    let result_ceiling =
+        check_ceiling(args.result_ceiling.as_ref(), args.ceiling_hint.as_ref(), cx);
+    let repeated_when = check_repeated_when(args.repeated_when.as_ref(), cx);
     let on_crash = check_on_crash(args.on_crash.as_ref(), args.channel.is_some(), cx);
     let asks = check_asks(args.asks.as_ref(), kind, cx);
     let capabilities = check_capabilities(args.capabilities.as_ref(), cx);
@@ -120,6 +128,8 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         header: header.finish()?,
         timeout,
         max_result_size,
+        result_ceiling,
+        repeated_when,
         read_only: args.read_only,
         channel: args.channel,
         asks,

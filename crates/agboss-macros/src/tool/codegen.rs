@@ -10,6 +10,7 @@ use syn::spanned::Spanned;
 use super::ResolvedTool;
 use super::check::{McpCall, PassThrough};
 use super::consent::Consent;
+use super::results::repeated_when_tokens;
 use crate::emit::{self, Builder, Descriptor, submit};
 use crate::fields::{Field, dependencies_of, gen_dependent_impl};
 
@@ -178,6 +179,12 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     descriptor.call_with("with_timeout", tool.timeout.as_ref(), |t| t.to_tokens());
     descriptor.call_with("with_max_result_size", tool.max_result_size.as_ref(), |b| {
         b.to_tokens(private)
+    });
+    descriptor.call_with("with_result_ceiling", tool.result_ceiling.as_ref(), |c| {
+        c.to_tokens(private)
+    });
+    descriptor.call_with("with_repeated_when", tool.repeated_when, |variant| {
+        repeated_when_tokens(variant, private)
     });
     if tool.read_only {
         descriptor.call("read_only", TokenStream::new());

@@ -99,6 +99,7 @@ pub fn tool_finished(call: &str) -> LoopEvent {
             service: "search".into(),
             cost: Usd::from_micros(5),
         }],
+        digest: None,
     }
 }
 

@@ -1,0 +1,64 @@
+//! [`ResultCeiling`]: the size over which a tool's result is refused rather than cut.
+//!
+//! A tool that declares `#[tool(result_ceiling = kilobytes(64), ceiling_hint = "..")]` never
+//! hands the model a result longer than its ceiling: the contract measures the rendered result
+//! (the output's JSON text) before anything else reads it, and over the ceiling the model reads
+//! one refusal with the true size, the ceiling and the tool's hint instead. The payload is
+//! dropped there: it reaches no journal, event, hook or trace. The ceiling is measured first, on
+//! the whole text; the bound (`max_result_size`) then cuts what passed, as for any result.
+
+use agboss_rules::codes;
+
+use crate::units::{ByteSize, group_thousands};
+
+/// A tool's ceiling on the size of its rendered results, and what the model reads to ask for
+/// less.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResultCeiling {
+    /// Results longer than this (in bytes of the rendered UTF-8 text) are refused.
+    pub size: ByteSize,
+    /// How a call is narrowed, in the tool author's words (`ask for one day at a time with
+    /// `since``).
+    pub hint: &'static str,
+}
+
+impl ResultCeiling {
+    /// Whether a rendered result of `bytes` bytes is over the ceiling.
+    pub fn refuses(&self, bytes: usize) -> bool {
+        bytes as u64 > self.size.get()
+    }
+
+    /// What the model reads after `Tool error: ` about a result of `bytes` bytes:
+    /// `the result is 1,048,587 bytes, over this tool's ceiling of 65,536 bytes, so none of it is
+    /// shown; to narrow the call: <hint>`.
+    pub fn refusal(&self, bytes: usize) -> String {
+        let (mut size, mut ceiling) = (String::new(), String::new());
+        group_thousands(bytes as u64, &mut size);
+        group_thousands(self.size.get(), &mut ceiling);
+        codes::TOOL_RESULT_OVER_CEILING.fill(&[
+            ("size", &size),
+            ("ceiling", &ceiling),
+            ("hint", &self.hint),
+        ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::kilobytes;
+
+    #[test]
+    fn the_refusal_says_the_true_size_the_ceiling_and_the_hint() {
+        let ceiling = ResultCeiling {
+            size: kilobytes(64),
+            hint: "ask for one day at a time with `since`",
+        };
+        assert!(!ceiling.refuses(65_536));
+        assert!(ceiling.refuses(65_537));
+        assert_eq!(
+            ceiling.refusal(1_048_587),
+            "the result is 1,048,587 bytes, over this tool's ceiling of 65,536 bytes, so none of it is shown; to narrow the call: ask for one day at a time with `since`"
+        );
+    }
+}

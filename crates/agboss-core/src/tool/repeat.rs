@@ -1,0 +1,318 @@
+//! Repeated calls: a call of a tool with the same arguments (and, by default, the same result)
+//! as an earlier call of the run gets one sentence appended to what the model reads, saying it
+//! repeats itself. The call still runs: nothing here suppresses one.
+//!
+//! What is compared is a [`CallDigest`] per finished call: 64-bit digests of the tool's name
+//! with the argument bytes (JSON whitespace outside strings ignored) and of that with the
+//! result the model read. The loop journals each call's digest with its result, and the run's
+//! [`Repeats`] are the fold of them, so a run resumed in another process counts the same.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::hash::BuildHasherDefault;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// When a call of a tool counts as a repetition: `#[tool(.., repeated_when = arguments)]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RepeatedWhen {
+    /// The same arguments and the same result as an earlier call (the default): the model got
+    /// nowhere by calling again.
+    #[default]
+    ArgumentsAndResult,
+    /// The same arguments, whatever the result: for a tool that stamps each answer (a version,
+    /// a time, a cursor), whose results never match.
+    Arguments,
+    /// Never: no digest is made and no note is given.
+    Never,
+}
+
+impl RepeatedWhen {
+    /// Its name as `repeated_when = ..` writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RepeatedWhen::ArgumentsAndResult => "arguments_and_result",
+            RepeatedWhen::Arguments => "arguments",
+            RepeatedWhen::Never => "never",
+        }
+    }
+
+    /// The digest of a call of `tool` with `arguments` that gave the model `result`, under this
+    /// rule: `None` for [`Never`](Self::Never); no result digest for
+    /// [`Arguments`](Self::Arguments).
+    pub fn digest(self, tool: &str, arguments: &str, result: &str) -> Option<CallDigest> {
+        if self == RepeatedWhen::Never {
+            return None;
+        }
+        let mut hasher = Hasher::new();
+        hasher.bytes(tool.as_bytes());
+        hasher.byte(0xff);
+        hasher.json(arguments.as_bytes());
+        let arguments = hasher.finish();
+        let result = (self == RepeatedWhen::ArgumentsAndResult).then(|| {
+            let mut hasher = Hasher::new();
+            hasher.word(arguments);
+            hasher.bytes(result.as_bytes());
+            Digest(hasher.finish())
+        });
+        Some(CallDigest {
+            arguments: Digest(arguments),
+            result,
+        })
+    }
+
+    /// The sentence appended to the result of a repeated call of `tool` (after a blank line).
+    pub fn note(self, tool: &str) -> String {
+        match self {
+            RepeatedWhen::Arguments => format!(
+                "Note: you called `{tool}` with these same arguments earlier in this run; calling it again will not get you further."
+            ),
+            _ => format!(
+                "Note: you called `{tool}` with these same arguments earlier in this run and got this same result; calling it again will not change it."
+            ),
+        }
+    }
+}
+
+impl fmt::Display for RepeatedWhen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A 64-bit digest, journaled as 16 hexadecimal digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Digest(pub u64);
+
+impl Serialize for Digest {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&format!("{:016x}", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for Digest {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        u64::from_str_radix(&text, 16)
+            .map(Digest)
+            .map_err(|e| serde::de::Error::custom(format!("digest `{text}`: {e}")))
+    }
+}
+
+/// What a finished call is compared by, journaled with its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallDigest {
+    /// The tool's name with the argument bytes.
+    pub arguments: Digest,
+    /// That with the result the model read; absent for `repeated_when = arguments`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Digest>,
+}
+
+/// The digests of a run's finished calls: the fold of the journaled [`CallDigest`]s.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Repeats {
+    arguments: HashSet<Digest, Unhashed>,
+    results: HashSet<Digest, Unhashed>,
+}
+
+/// Digests are hashes already: the sets use them as they are.
+type Unhashed = BuildHasherDefault<PassThrough>;
+
+/// A `Hasher` that keeps the one `u64` it is given.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl std::hash::Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+impl Repeats {
+    /// Counts a finished call.
+    pub fn record(&mut self, digest: &CallDigest) {
+        self.arguments.insert(digest.arguments);
+        if let Some(result) = digest.result {
+            self.results.insert(result);
+        }
+    }
+
+    /// Whether a call with `digest` repeats one recorded before, under `when`.
+    pub fn repeats(&self, digest: &CallDigest, when: RepeatedWhen) -> bool {
+        match (when, digest.result) {
+            (RepeatedWhen::Never, _) => false,
+            (RepeatedWhen::Arguments, _) => self.arguments.contains(&digest.arguments),
+            (RepeatedWhen::ArgumentsAndResult, Some(result)) => self.results.contains(&result),
+            (RepeatedWhen::ArgumentsAndResult, None) => false,
+        }
+    }
+
+    /// How many distinct calls were counted.
+    pub fn len(&self) -> usize {
+        self.arguments.len()
+    }
+
+    /// Whether no call was counted.
+    pub fn is_empty(&self) -> bool {
+        self.arguments.is_empty()
+    }
+}
+
+const SEED: u64 = 0x243f_6a88_85a3_08d3;
+const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
+const FINAL: u64 = 0xa076_1d64_78bd_642f;
+
+/// The 128-bit product of `a` and `b`, its halves folded together.
+fn folded_multiply(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    (product as u64) ^ ((product >> 64) as u64)
+}
+
+/// A stable, word-at-a-time 64-bit hash (the same in every process and build, as journaled
+/// digests must be). Not a cryptographic digest: a collision can at worst add one note.
+struct Hasher {
+    state: u64,
+    pending: u64,
+    filled: u32,
+    len: u64,
+}
+
+impl Hasher {
+    fn new() -> Hasher {
+        Hasher {
+            state: SEED,
+            pending: 0,
+            filled: 0,
+            len: 0,
+        }
+    }
+
+    fn word(&mut self, word: u64) {
+        self.state = folded_multiply(self.state ^ word, MULTIPLIER);
+    }
+
+    fn byte(&mut self, byte: u8) {
+        self.pending |= u64::from(byte) << (8 * self.filled);
+        self.filled += 1;
+        self.len += 1;
+        if self.filled == 8 {
+            let word = std::mem::take(&mut self.pending);
+            self.filled = 0;
+            self.word(word);
+        }
+    }
+
+    fn bytes(&mut self, mut bytes: &[u8]) {
+        while self.filled != 0 && !bytes.is_empty() {
+            self.byte(bytes[0]);
+            bytes = &bytes[1..];
+        }
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.word(u64::from_le_bytes(word.try_into().unwrap_or_default()));
+        }
+        self.len += (bytes.len() - words.remainder().len()) as u64;
+        for &byte in words.remainder() {
+            self.byte(byte);
+        }
+    }
+
+    /// JSON text, whitespace outside strings skipped: `{"a": 1}` and `{"a":1}` hash alike.
+    fn json(&mut self, text: &[u8]) {
+        let (mut in_string, mut escaped) = (false, false);
+        for &byte in text {
+            if in_string {
+                if escaped {
+                    escaped = false;
+                } else if byte == b'\\' {
+                    escaped = true;
+                } else if byte == b'"' {
+                    in_string = false;
+                }
+            } else if matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
+                continue;
+            } else if byte == b'"' {
+                in_string = true;
+            }
+            self.byte(byte);
+        }
+    }
+
+    fn finish(mut self) -> u64 {
+        let tail = self.pending | (u64::from(self.filled) << 59);
+        self.word(tail);
+        folded_multiply(self.state ^ self.len, FINAL)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digest(tool: &str, arguments: &str, result: &str) -> CallDigest {
+        RepeatedWhen::ArgumentsAndResult
+            .digest(tool, arguments, result)
+            .unwrap()
+    }
+
+    #[test]
+    fn whitespace_between_json_tokens_does_not_count_and_inside_strings_does() {
+        let a = digest("t", r#"{"q": "a b", "n": 1}"#, "r");
+        assert_eq!(a, digest("t", "{\"q\":\"a b\",\n \"n\":1}", "r"));
+        assert_ne!(a, digest("t", r#"{"q": "ab", "n": 1}"#, "r"));
+        assert_ne!(a, digest("t", r#"{"q": "a\" b", "n": 1}"#, "r"));
+    }
+
+    #[test]
+    fn the_tool_the_arguments_and_the_result_all_count() {
+        let a = digest("t", "{}", "result");
+        assert_ne!(a.arguments, digest("u", "{}", "result").arguments);
+        assert_ne!(a.result, digest("t", "{}", "resulu").result);
+        assert_eq!(a.arguments, digest("t", "{}", "resulu").arguments);
+        // A boundary between name and arguments cannot move.
+        assert_ne!(
+            digest("ab", "{}", "").arguments,
+            digest("a", "b{}", "").arguments
+        );
+    }
+
+    #[test]
+    fn digests_are_stable_across_builds() {
+        // Journaled: a change here breaks counting in runs resumed by another build.
+        let digest = digest("search-tool", r#"{"q":"x"}"#, "0123456789abcdef!");
+        let journaled = serde_json::to_value(digest).unwrap();
+        assert_eq!(
+            journaled,
+            serde_json::json!({"arguments": "4c7d8b8ad8850cd2", "result": "fb990a65aabdfe78"})
+        );
+        assert_eq!(
+            serde_json::from_value::<CallDigest>(journaled).unwrap(),
+            digest
+        );
+    }
+
+    #[test]
+    fn the_rule_decides_what_repeats() {
+        let mut repeats = Repeats::default();
+        let first = digest("t", "{}", "v1");
+        repeats.record(&first);
+        let stamped = digest("t", "{}", "v2");
+        assert!(repeats.repeats(&first, RepeatedWhen::ArgumentsAndResult));
+        assert!(!repeats.repeats(&stamped, RepeatedWhen::ArgumentsAndResult));
+        let by_arguments = RepeatedWhen::Arguments.digest("t", "{}", "v2").unwrap();
+        assert!(by_arguments.result.is_none());
+        assert!(repeats.repeats(&by_arguments, RepeatedWhen::Arguments));
+        assert!(RepeatedWhen::Never.digest("t", "{}", "v1").is_none());
+    }
+}

@@ -1,0 +1,21 @@
+use agboss::prelude::*;
+
+#[dto]
+pub struct Query {
+    pub query: String,
+}
+
+/// Searches the logs.
+#[tool(name = "search-logs-tool", repeated_when = result)]
+pub struct SearchLogs;
+
+impl ToolHandler for SearchLogs {
+    type Input = Query;
+    type Output = Query;
+
+    async fn run(&self, input: Query) -> Result<Query, ToolError> {
+        Ok(input)
+    }
+}
+
+fn main() {}
