@@ -499,7 +499,8 @@ async fn t21_injected_text_in_a_tool_result_gets_no_high_impact_call_through() {
 }
 
 #[tokio::test]
-async fn before_untrusted_content_enters_the_same_call_runs_at_once() {
+async fn before_untrusted_content_enters_the_call_runs_at_once_its_decision_journaled_with_its_start()
+ {
     agboss::model::forbid_real_requests(true);
     let model = ScriptedModel::new([
         Turn::call("send-file-tool", json!({"target": "bob@example.com"})),
@@ -517,26 +518,6 @@ async fn before_untrusted_content_enters_the_same_call_runs_at_once() {
         .unwrap();
     assert_eq!(outcome.text(), Some("Sent."));
     assert_eq!(desk.effects.done(), ["send bob@example.com"]);
-}
-
-#[tokio::test]
-async fn an_allowing_decision_is_journaled_with_the_start_of_the_call_it_lets_run() {
-    agboss::model::forbid_real_requests(true);
-    let model = ScriptedModel::new([
-        Turn::call("send-file-tool", json!({"target": "bob@example.com"})),
-        Turn::text("Sent."),
-    ]);
-    let desk = desk(
-        &model,
-        Some(Box::new(|b| b.permissions(UntrustedContentPolicy))),
-    );
-    let outcome = desk
-        .app
-        .run("desk", "send bob the file")
-        .owner("ann")
-        .await
-        .unwrap();
-    assert_eq!(outcome.text(), Some("Sent."));
     let journal = events(&desk.store, outcome.execution_id()).await;
     let started: Vec<_> = journal
         .iter()

@@ -136,71 +136,61 @@ mod tests {
         assert_eq!(values(&oauth.scopes), ["tickets:read"]);
     }
 
-    #[test]
-    fn a_written_secret_a_lone_key_or_oauth_over_stdio_is_refused() {
-        let problems = MCP_SERVER.problems(
-            quote!(
-                name = "tickets",
-                url = "https://tickets.example/mcp",
-                tools = ["search"],
-                env = ["TICKETS_ID"],
-                oauth_client_id = "${TICKETS_ID}",
-                oauth_client_secret = "hunter2"
-            ),
+    /// What `#[mcp_server(args)] pub struct Tickets;` is refused for.
+    fn problems_of(args: proc_macro2::TokenStream) -> String {
+        MCP_SERVER.problems(
+            args,
             quote!(
                 pub struct Tickets;
             ),
-        );
+        )
+    }
+
+    #[test]
+    fn a_written_secret_a_lone_key_or_oauth_over_stdio_is_refused() {
+        let problems = problems_of(quote!(
+            name = "tickets",
+            url = "https://tickets.example/mcp",
+            tools = ["search"],
+            env = ["TICKETS_ID"],
+            oauth_client_id = "${TICKETS_ID}",
+            oauth_client_secret = "hunter2"
+        ));
         assert!(
             problems.starts_with("`oauth_client_secret` names the variable that holds the secret"),
             "{problems}"
         );
-        let problems = MCP_SERVER.problems(
-            quote!(
-                name = "tickets",
-                command = "tickets-mcp",
-                tools = ["search"],
-                env = ["ID", "SECRET"],
-                oauth_client_id = "${ID}",
-                oauth_client_secret = "${SECRET}"
-            ),
-            quote!(
-                pub struct Tickets;
-            ),
-        );
+        let problems = problems_of(quote!(
+            name = "tickets",
+            command = "tickets-mcp",
+            tools = ["search"],
+            env = ["ID", "SECRET"],
+            oauth_client_id = "${ID}",
+            oauth_client_secret = "${SECRET}"
+        ));
         assert!(
             problems.starts_with("OAuth is for a streamable-HTTP server"),
             "{problems}"
         );
-        let problems = MCP_SERVER.problems(
-            quote!(
-                name = "tickets",
-                url = "https://tickets.example/mcp",
-                tools = ["search"],
-                env = ["SECRET"],
-                oauth_client_secret = "${SECRET}",
-                oauth_scopes = ["a"]
-            ),
-            quote!(
-                pub struct Tickets;
-            ),
-        );
+        let problems = problems_of(quote!(
+            name = "tickets",
+            url = "https://tickets.example/mcp",
+            tools = ["search"],
+            env = ["SECRET"],
+            oauth_client_secret = "${SECRET}",
+            oauth_scopes = ["a"]
+        ));
         assert_eq!(
             problems, "`oauth_client_secret` goes with `oauth_client_id`",
             "{problems}"
         );
-        let problems = MCP_SERVER.problems(
-            quote!(
-                name = "tickets",
-                url = "https://tickets.example/mcp",
-                tools = ["search"],
-                oauth_client_id = "${ID}",
-                oauth_client_secret = "${SECRET}"
-            ),
-            quote!(
-                pub struct Tickets;
-            ),
-        );
+        let problems = problems_of(quote!(
+            name = "tickets",
+            url = "https://tickets.example/mcp",
+            tools = ["search"],
+            oauth_client_id = "${ID}",
+            oauth_client_secret = "${SECRET}"
+        ));
         assert!(
             problems.contains("[mcp.env-undeclared] `${ID}`"),
             "{problems}"
