@@ -499,8 +499,7 @@ async fn t21_injected_text_in_a_tool_result_gets_no_high_impact_call_through() {
 }
 
 #[tokio::test]
-async fn before_untrusted_content_enters_the_call_runs_at_once_its_decision_journaled_with_its_start()
- {
+async fn a_trusted_run_lets_the_call_run_and_journals_the_decision_with_its_start() {
     agboss::model::forbid_real_requests(true);
     let model = ScriptedModel::new([
         Turn::call("send-file-tool", json!({"target": "bob@example.com"})),
