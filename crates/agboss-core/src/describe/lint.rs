@@ -140,6 +140,7 @@ fn unused_roles(app: &Application, lints: &mut Vec<Lint>) {
         named.extend(tool.approval().map(|role| role.role()));
         named.extend(tool.asks().iter().map(|role| role.role()));
     }
+    #[cfg(feature = "mcp")]
     for workflow in app.workflows() {
         for server in workflow.mcp_servers() {
             named.extend(server.elicitation().map(|role| role.role()));
