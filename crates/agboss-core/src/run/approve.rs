@@ -173,8 +173,8 @@ impl AgentLoop<'_> {
                         };
                         to_open.push((index, asked, role));
                     }
-                    Err(text) => {
-                        gates.insert(index, Gate::Refused(self.bounded(index, text)));
+                    Err(refusal) => {
+                        gates.insert(index, Gate::Refused(refusal));
                     }
                 },
             }
@@ -244,19 +244,16 @@ impl AgentLoop<'_> {
         })
     }
 
-    /// The arguments of call `index` checked against its tool's input schema, or the error the
-    /// model reads.
-    fn checked_input(&self, state: &LoopState, index: usize) -> Result<Value, String> {
+    /// The arguments of call `index` checked against its tool's input schema, or the refusal
+    /// the model reads.
+    fn checked_input(&self, state: &LoopState, index: usize) -> Result<Value, Finished> {
         let pending = &state.pending[index];
         let Some(tool) = self.agent.tool(&pending.call.name) else {
-            return Err(format!(
-                "Tool error: there is no tool named `{}`",
-                pending.call.name
-            ));
+            return Err(self.unknown_tool(index, &pending.call.name));
         };
         tool.tool()
             .check_input(&pending.call.arguments)
-            .map_err(|failure| format!("Tool error: {failure}"))
+            .map_err(|failure| self.bounded(index, format!("Tool error: {failure}")))
     }
 
     /// The refusal of call `index`, whose role `role` no channel of the application answers.

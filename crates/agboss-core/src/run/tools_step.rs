@@ -311,7 +311,8 @@ impl AgentLoop<'_> {
         self.bounded(index, format!("Tool error: {message}"))
     }
 
-    fn unknown_tool(&self, index: usize, name: &str) -> Finished {
+    /// The refusal of call `index`, whose tool `name` the agent does not have.
+    pub(super) fn unknown_tool(&self, index: usize, name: &str) -> Finished {
         let known: Vec<&str> = self
             .agent
             .tools()
