@@ -67,8 +67,9 @@ impl fmt::Display for Lint {
 /// same order on every run).
 pub fn check(app: &Application) -> Vec<Lint> {
     let mut lints = Vec::new();
-    unguarded(app, &mut lints);
-    unused_roles(app, &mut lints);
+    let tools = tools(app);
+    unguarded(app, &tools, &mut lints);
+    unused_roles(app, &tools, &mut lints);
     bounds_over_windows(app, &mut lints);
     lints.sort_by(|a, b| {
         b.level
@@ -112,9 +113,9 @@ fn tools(app: &Application) -> Vec<&'static ToolDescriptor> {
 }
 
 /// `Money` and `Destructive` tools that nothing guards.
-fn unguarded(app: &Application, lints: &mut Vec<Lint>) {
+fn unguarded(app: &Application, tools: &[&'static ToolDescriptor], lints: &mut Vec<Lint>) {
     let approvals = app.assembly().approvals();
-    for tool in tools(app) {
+    for tool in tools {
         if tool.approval().is_some() || tool.check_in().is_some() {
             continue;
         }
@@ -133,10 +134,10 @@ fn unguarded(app: &Application, lints: &mut Vec<Lint>) {
 }
 
 /// Roles a channel answers that nothing asks.
-fn unused_roles(app: &Application, lints: &mut Vec<Lint>) {
+fn unused_roles(app: &Application, tools: &[&'static ToolDescriptor], lints: &mut Vec<Lint>) {
     let approvals = app.assembly().approvals();
     let mut named: BTreeSet<&str> = approvals.check_in_role().into_iter().collect();
-    for tool in tools(app) {
+    for tool in tools {
         named.extend(tool.approval().map(|role| role.role()));
         named.extend(tool.asks().iter().map(|role| role.role()));
     }
