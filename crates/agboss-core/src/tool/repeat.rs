@@ -2,7 +2,7 @@
 //! as an earlier call of the run gets one sentence appended to what the model reads, saying it
 //! repeats itself. The call still runs: nothing here suppresses one.
 //!
-//! What is compared is a [`CallDigest`] per finished call: 64-bit digests of the tool's name
+//! What is compared is a [`CallDigest`] per finished call: 64-bit XXH3 digests of the tool's name
 //! with the argument bytes (JSON whitespace outside strings ignored) and of that with the
 //! result the model read. The loop journals each call's digest with its result, and the run's
 //! [`Repeats`] are the fold of them, so a run resumed in another process counts the same.
@@ -12,6 +12,7 @@ use std::fmt;
 use std::hash::BuildHasherDefault;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use xxhash_rust::xxh3::Xxh3;
 
 /// When a call of a tool counts as a repetition: `#[tool(.., repeated_when = arguments)]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -169,69 +170,34 @@ impl Repeats {
     }
 }
 
-const SEED: u64 = 0x243f_6a88_85a3_08d3;
-const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
-const FINAL: u64 = 0xa076_1d64_78bd_642f;
-
-/// The 128-bit product of `a` and `b`, its halves folded together.
-fn folded_multiply(a: u64, b: u64) -> u64 {
-    let product = u128::from(a) * u128::from(b);
-    (product as u64) ^ ((product >> 64) as u64)
-}
-
-/// A stable, word-at-a-time 64-bit hash (the same in every process and build, as journaled
-/// digests must be). Not a cryptographic digest: a collision can at worst add one note.
-struct Hasher {
-    state: u64,
-    pending: u64,
-    filled: u32,
-    len: u64,
-}
+/// A stable 64-bit hash of bytes fed in pieces: XXH3 (the same in every process, build and
+/// platform, as journaled digests must be). Not a cryptographic digest: a collision can at
+/// worst add one note.
+struct Hasher(Xxh3);
 
 impl Hasher {
     fn new() -> Hasher {
-        Hasher {
-            state: SEED,
-            pending: 0,
-            filled: 0,
-            len: 0,
-        }
+        Hasher(Xxh3::new())
     }
 
     fn word(&mut self, word: u64) {
-        self.state = folded_multiply(self.state ^ word, MULTIPLIER);
+        self.0.update(&word.to_le_bytes());
     }
 
     fn byte(&mut self, byte: u8) {
-        self.pending |= u64::from(byte) << (8 * self.filled);
-        self.filled += 1;
-        self.len += 1;
-        if self.filled == 8 {
-            let word = std::mem::take(&mut self.pending);
-            self.filled = 0;
-            self.word(word);
-        }
+        self.0.update(&[byte]);
     }
 
-    fn bytes(&mut self, mut bytes: &[u8]) {
-        while self.filled != 0 && !bytes.is_empty() {
-            self.byte(bytes[0]);
-            bytes = &bytes[1..];
-        }
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            self.word(u64::from_le_bytes(word.try_into().unwrap_or_default()));
-        }
-        self.len += (bytes.len() - words.remainder().len()) as u64;
-        for &byte in words.remainder() {
-            self.byte(byte);
-        }
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
     }
 
     /// JSON text, whitespace outside strings skipped: `{"a": 1}` and `{"a":1}` hash alike.
+    /// The runs between skipped bytes are fed whole.
     fn json(&mut self, text: &[u8]) {
         let (mut in_string, mut escaped) = (false, false);
-        for &byte in text {
+        let mut run = 0;
+        for (at, &byte) in text.iter().enumerate() {
             if in_string {
                 if escaped {
                     escaped = false;
@@ -241,18 +207,17 @@ impl Hasher {
                     in_string = false;
                 }
             } else if matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
-                continue;
+                self.0.update(&text[run..at]);
+                run = at + 1;
             } else if byte == b'"' {
                 in_string = true;
             }
-            self.byte(byte);
         }
+        self.0.update(&text[run..]);
     }
 
-    fn finish(mut self) -> u64 {
-        let tail = self.pending | (u64::from(self.filled) << 59);
-        self.word(tail);
-        folded_multiply(self.state ^ self.len, FINAL)
+    fn finish(self) -> u64 {
+        self.0.digest()
     }
 }
 
@@ -289,12 +254,13 @@ mod tests {
 
     #[test]
     fn digests_are_stable_across_builds() {
-        // Journaled: a change here breaks counting in runs resumed by another build.
+        // Journaled: a change here breaks counting in runs resumed by another build. The values
+        // are XXH3-64's, as any implementation computes them (Python's `xxhash` agrees).
         let digest = digest("search-tool", r#"{"q":"x"}"#, "0123456789abcdef!");
         let journaled = serde_json::to_value(digest).unwrap();
         assert_eq!(
             journaled,
-            serde_json::json!({"arguments": "4c7d8b8ad8850cd2", "result": "fb990a65aabdfe78"})
+            serde_json::json!({"arguments": "50fcb03e57b32a68", "result": "2ba6248bc10e652c"})
         );
         assert_eq!(
             serde_json::from_value::<CallDigest>(journaled).unwrap(),
