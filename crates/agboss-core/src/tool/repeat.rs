@@ -12,7 +12,7 @@ use std::fmt;
 use std::hash::BuildHasherDefault;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
 /// When a call of a tool counts as a repetition: `#[tool(.., repeated_when = arguments)]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -45,17 +45,15 @@ impl RepeatedWhen {
         if self == RepeatedWhen::Never {
             return None;
         }
-        let mut hasher = Hasher::new();
-        hasher.bytes(tool.as_bytes());
-        hasher.byte(0xff);
-        hasher.json(arguments.as_bytes());
-        let arguments = hasher.finish();
-        let result = (self == RepeatedWhen::ArgumentsAndResult).then(|| {
-            let mut hasher = Hasher::new();
-            hasher.word(arguments);
-            hasher.bytes(result.as_bytes());
-            Digest(hasher.finish())
-        });
+        // The name, a byte no UTF-8 text holds, and the arguments without JSON whitespace,
+        // hashed in one pass; the result hashed with the arguments' digest as its seed.
+        let mut text = Vec::with_capacity(tool.len() + 1 + arguments.len());
+        text.extend_from_slice(tool.as_bytes());
+        text.push(0xff);
+        push_json(&mut text, arguments.as_bytes());
+        let arguments = xxh3_64(&text);
+        let result = (self == RepeatedWhen::ArgumentsAndResult)
+            .then(|| Digest(xxh3_64_with_seed(result.as_bytes(), arguments)));
         Some(CallDigest {
             arguments: Digest(arguments),
             result,
@@ -170,54 +168,25 @@ impl Repeats {
     }
 }
 
-/// A stable 64-bit hash of bytes fed in pieces: XXH3 (the same in every process, build and
-/// platform, as journaled digests must be). Not a cryptographic digest: a collision can at
-/// worst add one note.
-struct Hasher(Xxh3);
-
-impl Hasher {
-    fn new() -> Hasher {
-        Hasher(Xxh3::new())
-    }
-
-    fn word(&mut self, word: u64) {
-        self.0.update(&word.to_le_bytes());
-    }
-
-    fn byte(&mut self, byte: u8) {
-        self.0.update(&[byte]);
-    }
-
-    fn bytes(&mut self, bytes: &[u8]) {
-        self.0.update(bytes);
-    }
-
-    /// JSON text, whitespace outside strings skipped: `{"a": 1}` and `{"a":1}` hash alike.
-    /// The runs between skipped bytes are fed whole.
-    fn json(&mut self, text: &[u8]) {
-        let (mut in_string, mut escaped) = (false, false);
-        let mut run = 0;
-        for (at, &byte) in text.iter().enumerate() {
-            if in_string {
-                if escaped {
-                    escaped = false;
-                } else if byte == b'\\' {
-                    escaped = true;
-                } else if byte == b'"' {
-                    in_string = false;
-                }
-            } else if matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
-                self.0.update(&text[run..at]);
-                run = at + 1;
+/// Appends JSON `text` to `out` without the whitespace outside its strings: `{"a": 1}` and
+/// `{"a":1}` hash alike.
+fn push_json(out: &mut Vec<u8>, text: &[u8]) {
+    let (mut in_string, mut escaped) = (false, false);
+    for &byte in text {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if byte == b'\\' {
+                escaped = true;
             } else if byte == b'"' {
-                in_string = true;
+                in_string = false;
             }
+        } else if matches!(byte, b' ' | b'\t' | b'\n' | b'\r') {
+            continue;
+        } else if byte == b'"' {
+            in_string = true;
         }
-        self.0.update(&text[run..]);
-    }
-
-    fn finish(self) -> u64 {
-        self.0.digest()
+        out.push(byte);
     }
 }
 
@@ -255,12 +224,13 @@ mod tests {
     #[test]
     fn digests_are_stable_across_builds() {
         // Journaled: a change here breaks counting in runs resumed by another build. The values
-        // are XXH3-64's, as any implementation computes them (Python's `xxhash` agrees).
+        // are XXH3-64's (the result's seeded with the arguments' digest), as any
+        // implementation computes them (Python's `xxhash` agrees).
         let digest = digest("search-tool", r#"{"q":"x"}"#, "0123456789abcdef!");
         let journaled = serde_json::to_value(digest).unwrap();
         assert_eq!(
             journaled,
-            serde_json::json!({"arguments": "50fcb03e57b32a68", "result": "2ba6248bc10e652c"})
+            serde_json::json!({"arguments": "50fcb03e57b32a68", "result": "e8665d6d25bf3a53"})
         );
         assert_eq!(
             serde_json::from_value::<CallDigest>(journaled).unwrap(),
