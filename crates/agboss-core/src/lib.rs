@@ -82,7 +82,7 @@ pub mod __private {
     };
     pub use crate::model::Thinking;
     pub use crate::tool::{
-        Capability, CheckIn, Dependency, OnCrash, RepeatedWhen, RoleRef, Scope, Tool,
+        AllowList, Capability, CheckIn, Dependency, OnCrash, RepeatedWhen, RoleRef, Scope, Tool,
         ToolDescriptor, ToolError, ToolHandler, ToolRegistration, check_in_with, evidence_with,
         tool_input_schema, tool_output_schema,
     };

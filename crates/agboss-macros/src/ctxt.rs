@@ -12,6 +12,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::spanned::Spanned;
 
+/// Keys an attribute may give more than once, each time as a list (`allow_paths(..)`): their
+/// fields are read with darling's `multiple`.
+const REPEATABLE: &[&str] = &["allow_paths", "allow_urls"];
+
 /// The problems of one attribute, in the order they were found.
 pub struct Ctxt {
     attribute: &'static str,
@@ -131,7 +135,8 @@ impl Ctxt {
                 self.error_at(path, message);
                 continue;
             }
-            if seen.contains(&key) {
+            let repeats = REPEATABLE.contains(&key.as_str()) && matches!(inner, syn::Meta::List(_));
+            if seen.contains(&key) && !repeats {
                 self.error_at(path, format!("`{key}` is given twice; keep one"));
                 continue;
             }

@@ -215,11 +215,13 @@ pub fn keep_unit_import(expr: &Expr, units: &[&str]) -> TokenStream {
 
 /// The finding about the bound `key`, saying `reason`: `[agent.history-max-size-invalid]` for an
 /// agent's `history_max_size`, `[tool.result-ceiling-invalid]` for a tool's ceiling,
+/// `[tool.max-argument-size-invalid]` for a tool's limit on arguments,
 /// `[tools.max-result-size-invalid]` for a tool's bound.
 fn size_invalid(key: &str, reason: &str) -> String {
     let code = match key {
         "history_max_size" => &codes::AGENT_HISTORY_MAX_SIZE_INVALID,
         "result_ceiling" => &codes::TOOL_RESULT_CEILING_INVALID,
+        "max_argument_size" => &codes::TOOL_MAX_ARGUMENT_SIZE_INVALID,
         _ => &codes::TOOLS_MAX_RESULT_SIZE_INVALID,
     };
     code.finding(&[("owner", &format!("`{key}`")), ("reason", &reason)])
@@ -284,6 +286,7 @@ fn example(key: &str) -> &'static str {
         "expires_after" => "hours(24)",
         "history_max_size" => "kilobytes(8)",
         "result_ceiling" => "kilobytes(64)",
+        "max_argument_size" => "megabytes(4)",
         _ => "kilobytes(256)",
     }
 }

@@ -224,6 +224,20 @@ catalogue! {
     /// A result over its tool's ceiling was refused: what the model reads after `Tool error: `.
     TOOL_RESULT_OVER_CEILING = ("tool.result-over-ceiling", "a tool's result was over its `result_ceiling` and was refused",
         "the result is {size} bytes, over this tool's ceiling of {ceiling} bytes, so none of it is shown; to narrow the call: {hint}");
+    /// `allow_paths` or `allow_urls` is not a field and a list of roots or URL prefixes.
+    TOOL_ALLOWLIST_INVALID = ("tool.allowlist-invalid", "a tool's `allow_paths` or `allow_urls` names no input field of text, or lists something that is not an absolute path or a URL prefix",
+        "`{key}`: {reason}");
+    /// An argument named a path or URL outside its tool's allowlist: what the model reads after
+    /// the field's path.
+    TOOL_OUTSIDE_ALLOWLIST = ("tool.outside-allowlist", "an argument named a path or URL outside its tool's allowlist, so the call was refused before it ran",
+        "{value} {why}; this tool accepts only {what} under {within}");
+    /// A tool's `max_argument_size` is not a whole number of bytes from 1.
+    TOOL_MAX_ARGUMENT_SIZE_INVALID = ("tool.max-argument-size-invalid", "a tool's limit on the length of its arguments is zero or not a whole number of bytes",
+        "{owner}: {reason}");
+    /// The arguments are longer than the tool accepts: what the model reads after `invalid
+    /// input: `.
+    TOOL_ARGUMENTS_TOO_LARGE = ("tool.arguments-too-large", "a call's arguments were longer than its tool's `max_argument_size`, so they were not read",
+        "the arguments are {size} bytes, over the {limit} bytes this tool accepts: send less, or raise the tool's `max_argument_size`");
     /// A bound on results is not a whole number of bytes from 1.
     TOOLS_MAX_RESULT_SIZE_INVALID = ("tools.max-result-size-invalid", "a bound on results is zero or not a whole number of bytes",
         "{owner}: {reason}");

@@ -153,11 +153,11 @@ pub mod component {
 /// errors, and tools as models see them.
 pub mod tool {
     pub use agboss_core::tool::{
-        BoundedText, CallDigest, CallOutcome, Capability, CheckIn, Dependency, Digest, Issue,
-        Issues, OnCrash, RemoteTool, RepeatedWhen, Repeats, ResultCeiling, RoleRef, SchemaError,
-        Tool, ToolDefinition, ToolDescriptor, ToolError, ToolFailure, ToolHandler, ToolOrigin,
-        ToolRegistration, WireFormat, bound_text, input_schema_of, output_schema_of,
-        registered_tools, tool_definition_of,
+        AllowKind, AllowList, BoundedText, CallDigest, CallOutcome, Capability, CheckIn,
+        Dependency, Digest, Issue, Issues, OnCrash, RemoteTool, RepeatedWhen, Repeats,
+        ResultCeiling, RoleRef, SchemaError, Tool, ToolDefinition, ToolDescriptor, ToolError,
+        ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
+        input_schema_of, output_schema_of, registered_tools, tool_definition_of,
     };
 }
 

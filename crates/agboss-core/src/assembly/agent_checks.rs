@@ -300,6 +300,18 @@ impl<'a> WorkflowScope<'a> {
                     .into(),
             );
         }
+        // A schema that does not compile (a hand-written `JsonSchema`, an allowlist naming no
+        // field of text) would fail every call: say so now, once.
+        if let Err(error) = tool.schemas() {
+            problems.push(Problem::new(
+                &codes::TOOL_SCHEMA_INVALID,
+                codes::TOOL_SCHEMA_INVALID.fill(&[
+                    ("tool", &error.tool),
+                    ("which", &error.which),
+                    ("reason", &error.reason),
+                ]),
+            ));
+        }
         for missing in tool.missing(self.env.providers()) {
             problems.push(missing_implementation(self.name, &self.place, &missing));
         }

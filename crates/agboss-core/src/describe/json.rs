@@ -19,7 +19,8 @@ pub const DESCRIBE_VERSION: u32 = 1;
 /// `workflows[].includedBy` name the tree's edges),
 /// and `schemas.tools[name]` with each tool's own declaration (`maxResultSize` in bytes, or
 /// `null` for a tool without its own bound: its agent's `maxResultSize` applies; with
-/// `resultCeiling` (`size` in bytes, `hint`) and `repeatedWhen` only when the tool declares
+/// `resultCeiling` (`size` in bytes, `hint`), `repeatedWhen`, `allowlists` (`field`, `kind`
+/// `paths` or `urls`, `within`) and `maxArgumentSize` (bytes) only when the tool declares
 /// them).
 pub fn json(app: &Application) -> Value {
     let mut tools: BTreeMap<&str, Value> = BTreeMap::new();
@@ -110,6 +111,23 @@ fn tool_schema(tool: &ToolDescriptor, app: &Application) -> Value {
     }
     if tool.repeated_when() != crate::tool::RepeatedWhen::default() {
         schema["repeatedWhen"] = Value::from(tool.repeated_when().as_str());
+    }
+    if !tool.allowlists().is_empty() {
+        let lists: Vec<Value> = tool
+            .allowlists()
+            .iter()
+            .map(|list| {
+                object!({
+                    "field": list.field(),
+                    "kind": list.kind().key().trim_start_matches("allow_"),
+                    "within": list.within(),
+                })
+            })
+            .collect();
+        schema["allowlists"] = Value::from(lists);
+    }
+    if tool.max_argument_size() != ToolDescriptor::DEFAULT_MAX_ARGUMENT_SIZE {
+        schema["maxArgumentSize"] = Value::from(tool.max_argument_size().get());
     }
     schema
 }

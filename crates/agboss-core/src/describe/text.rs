@@ -168,6 +168,20 @@ fn tool_line(out: &mut String, pad: &str, tool: &AppTool, app: &Application) {
     if let Some(ceiling) = descriptor.result_ceiling() {
         waits.push_str(&format!(", result ceiling {}", ceiling.size));
     }
+    for list in descriptor.allowlists() {
+        let what = match list.kind() {
+            crate::tool::AllowKind::Paths => "paths",
+            crate::tool::AllowKind::Urls => "urls",
+        };
+        let within = list.within().join(" ");
+        waits.push_str(&format!(", {} {what} under {within}", list.field()));
+    }
+    if descriptor.max_argument_size() != crate::tool::ToolDescriptor::DEFAULT_MAX_ARGUMENT_SIZE {
+        waits.push_str(&format!(
+            ", max argument size {}",
+            descriptor.max_argument_size()
+        ));
+    }
     // Only a tool that is not noted by the default rule says when it is.
     if descriptor.repeated_when() != crate::tool::RepeatedWhen::default() {
         waits.push_str(&format!(", repeated when: {}", descriptor.repeated_when()));

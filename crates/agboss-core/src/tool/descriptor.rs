@@ -5,15 +5,16 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
+use super::Issues;
 use super::schema::CompiledSchemas;
 use super::{
-    Capability, CheckIn, EvidenceFn, OnCrash, RemoteTool, RepeatedWhen, ResultCeiling, RoleRef,
-    SchemaError, ToolOrigin,
+    AllowList, Capability, CheckIn, EvidenceFn, OnCrash, RemoteTool, RepeatedWhen, ResultCeiling,
+    RoleRef, SchemaError, ToolOrigin,
 };
 use crate::component::{
     Component, ComponentKind, DependencySpec, SourceLocation, derefs_to_component,
 };
-use crate::units::{ByteSize, TimeSpan, seconds};
+use crate::units::{ByteSize, TimeSpan, megabytes, seconds};
 
 /// The static description of a tool, registered by `#[tool]`: name, description, timeout,
 /// bound, fields and schemas. Assembly and `describe` read it; nothing runs.
@@ -36,6 +37,8 @@ pub struct ToolDescriptor {
     evidence: Option<EvidenceFn>,
     server_claims: &'static [&'static str],
     on_crash: OnCrash,
+    allow: &'static [AllowList],
+    max_argument_size: ByteSize,
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
     compiled: OnceLock<Result<Arc<CompiledSchemas>, SchemaError>>,
@@ -44,6 +47,10 @@ pub struct ToolDescriptor {
 impl ToolDescriptor {
     /// The timeout of a tool that declares none.
     pub const DEFAULT_TIMEOUT: TimeSpan = seconds(30);
+
+    /// The longest arguments a call of a tool that declares no `max_argument_size` may send:
+    /// 1 MB, far above what a model writes for a call and far below what would strain memory.
+    pub const DEFAULT_MAX_ARGUMENT_SIZE: ByteSize = megabytes(1);
 
     /// A tool named `name` with the default timeout, no own bound and no fields.
     pub const fn new(
@@ -70,6 +77,8 @@ impl ToolDescriptor {
             evidence: None,
             server_claims: &[],
             on_crash: OnCrash::Rerun,
+            allow: &[],
+            max_argument_size: Self::DEFAULT_MAX_ARGUMENT_SIZE,
             input_schema,
             output_schema,
             compiled: OnceLock::new(),
@@ -171,6 +180,18 @@ impl ToolDescriptor {
         self
     }
 
+    /// Limits where its path and URL arguments may point (`allow_paths`, `allow_urls`).
+    pub const fn with_allowlists(mut self, lists: &'static [AllowList]) -> ToolDescriptor {
+        self.allow = lists;
+        self
+    }
+
+    /// Accepts arguments up to `size` long instead of the default 1 MB.
+    pub const fn with_max_argument_size(mut self, size: ByteSize) -> ToolDescriptor {
+        self.max_argument_size = size;
+        self
+    }
+
     /// With the fields `dependencies`.
     pub const fn with_dependencies(
         mut self,
@@ -250,6 +271,31 @@ impl ToolDescriptor {
         self.on_crash
     }
 
+    /// The longest arguments a call may send.
+    pub fn max_argument_size(&self) -> ByteSize {
+        self.max_argument_size
+    }
+
+    /// Refuses arguments longer than [`max_argument_size`](Self::max_argument_size) before
+    /// anything reads them.
+    pub(crate) fn check_argument_size(&self, arguments: &str) -> Result<(), Issues> {
+        let limit = self.max_argument_size.get();
+        if arguments.len() as u64 <= limit {
+            return Ok(());
+        }
+        let (mut size, mut most) = (String::new(), String::new());
+        crate::units::group_thousands(arguments.len() as u64, &mut size);
+        crate::units::group_thousands(limit, &mut most);
+        let text = agboss_rules::codes::TOOL_ARGUMENTS_TOO_LARGE
+            .fill(&[("size", &size), ("limit", &most)]);
+        Err(Issues::one(None, text))
+    }
+
+    /// Where its path and URL arguments may point, as declared.
+    pub fn allowlists(&self) -> &'static [AllowList] {
+        self.allow
+    }
+
     /// Where it comes from: `local`, or the server's name.
     pub fn source(&self) -> &'static str {
         self.origin.source()
@@ -270,8 +316,13 @@ impl ToolDescriptor {
     pub fn schemas(&self) -> Result<&Arc<CompiledSchemas>, &SchemaError> {
         self.compiled
             .get_or_init(|| {
-                CompiledSchemas::compile(self.name(), self.input_schema(), self.output_schema())
-                    .map(Arc::new)
+                CompiledSchemas::compile(
+                    self.name(),
+                    self.input_schema(),
+                    self.output_schema(),
+                    self.allow,
+                )
+                .map(Arc::new)
             })
             .as_ref()
     }

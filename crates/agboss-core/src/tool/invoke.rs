@@ -205,6 +205,9 @@ impl<T: Tool> Invoker<T> {
         frame: &CallFrame,
     ) -> Result<T::Output, ToolFailure> {
         let schemas = schemas_of(self.descriptor)?;
+        self.descriptor
+            .check_argument_size(arguments)
+            .map_err(ToolFailure::InvalidInput)?;
         let input = schemas
             .input
             .decode::<T::Input>(arguments)
@@ -320,6 +323,9 @@ impl<T: Tool> DynTool for Invoker<T> {
     }
 
     fn check_input(&self, arguments: &str) -> Result<serde_json::Value, ToolFailure> {
+        self.descriptor
+            .check_argument_size(arguments)
+            .map_err(ToolFailure::InvalidInput)?;
         schemas_of(self.descriptor)?
             .input
             .decode::<serde_json::Value>(arguments)

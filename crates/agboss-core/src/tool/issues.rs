@@ -50,6 +50,12 @@ impl Issues {
         }
     }
 
+    /// These issues, in this order; `list` is not empty.
+    pub(crate) fn from_list(list: Vec<Issue>) -> Issues {
+        debug_assert!(!list.is_empty());
+        Issues { list }
+    }
+
     /// Arguments that are not JSON at all.
     pub(crate) fn malformed(error: &serde_json::Error) -> Issues {
         Issues::one(None, format!("malformed JSON: {error}"))
@@ -299,6 +305,16 @@ fn describe(value: &Value) -> String {
         Value::Object(_) => return "an object".into(),
     };
     format!("{kind} {}", short(value))
+}
+
+/// A text as JSON, shortened to about 60 characters without reading past them.
+pub(crate) fn quoted(text: &str) -> String {
+    match text.char_indices().nth(57) {
+        Some((end, _)) if text.chars().nth(60).is_some() => {
+            format!("{}...", Value::String(text[..end].to_owned()))
+        }
+        _ => Value::String(text.to_owned()).to_string(),
+    }
 }
 
 /// The value's JSON, shortened to about 60 characters.

@@ -13,6 +13,8 @@
 //! tool's `max_result_size` (see [`bound`]). A tool with a `result_ceiling` refuses a rendered
 //! output over it before bounding ([`ResultCeiling`]).
 
+mod allowlist;
+mod allowlist_schema;
 mod asker;
 pub mod bound;
 mod capability;
@@ -36,6 +38,7 @@ mod schema;
 mod scope;
 mod tape;
 
+pub use allowlist::{AllowKind, AllowList};
 pub use asker::{AskFailure, AskFuture, Asker};
 pub use bound::{BoundedText, bound_text};
 pub use capability::Capability;

@@ -7,8 +7,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::allowlist::CompiledAllowLists;
 use super::tape::{Tape, TapeJson, fill_from_serialize, fill_from_text, with_tape};
-use super::{Issues, SchemaError};
+use super::{AllowList, Issues, SchemaError};
 
 /// The JSON Schema (draft 2020-12) a model reads for the input DTO `T`.
 pub fn input_schema_of<T: JsonSchema + ?Sized>() -> Value {
@@ -34,18 +35,22 @@ pub struct CompiledSchemas {
     pub(crate) output: SchemaCheck,
 }
 
-/// One schema and its validator, which checks values written on a [`Tape`].
+/// One schema and its validator, which checks values written on a [`Tape`], and for a tool's
+/// input its allowlists, judged once the schema holds.
 pub(crate) struct SchemaCheck {
     schema: Value,
     validator: Validator<TapeJson>,
+    allow: CompiledAllowLists,
 }
 
 impl CompiledSchemas {
-    /// The schemas `input` and `output` of tool `tool`, compiled.
+    /// The schemas `input` and `output` of tool `tool`, compiled, with the allowlists `allow`
+    /// of its input's fields.
     pub(crate) fn compile(
         tool: &'static str,
         input: Value,
         output: Value,
+        allow: &[AllowList],
     ) -> Result<CompiledSchemas, SchemaError> {
         let error = |which, reason: String| SchemaError {
             tool,
@@ -58,9 +63,17 @@ impl CompiledSchemas {
                 "must describe a JSON object (a struct with named fields): models send arguments as an object".into(),
             ));
         }
+        let allow = CompiledAllowLists::compile(allow, &input).map_err(|reason| {
+            error(
+                "input",
+                format!("has an allowlist that does not fit: {reason}"),
+            )
+        })?;
+        let mut input = SchemaCheck::compile(input)
+            .map_err(|e| error("input", format!("does not compile: {e}")))?;
+        input.allow = allow;
         Ok(CompiledSchemas {
-            input: SchemaCheck::compile(input)
-                .map_err(|e| error("input", format!("does not compile: {e}")))?,
+            input,
             output: SchemaCheck::compile(output)
                 .map_err(|e| error("output", format!("does not compile: {e}")))?,
         })
@@ -85,7 +98,11 @@ impl SchemaCheck {
         let validator = jsonschema::options_for::<TapeJson>()
             .should_validate_formats(true)
             .build(&schema)?;
-        Ok(SchemaCheck { schema, validator })
+        Ok(SchemaCheck {
+            schema,
+            validator,
+            allow: CompiledAllowLists::default(),
+        })
     }
 
     /// Checks the document on `tape`; on a violation, every issue, named by path.
@@ -120,11 +137,10 @@ impl SchemaCheck {
     }
 
     pub(crate) fn check(&self, tape: &Tape) -> Result<(), Issues> {
-        if self.validator.is_valid(tape.root()) {
-            Ok(())
-        } else {
-            Err(Issues::of(&self.validator, &self.schema, tape.root()))
+        if !self.validator.is_valid(tape.root()) {
+            return Err(Issues::of(&self.validator, &self.schema, tape.root()));
         }
+        self.allow.check(tape.root())
     }
 
     /// Checks a typed value (a test's input, a tool's output, an agent's structured answer),

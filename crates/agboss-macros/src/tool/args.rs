@@ -4,6 +4,7 @@ use darling::FromMeta;
 use darling::util::SpannedValue;
 use proc_macro2::TokenStream;
 
+use super::allow::AllowArgs;
 use crate::header::HeaderArgs;
 use crate::units::keep_unit_import;
 
@@ -37,6 +38,9 @@ pub const MCP_KEYS: &[&str] = &[
     "check_in_evidence",
     "server_claims",
     "on_crash",
+    "allow_paths",
+    "allow_urls",
+    "max_argument_size",
     "crate",
 ];
 
@@ -57,6 +61,9 @@ pub const KEYS: &[&str] = &[
     "check_in",
     "check_in_evidence",
     "on_crash",
+    "allow_paths",
+    "allow_urls",
+    "max_argument_size",
     "crate",
 ];
 
@@ -101,6 +108,14 @@ pub struct ToolArgs {
     /// For `#[mcp_tool]`: with `output`, the macro writes the pass-through handler.
     pub input: Option<syn::TypePath>,
     pub output: Option<syn::TypePath>,
+    /// Where a path argument may point: `allow_paths(field = "file", within = ["/srv"])`.
+    #[darling(multiple)]
+    pub allow_paths: Vec<AllowArgs>,
+    /// Where a URL argument may point: `allow_urls(field = "url", within = ["https://.."])`.
+    #[darling(multiple)]
+    pub allow_urls: Vec<AllowArgs>,
+    /// A byte size: the longest arguments a call may send, `megabytes(4)`.
+    pub max_argument_size: Option<syn::Expr>,
 }
 
 impl ToolArgs {
@@ -111,9 +126,13 @@ impl ToolArgs {
         if let Some(timeout) = &self.timeout {
             kept.extend(keep_unit_import(timeout, &["millis", "seconds", "minutes"]));
         }
-        for size in [&self.max_result_size, &self.result_ceiling]
-            .into_iter()
-            .flatten()
+        for size in [
+            &self.max_result_size,
+            &self.result_ceiling,
+            &self.max_argument_size,
+        ]
+        .into_iter()
+        .flatten()
         {
             kept.extend(keep_unit_import(size, &["bytes", "kilobytes", "megabytes"]));
         }

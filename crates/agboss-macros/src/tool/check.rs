@@ -7,6 +7,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{ItemStruct, Path, Type, TypePath};
 
+use super::allow::{AllowValue, check_allowlists};
 use super::args::{Kind, ToolArgs};
 use super::consent::{CapabilityValue, CheckInValue, check_capabilities, check_check_in};
 use super::results::{CeilingValue, check_ceiling, check_repeated_when};
@@ -48,6 +49,10 @@ pub struct ResolvedTool {
     pub on_crash: Option<&'static str>,
     /// For `#[mcp_tool]`: the server and the server's tool it calls.
     pub mcp: Option<McpCall>,
+    /// `allow_paths(..)`, `allow_urls(..)`: where its path and URL arguments may point.
+    pub allowlists: Vec<AllowValue>,
+    /// `max_argument_size = ..`: the longest arguments a call may send.
+    pub max_argument_size: Option<ByteSizeValue>,
     /// The struct's fields, then the one the pass-through handler adds, if any.
     pub fields: Vec<Field>,
 }
@@ -106,6 +111,11 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
     let result_ceiling =
         check_ceiling(args.result_ceiling.as_ref(), args.ceiling_hint.as_ref(), cx);
     let repeated_when = check_repeated_when(args.repeated_when.as_ref(), cx);
+    let allowlists = check_allowlists(&args.allow_paths, &args.allow_urls, cx);
+    let max_argument_size = args
+        .max_argument_size
+        .as_ref()
+        .and_then(|m| cx.handle(byte_size(m, "max_argument_size")));
     let on_crash = check_on_crash(args.on_crash.as_ref(), args.channel.is_some(), cx);
     let asks = check_asks(args.asks.as_ref(), kind, cx);
     let capabilities = check_capabilities(args.capabilities.as_ref(), cx);
@@ -140,6 +150,8 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         server_claims,
         on_crash,
         mcp,
+        allowlists,
+        max_argument_size,
         fields,
     })
 }

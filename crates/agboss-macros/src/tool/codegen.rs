@@ -213,6 +213,15 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
         let variant = syn::Ident::new(variant, Span::call_site());
         quote!(#private::OnCrash::#variant)
     });
+    if !tool.allowlists.is_empty() {
+        let lists = tool.allowlists.iter().map(|list| list.to_tokens(private));
+        descriptor.call("with_allowlists", quote!(&[#(#lists),*]));
+    }
+    descriptor.call_with(
+        "with_max_argument_size",
+        tool.max_argument_size.as_ref(),
+        |b| b.to_tokens(private),
+    );
     descriptor.call_with(
         "with_remote",
         tool.mcp.as_ref(),

@@ -1,6 +1,7 @@
 //! `#[tool]` and `#[mcp_tool]`: the arguments (`args`), checked into a [`ResolvedTool`]
 //! (`check`), generated as the `Tool` impl and its registration (`codegen`).
 
+mod allow;
 mod args;
 mod check;
 mod codegen;

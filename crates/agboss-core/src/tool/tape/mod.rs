@@ -140,6 +140,27 @@ impl<'a> TapeNode<'a> {
         }
     }
 
+    /// The text of a string node.
+    pub(crate) fn text(self) -> Option<&'a str> {
+        match self.entry() {
+            Entry::Str { start, len } => Some(self.tape.str_at(start, len)),
+            _ => None,
+        }
+    }
+
+    /// The values of every member named `name` of an object node: a text with a key twice
+    /// has two (which one a type reads is its own affair).
+    pub(crate) fn members_named(self, name: &str) -> impl Iterator<Item = TapeNode<'a>> {
+        self.members()
+            .filter(move |(key, _)| *key == name)
+            .map(|(_, value)| value)
+    }
+
+    /// The elements of an array node (none for another node).
+    pub(crate) fn items(self) -> Elements<'a> {
+        self.elements()
+    }
+
     fn elements(self) -> Elements<'a> {
         let left = match self.entry() {
             Entry::Array { len, .. } => len,
