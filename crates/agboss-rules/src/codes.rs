@@ -386,6 +386,9 @@ catalogue! {
     /// An `#[mcp_server]`'s `elicitation` names a role that is not asked MCP's elicitations.
     MCP_ELICITATION_ROLE = ("mcp.elicitation-role", "an MCP server's `elicitation` names a role that does not ask `ElicitationQuestion` and get `ElicitationAnswer`",
         "{detail}");
+    /// `#[mcp_server]`'s OAuth keys do not go together.
+    MCP_OAUTH_INVALID = ("mcp.oauth-invalid", "an MCP server's OAuth keys are incomplete, name a secret in the program rather than a variable, or are on a server that is not streamable HTTP",
+        "{detail}");
     /// An MCP server failed otherwise: an error response, an answer its tool cannot read.
     MCP = ("mcp", "an MCP server answered with an error or something its tool cannot read",
         "server `{server}`: {detail}");

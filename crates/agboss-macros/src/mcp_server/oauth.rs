@@ -5,6 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::{Ident, LitStr};
 
+use agboss_rules::codes;
 use agboss_rules::vars::variables_in;
 
 use crate::ctxt::Ctxt;
@@ -29,19 +30,22 @@ pub(super) fn check_oauth(
     let (client_id, client_secret) = match (client_id, client_secret) {
         (None, None) => {
             if let Some(scope) = scopes.iter().flatten().next() {
-                cx.error_at(
+                cx.finding_at(
+                    &problem("`oauth_scopes` go with `oauth_client_id` and `oauth_client_secret`"),
                     scope,
-                    "`oauth_scopes` go with `oauth_client_id` and `oauth_client_secret`",
                 );
             }
             return None;
         }
         (Some(id), None) => {
-            cx.error_at(&id, "`oauth_client_id` goes with `oauth_client_secret = \"${VAR}\"`, the variable that holds the client's secret");
+            cx.finding_at(&problem("`oauth_client_id` goes with `oauth_client_secret = \"${VAR}\"`, the variable that holds the client's secret"), &id);
             return None;
         }
         (None, Some(secret)) => {
-            cx.error_at(&secret, "`oauth_client_secret` goes with `oauth_client_id`");
+            cx.finding_at(
+                &problem("`oauth_client_secret` goes with `oauth_client_id`"),
+                &secret,
+            );
             return None;
         }
         (Some(id), Some(secret)) => (id, secret),
@@ -51,12 +55,12 @@ pub(super) fn check_oauth(
         .first()
         .is_some_and(|variable| value == format!("${{{variable}}}"));
     if !alone {
-        cx.error_at(&client_secret, "`oauth_client_secret` names the variable that holds the secret, alone: `\"${NOTES_CLIENT_SECRET}\"` (a secret written here would be in the program)");
+        cx.finding_at(&problem("`oauth_client_secret` names the variable that holds the secret, alone: `\"${NOTES_CLIENT_SECRET}\"` (a secret written here would be in the program)"), &client_secret);
     }
     if !is_http {
-        cx.error_at(
+        cx.finding_at(
+            &problem("OAuth is for a streamable-HTTP server: `oauth_client_id` goes with `url`"),
             &client_id,
-            "OAuth is for a streamable-HTTP server: `oauth_client_id` goes with `url`",
         );
     }
     (alone && is_http).then(|| OAuth {
@@ -64,6 +68,11 @@ pub(super) fn check_oauth(
         client_secret,
         scopes: scopes.unwrap_or_default(),
     })
+}
+
+/// A problem with the OAuth keys, `[mcp.oauth-invalid]`.
+fn problem(detail: &str) -> agboss_rules::Finding {
+    codes::MCP_OAUTH_INVALID.finding(&[("detail", &detail)])
 }
 
 /// The statics `oauth` needs and `value` (the descriptor) with `.with_oauth(..)`; nothing and
