@@ -363,3 +363,42 @@ async fn an_oauth_secret_that_is_not_set_or_not_accepted_says_so_without_the_sec
     );
     refused.shutdown().await;
 }
+
+/// Reads a note: agboss holds its path to `/tmp` before the server is asked, whatever the
+/// server's own roots.
+#[mcp_tool(
+    name = "read-temp-note-tool",
+    server = NotesFs,
+    calls = "read_text_file",
+    input = NotePath,
+    output = PlainText,
+    read_only = true,
+    allow_paths(field = "path", within = ["/tmp"]),
+)]
+pub struct ReadTempNote;
+
+#[tokio::test]
+async fn an_mcp_tools_allowlist_refuses_a_path_before_the_server_sees_it() {
+    let notes = std::path::PathBuf::from(format!("/tmp/agboss-allow-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&notes);
+    std::fs::create_dir_all(&notes).unwrap();
+    std::fs::write(notes.join("dentist.txt"), "Tuesday at 9").unwrap();
+    let tool = test_tool::<ReadTempNote>().env(env(&notes, &[]));
+    let inside = format!(r#"{{"path": "{}"}}"#, notes.join("dentist.txt").display());
+    assert_eq!(
+        tool.invoke(&inside).await.content,
+        r#"{"text":"Tuesday at 9"}"#
+    );
+    // The server would say "access denied" too; agboss says it first, and why.
+    let escaping = format!(r#"{{"path": "{}/../../etc/hostname"}}"#, notes.display());
+    let outside = tool.invoke(&escaping).await;
+    assert_eq!(
+        outside.content,
+        format!(
+            "Tool error: invalid input: path: \"{}/../../etc/hostname\" is not allowed; this tool accepts only paths under /tmp",
+            notes.display()
+        )
+    );
+    tool.shutdown().await;
+    let _ = std::fs::remove_dir_all(&notes);
+}
