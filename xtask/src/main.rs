@@ -129,6 +129,7 @@ fn faults(long: bool) -> Result<(), String> {
         "recovery",
         "journal-replay",
         "store-conformance",
+        "hostile-arguments",
     ];
     let mut args = vec!["test", "-p", "agboss-tests", "--all-features"];
     for test in tests {
