@@ -402,3 +402,74 @@ async fn an_mcp_tools_allowlist_refuses_a_path_before_the_server_sees_it() {
     tool.shutdown().await;
     let _ = std::fs::remove_dir_all(&notes);
 }
+
+/// The token number in `Echo: <message> (token <n>)`.
+fn token_of(content: &str) -> u32 {
+    let tail = content.rsplit("(token ").next().unwrap();
+    tail.trim_end_matches(['"', '}', ')'])
+        .parse()
+        .unwrap_or_else(|_| panic!("{content}"))
+}
+
+#[tokio::test]
+async fn an_expired_oauth_token_is_granted_again_and_the_call_goes_through() {
+    use std::io::BufRead;
+    let dir = temp_dir("oauth-expiring");
+    let log = dir.join("grants.log");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/mcp/expiring_oauth_server.py");
+    /// Stops the server however the test ends.
+    struct Server(std::process::Child);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut server = Server(
+        std::process::Command::new("python3")
+            .arg(&script)
+            .args(["marker-5ecret-value", "2"])
+            .arg(&log)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 runs the OAuth server"),
+    );
+    let mut url = String::new();
+    std::io::BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut url)
+        .unwrap();
+    let tool = test_tool::<TicketsEcho>().env(env(
+        &dir,
+        &[
+            ("TICKETS_URL", url.trim().to_owned()),
+            ("TICKETS_ID", "desk".to_owned()),
+            ("TICKETS_SECRET", "marker-5ecret-value".to_owned()),
+        ],
+    ));
+    let first = tool.invoke(r#"{"message": "hi"}"#).await;
+    assert!(first.is_ok(), "{}", first.content);
+    // The token lives 2 s: past it, the server refuses it, and the session asks for another.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let second = tool.invoke(r#"{"message": "again"}"#).await;
+    assert!(second.is_ok(), "{}", second.content);
+    assert!(
+        second
+            .content
+            .starts_with(r#"{"text":"Echo: again (token "#),
+        "{}",
+        second.content
+    );
+    let (before, after) = (token_of(&first.content), token_of(&second.content));
+    assert!(after > before, "token {before}, then {after}");
+    let log = std::fs::read_to_string(&log).unwrap();
+    let grants = log.lines().filter(|l| l.starts_with("grant")).count() as u32;
+    assert_eq!(grants, after, "one grant per token used");
+    // The session lived on: the grant was run again inside it, not by starting another.
+    assert_eq!(
+        log.lines().filter(|l| *l == "initialize").count(),
+        1,
+        "{log}"
+    );
+    tool.shutdown().await;
+}

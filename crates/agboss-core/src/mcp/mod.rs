@@ -23,6 +23,8 @@ mod hub;
 mod list;
 mod oauth;
 mod process;
+#[cfg(feature = "mcp-oauth")]
+mod regrant;
 mod session;
 mod stdio;
 

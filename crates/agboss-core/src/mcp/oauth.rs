@@ -2,7 +2,8 @@
 //! feature, behind agboss's `mcp-oauth`): the client-credentials grant with a client secret.
 //! Before the session opens, the server's protected-resource metadata and its authorization
 //! server's metadata are discovered, a token is asked for with the declared client id and
-//! secret, and every request of the session carries it.
+//! secret, and every request of the session carries it; a token the server refuses later (it
+//! expired) is replaced by a new grant (`regrant.rs`).
 
 use std::fmt;
 
@@ -44,21 +45,36 @@ impl ClientCredentials {
     }
 }
 
-/// The HTTP client of a session whose requests carry a token.
+/// The HTTP client of a session whose requests carry a token, granted again when refused.
 #[cfg(feature = "mcp-oauth")]
-pub(crate) type AuthorizedClient = rmcp::transport::auth::AuthClient<reqwest::Client>;
+pub(crate) type AuthorizedClient = super::regrant::RegrantingClient;
 
 /// Without `mcp-oauth` there is no authorized client: [`authorize`] always fails.
 #[cfg(not(feature = "mcp-oauth"))]
 pub(crate) type AuthorizedClient = reqwest::Client;
 
 /// Discovers how the server at `url` is authorized and gets a token with `credentials`; the
-/// client whose requests carry it. The error says which step failed, without the secret.
+/// client whose requests carry it, and which runs the grant again when the server refuses its
+/// token (an expired one). The error says which step failed, without the secret.
 #[cfg(feature = "mcp-oauth")]
 pub(crate) async fn authorize(
     url: &str,
     credentials: &ClientCredentials,
 ) -> Result<AuthorizedClient, String> {
+    let first = grant(url, credentials).await?;
+    Ok(super::regrant::RegrantingClient::new(
+        url,
+        credentials.clone(),
+        first,
+    ))
+}
+
+/// One client-credentials grant: discovery, then the token; the client whose requests carry it.
+#[cfg(feature = "mcp-oauth")]
+pub(crate) async fn grant(
+    url: &str,
+    credentials: &ClientCredentials,
+) -> Result<rmcp::transport::auth::AuthClient<reqwest::Client>, String> {
     use rmcp::transport::auth::{AuthClient, ClientCredentialsConfig, OAuthState};
 
     // rmcp's OAuth requests (discovery, the token) go through a client of its own, which
