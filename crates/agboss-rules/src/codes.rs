@@ -227,6 +227,9 @@ catalogue! {
     /// A bound on results is not a whole number of bytes from 1.
     TOOLS_MAX_RESULT_SIZE_INVALID = ("tools.max-result-size-invalid", "a bound on results is zero or not a whole number of bytes",
         "{owner}: {reason}");
+    /// A tool's blocking work found its pool full.
+    TOOL_BLOCKING_FULL = ("tool.blocking-full", "a tool's blocking work was refused: its pool's threads are all held by work that has not returned",
+        "the blocking pool is full: {limit} of {limit} threads are held by work that has not returned (its calls may have stopped waiting); try again later, or give the pool a higher bound");
 
     // Agents.
     /// Configuration lists a tool by a name no `#[tool]` has.

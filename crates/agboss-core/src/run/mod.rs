@@ -23,6 +23,7 @@ mod ids;
 mod lease;
 mod limits;
 mod outcome;
+mod overdue;
 mod pause_send;
 mod seen;
 mod spent;

@@ -14,6 +14,7 @@
 //! output over it before bounding ([`ResultCeiling`]).
 
 mod asker;
+mod blocking;
 pub mod bound;
 mod capability;
 mod ceiling;
@@ -34,9 +35,11 @@ mod repeat;
 mod role_ref;
 mod schema;
 mod scope;
+mod subprocess;
 mod tape;
 
 pub use asker::{AskFailure, AskFuture, Asker};
+pub use blocking::{BlockingPool, StopFlag, blocking};
 pub use bound::{BoundedText, bound_text};
 pub use capability::Capability;
 pub use ceiling::ResultCeiling;
@@ -54,9 +57,11 @@ pub use issues::{Issue, Issues};
 pub use on_crash::OnCrash;
 pub use origin::{RemoteTool, ToolOrigin};
 pub use outcome::CallOutcome;
+pub use race::TIMEOUT_GRACE;
 pub use registration::{ToolRegistration, registered_tools};
 pub use repeat::{CallDigest, Digest, RepeatedWhen, Repeats};
 pub use role_ref::RoleRef;
 pub(crate) use schema::SchemaCheck;
 pub use schema::{input_schema_of, output_schema_of};
 pub use scope::Scope;
+pub use subprocess::Subprocess;
