@@ -83,6 +83,9 @@ pub enum RunError {
     /// The model answered with neither text nor a tool call (`answer.empty`).
     #[error("{0}")]
     EmptyAnswer(String),
+    /// The run took longer than its agent's time budget (`agents.<name>.limits.duration`).
+    #[error("{0}")]
+    DurationLimit(super::DurationLimitError),
     /// The execution had already failed when it was resumed: its journaled code and message.
     #[error("[{code}] {message}")]
     Ended {
@@ -138,6 +141,7 @@ impl RunError {
             RunError::Model(e) => e.code().into(),
             RunError::Aborted(_) => codes::CANCELLED.id().into(),
             RunError::TurnLimit(e) => e.code(),
+            RunError::DurationLimit(e) => e.code(),
             RunError::Contract(_) => codes::ANSWER_MISSING.id().into(),
             RunError::InvalidAnswer(_) => codes::ANSWER_INVALID.id().into(),
             RunError::EmptyAnswer(_) => codes::ANSWER_EMPTY.id().into(),

@@ -27,6 +27,7 @@ mod overdue;
 mod pause_send;
 mod seen;
 mod spent;
+mod time_budget;
 mod tools_step;
 
 pub use approvals::Approvals;
@@ -39,6 +40,7 @@ pub use limits::{LimitExceededError, RunError, TurnLimitError};
 pub use outcome::{Completed, Elsewhere, Paused, PendingPause, RunOutcome};
 pub(crate) use pause_send::millis_since_epoch;
 pub(crate) use spent::restore_spend;
+pub use time_budget::DurationLimitError;
 
 use std::sync::Arc;
 

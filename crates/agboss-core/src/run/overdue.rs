@@ -11,8 +11,10 @@ use std::pin::Pin;
 
 use tokio::task::AbortHandle;
 
+use super::agent_loop::AgentLoop;
+use super::finished::Finished;
 use crate::time::{Clock, ClockTime, Sleep};
-use crate::tool::TIMEOUT_GRACE;
+use crate::tool::{TIMEOUT_GRACE, ToolFailure};
 use crate::units::TimeSpan;
 
 /// The deadlines of one tool step's calls.
@@ -115,5 +117,28 @@ impl Deadlines {
             call.abort.abort();
             return (index, call.timeout);
         }
+    }
+}
+
+impl AgentLoop<'_> {
+    /// The result of call `index`, judged timed out by the step after `timeout` and the grace:
+    /// the text the call's own race gives.
+    pub(super) fn overdue(&self, index: usize, timeout: TimeSpan) -> Finished {
+        tracing::warn!(
+            execution_id = %self.execution.execution_id(),
+            index,
+            %timeout,
+            "a call that did not return by its timeout and the grace is judged timed out by the step"
+        );
+        self.bounded(index, ToolFailure::TimedOut(timeout).for_model())
+    }
+
+    /// A call judged timed out returned after all: nothing of it is journaled.
+    pub(super) fn late_result(&self, call_id: &str) {
+        tracing::warn!(
+            execution_id = %self.execution.execution_id(),
+            call_id,
+            "a late result of a call judged timed out is dropped"
+        );
     }
 }

@@ -16,7 +16,7 @@ use super::overdue::Deadlines;
 use super::{RunError, ToolEnd};
 use crate::context::Step;
 use crate::journal::{CallPermission, LoopEvent, LoopState, PendingCall, Spent};
-use crate::tool::{CallDigest, CallFrame, CallOutcome, OnCrash, ToolFailure};
+use crate::tool::{CallDigest, CallFrame, CallOutcome, OnCrash};
 
 impl AgentLoop<'_> {
     /// Runs every pending call that has no result, each in its own task with its own signal
@@ -91,6 +91,10 @@ impl AgentLoop<'_> {
         journaled: &mut usize,
     ) -> Result<(), RunError> {
         self.may_start().await?;
+        // A model call that used up the time budget starts no call.
+        if let Some(late) = self.out_of_time("before its tools ran".into()) {
+            return Err(self.fail(state, late).await);
+        }
         let call_ids: Vec<String> = to_run
             .iter()
             .map(|(index, _)| state.pending[*index].call_id.clone())
@@ -167,6 +171,9 @@ impl AgentLoop<'_> {
         // Calls that stopped at a question: what they return is not their result.
         let mut stopped = HashSet::new();
         let ledger = self.execution.spend().clone();
+        // The agent's time budget bounds the step: calls still running when it is spent stop.
+        let spent = self.budget_spent("while its tools ran");
+        tokio::pin!(spent);
         loop {
             let recorded = ledger.recorded();
             tokio::pin!(recorded);
@@ -182,6 +189,7 @@ impl AgentLoop<'_> {
                 Some(request) = next_ask(&mut questions) => Woke::Asked(request),
                 () = &mut recorded => continue,
                 (index, timeout) = deadlines.next_overdue() => Woke::Overdue(index, timeout),
+                late = &mut spent => Woke::OutOfTime(late),
             };
             let joined = match woke {
                 Woke::Joined(joined) => joined,
@@ -189,6 +197,7 @@ impl AgentLoop<'_> {
                     self.take_ask(state, request, &mut stopped).await?;
                     continue;
                 }
+                Woke::OutOfTime(late) => return Err(self.fail(state, late).await),
                 Woke::Overdue(index, timeout) => {
                     if !stopped.contains(&index) {
                         let overdue = self.overdue(index, timeout);
@@ -345,27 +354,6 @@ impl AgentLoop<'_> {
         self.bounded(index, format!("Tool error: {message}"))
     }
 
-    /// The result of call `index`, judged timed out by the step after `timeout` and the grace:
-    /// the text the call's own race gives.
-    fn overdue(&self, index: usize, timeout: crate::units::TimeSpan) -> Finished {
-        tracing::warn!(
-            execution_id = %self.execution.execution_id(),
-            index,
-            %timeout,
-            "a call that did not return by its timeout and the grace is judged timed out by the step"
-        );
-        self.bounded(index, ToolFailure::TimedOut(timeout).for_model())
-    }
-
-    /// A call judged timed out returned after all: nothing of it is journaled.
-    fn late_result(&self, call_id: &str) {
-        tracing::warn!(
-            execution_id = %self.execution.execution_id(),
-            call_id,
-            "a late result of a call judged timed out is dropped"
-        );
-    }
-
     /// The refusal of call `index`, whose tool `name` the agent does not have.
     pub(super) fn unknown_tool(&self, index: usize, name: &str) -> Finished {
         let known: Vec<&str> = self
@@ -391,6 +379,7 @@ enum Woke {
     Joined(Option<Result<(tokio::task::Id, Finished), tokio::task::JoinError>>),
     Asked(AskRequest),
     Overdue(usize, crate::units::TimeSpan),
+    OutOfTime(RunError),
 }
 
 /// The next question a call asks, if the step has a channel for them.
