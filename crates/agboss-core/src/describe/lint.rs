@@ -71,6 +71,7 @@ pub fn check(app: &Application) -> Vec<Lint> {
     unguarded(app, &tools, &mut lints);
     unused_roles(app, &tools, &mut lints);
     bounds_over_windows(app, &mut lints);
+    super::budget_lint::timeouts_over_budgets(app, &mut lints);
     lints.sort_by(|a, b| {
         b.level
             .cmp(&a.level)
