@@ -206,6 +206,8 @@ pub mod run {
         Completed, Elsewhere, ExecutionLeaseLostError, LeaseLoss, LimitExceededError, Paused,
         PendingPause, RunError, RunOutcome, ToolEnd, TurnLimitError,
     };
+    // An agent's time budget (`max_duration`), spent.
+    pub use agboss_core::run::DurationLimitError;
 }
 
 /// Chat models: messages, the [`ChatModel`](model::ChatModel) trait, the router and the HTTP

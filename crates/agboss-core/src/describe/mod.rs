@@ -7,7 +7,6 @@
 //! variables they are made from. [`check`] lists what is likely a mistake, each finding with
 //! its code and [`Level`] (`describe --check`).
 
-mod budget_lint;
 mod json;
 mod lint;
 mod text;

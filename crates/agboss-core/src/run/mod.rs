@@ -36,11 +36,10 @@ pub use env::RunEnv;
 pub use ids::assign_call_ids;
 pub(crate) use lease::LeaseKeeper;
 pub use lease::{ExecutionLeaseLostError, LeaseLoss};
-pub use limits::{LimitExceededError, RunError, TurnLimitError};
+pub use limits::{DurationLimitError, LimitExceededError, RunError, TurnLimitError};
 pub use outcome::{Completed, Elsewhere, Paused, PendingPause, RunOutcome};
 pub(crate) use pause_send::millis_since_epoch;
 pub(crate) use spent::restore_spend;
-pub use time_budget::DurationLimitError;
 
 use std::sync::Arc;
 

@@ -6,50 +6,10 @@
 //! tool step: calls still running when it runs out are stopped (their tasks dropped). Either
 //! way the run fails with `agents.<name>.limits.duration`.
 
-use std::time::Duration;
-
-use agboss_rules::codes;
-
-use super::RunError;
 use super::agent_loop::AgentLoop;
+use super::{DurationLimitError, RunError};
 use crate::base::Setting;
-use crate::units::{TimeSpan, millis};
-
-/// A run took longer than its agent's time budget.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", self.message())]
-pub struct DurationLimitError {
-    /// The agent.
-    pub agent: String,
-    /// Its time budget.
-    pub limit: TimeSpan,
-    /// Where the budget came from: `own` or `configuration`.
-    pub set_by: String,
-    /// How long the run had taken when it was stopped.
-    pub elapsed: Duration,
-    /// Where it was stopped: `before model call <n>`, or `while its tools ran`.
-    pub when: String,
-}
-
-impl DurationLimitError {
-    /// `agents.<name>.limits.duration`.
-    pub fn code(&self) -> String {
-        codes::LIMITS_DURATION.id_for(&[("name", &self.agent)])
-    }
-
-    fn message(&self) -> String {
-        codes::LIMITS_DURATION.fill(&[
-            ("agent", &self.agent),
-            (
-                "elapsed",
-                &millis(u64::try_from(self.elapsed.as_millis()).unwrap_or(u64::MAX)),
-            ),
-            ("limit", &self.limit),
-            ("from", &self.set_by),
-            ("when", &self.when),
-        ])
-    }
-}
+use crate::units::TimeSpan;
 
 impl AgentLoop<'_> {
     /// The run's error when its time budget is spent, said as stopped `when`.

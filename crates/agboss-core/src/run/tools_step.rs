@@ -189,7 +189,7 @@ impl AgentLoop<'_> {
                 Some(request) = next_ask(&mut questions) => Woke::Asked(request),
                 () = &mut recorded => continue,
                 (index, timeout) = deadlines.next_overdue() => Woke::Overdue(index, timeout),
-                late = &mut spent => Woke::OutOfTime(late),
+                late = &mut spent => Woke::OutOfTime(Box::new(late)),
             };
             let joined = match woke {
                 Woke::Joined(joined) => joined,
@@ -197,7 +197,7 @@ impl AgentLoop<'_> {
                     self.take_ask(state, request, &mut stopped).await?;
                     continue;
                 }
-                Woke::OutOfTime(late) => return Err(self.fail(state, late).await),
+                Woke::OutOfTime(late) => return Err(self.fail(state, *late).await),
                 Woke::Overdue(index, timeout) => {
                     if !stopped.contains(&index) {
                         let overdue = self.overdue(index, timeout);
@@ -379,7 +379,7 @@ enum Woke {
     Joined(Option<Result<(tokio::task::Id, Finished), tokio::task::JoinError>>),
     Asked(AskRequest),
     Overdue(usize, crate::units::TimeSpan),
-    OutOfTime(RunError),
+    OutOfTime(Box<RunError>),
 }
 
 /// The next question a call asks, if the step has a channel for them.

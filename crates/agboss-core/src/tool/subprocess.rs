@@ -111,7 +111,7 @@ impl Subprocess {
 
 impl Drop for Subprocess {
     fn drop(&mut self) {
-        if self.child.is_none() && !group_alive(self.group) {
+        if self.child.is_none() && !group_answers(self.group) {
             return;
         }
         let (group, child) = (self.group, self.child.take());
@@ -141,15 +141,19 @@ fn stop_group(
     let clock = clock.clone();
     async move {
         let mut child = child;
-        if group_alive(group) {
+        if group_answers(group) {
             let _ = killpg(group, Signal::SIGTERM);
             let ended = async {
-                while group_alive(group) {
-                    // The group's state is polled: nothing tells a parent of its grandchildren.
-                    clock.sleep(Duration::from_millis(10)).await;
+                loop {
+                    // The group is polled: nothing tells a parent of its grandchildren. The
+                    // child is reaped as soon as it ends, so that its zombie does not count.
                     if let Some(child) = child.as_mut() {
                         let _ = child.try_wait();
                     }
+                    if !group_answers(group) {
+                        break;
+                    }
+                    clock.sleep(POLL).await;
                 }
             };
             tokio::select! {
@@ -163,6 +167,16 @@ fn stop_group(
             let _ = child.wait().await;
         }
     }
+}
+
+/// How often a stopping group is polled.
+const POLL: Duration = Duration::from_millis(25);
+
+/// Whether any process of `group` takes signals (`kill(-group, 0)`): one system call, which
+/// also answers for a zombie in the group, so a grandchild whose new parent does not reap it
+/// keeps the group answering until the grace has passed (its SIGKILL is then a no-op).
+fn group_answers(group: Pid) -> bool {
+    killpg(group, None).is_ok()
 }
 
 /// Whether any process of `group` is alive and not a zombie.

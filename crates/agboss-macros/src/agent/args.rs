@@ -76,7 +76,17 @@ impl AgentArgs {
         if let Some(budget) = &self.max_duration {
             kept.extend(keep_unit_import(
                 budget,
-                &["millis", "seconds", "minutes", "hours"],
+                // A unit of size given by mistake is the user's import too.
+                &[
+                    "millis",
+                    "seconds",
+                    "minutes",
+                    "hours",
+                    "days",
+                    "bytes",
+                    "kilobytes",
+                    "megabytes",
+                ],
             ));
         }
         kept
