@@ -26,8 +26,9 @@ use reporting::report;
 
 const TIMEOUT: Duration = Duration::from_millis(200);
 const CALLS: usize = 50;
-/// What the machine's scheduling may add on a loaded machine (beside a build), past the grace.
-const SCHEDULING: Duration = Duration::from_millis(150);
+/// What the machine's scheduling may add past the grace on a loaded machine: beside a build on
+/// 2 shared cores, the worst of 50 runs was 148 ms (a call that never yields).
+const SCHEDULING: Duration = Duration::from_millis(250);
 const TIMED_OUT: &str = "Tool error: timed out after 200 ms";
 
 /// What the calls saw: when each started (by call id), the process groups started, and the

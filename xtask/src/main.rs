@@ -129,6 +129,7 @@ fn faults(long: bool) -> Result<(), String> {
         "recovery",
         "journal-replay",
         "store-conformance",
+        "tool-timeouts",
     ];
     let mut args = vec!["test", "-p", "agboss-tests", "--all-features"];
     for test in tests {
