@@ -9,6 +9,11 @@
 //!    (`timed out after 10 s`, or the error's message; a panic becomes an error);
 //! 4. the output is validated against the output schema (`invalid output: ...`).
 //!
+//! A `run` that never waits cannot be timed out from inside its own call: in an agent run the
+//! tool step judges it at timeout + [`TIMEOUT_GRACE`] and drops what it returns later. Work that
+//! blocks goes to [`blocking`] (a bounded pool, a [`StopFlag`]); a child process to
+//! [`Subprocess`] (its own process group, stopped with the call).
+//!
 //! What the model reads is the output's JSON text or `Tool error: <message>`, bounded by the
 //! tool's `max_result_size` (see [`bound`]). A tool with a `result_ceiling` refuses a rendered
 //! output over it before bounding ([`ResultCeiling`]).
