@@ -265,7 +265,7 @@ impl<'a> WorkflowScope<'a> {
             model,
         }
         .resolve(self.windows, problems);
-        let max_duration = time_budget(&self.name, descriptor, settings, problems);
+        let max_duration = time_budget(self.name, descriptor, settings, problems);
         RunRules {
             tool_choice,
             first_turn_tool_choice,
