@@ -234,7 +234,7 @@ async fn run_kind(app: &Application, seen: &Seen, tool: &str, at_once: usize) ->
     let ended: Arc<Mutex<HashMap<String, Instant>>> = Arc::default();
     let id = format!("t9-{tool}");
     let outcome = app
-        .run("desk", &format!("{tool} {CALLS} {at_once}"))
+        .run("desk", format!("{tool} {CALLS} {at_once}"))
         .execution_id(&id)
         .on_tool_end({
             let ended = ended.clone();
