@@ -160,6 +160,13 @@ fn stop_group(
                 () = ended => {}
                 () = clock.sleep(grace) => {
                     let _ = killpg(group, Signal::SIGKILL);
+                    // A killed process dies a moment later; its zombie does not count.
+                    for _ in 0..40 {
+                        if !group_alive(group) {
+                            break;
+                        }
+                        clock.sleep(POLL).await;
+                    }
                 }
             }
         }
