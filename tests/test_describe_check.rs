@@ -231,3 +231,66 @@ async fn the_command_fails_at_the_chosen_level_and_the_json_lists_the_findings()
         ExitCode::FAILURE
     );
 }
+
+/// Reports on a slow system: its timeout is longer than its agent's time budget.
+#[tool(
+    name = "slow-report-tool",
+    description = "Reports slowly",
+    read_only,
+    timeout = agboss::units::minutes(2)
+)]
+pub struct SlowReport;
+
+impl ToolHandler for SlowReport {
+    type Input = Order;
+    type Output = PlainText;
+
+    async fn run(&self, _input: Order) -> Result<PlainText, ToolError> {
+        Ok(PlainText::new("reported"))
+    }
+}
+
+/// Reports on orders within a minute a run; the export's 30 s timeout fits.
+#[agent(
+    name = "reporter",
+    description = "Reports on orders",
+    prompt = "prompts/helper.prompt.md",
+    model = "test/model",
+    tools = [SlowReport, ExportOrders],
+    max_duration = agboss::units::minutes(1)
+)]
+pub struct Reporter;
+
+#[tokio::test]
+async fn a_timeout_longer_than_the_agents_time_budget_is_a_warning() {
+    let app = Application::builder("reports")
+        .workflow(Workflow::new("reports").agent::<Reporter>())
+        .build()
+        .unwrap();
+    let lints: Vec<_> = check(&app)
+        .into_iter()
+        .map(|lint| (lint.level, lint.finding.to_string()))
+        .collect();
+    assert_eq!(
+        lints,
+        [(
+            Level::Warning,
+            "[describe.timeout-over-budget] tool `slow-report-tool` of agent `reporter` times out after 2 min, longer than the agent's time budget of 1 min (own): one call of it may use the whole run; shorten the tool's `timeout`, or raise the agent's `max_duration`".to_owned()
+        )]
+    );
+    // describe shows the budget, in text and in JSON.
+    let env = agboss::Env::process();
+    let run = |args: &[&str]| {
+        let mut all = vec!["reports", "describe"];
+        all.extend_from_slice(args);
+        command_from(all).unwrap().unwrap()
+    };
+    let text = run(&[]).output(&app, &env).await;
+    assert!(text.contains(" · time budget 1 min (own)"), "{text}");
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["--json"]).output(&app, &env).await).unwrap();
+    let agent = &json["workflows"][0]["agents"][0];
+    assert_eq!(agent["maxDurationMs"], 60_000);
+    assert_eq!(agent["maxDurationSource"], "own");
+    assert_eq!(run(&["--check"]).run(&app).await, ExitCode::FAILURE);
+}

@@ -3,7 +3,7 @@
 
 use agboss::prelude::*;
 use agboss::agent::Agent;
-use agboss::units::kilobytes;
+use agboss::units::{kilobytes, minutes};
 use agboss::{Application, Workflow};
 
 /// Words to look for.
@@ -44,6 +44,7 @@ impl ToolHandler for SearchJobs {
     history_summaries = 1,
     history_max_size = kilobytes(8),
     output = JobList,
+    max_duration = minutes(2),
 )]
 pub struct Scout;
 
@@ -60,6 +61,7 @@ fn main() {
     assert_eq!(Scout::DESCRIPTOR.answer().unwrap().tool_name(), "answer-job-list");
     assert_eq!(Greeter::DESCRIPTOR.tools().len(), 0);
     assert_eq!(Scout::DESCRIPTOR.history_max_size(), Some(kilobytes(8)));
+    assert_eq!(Scout::DESCRIPTOR.max_duration(), Some(minutes(2)));
     let app = Application::builder("jobs")
         .workflow(Workflow::new("search").agent::<Scout>().agent::<Greeter>())
         .build()

@@ -130,6 +130,7 @@ fn faults(long: bool) -> Result<(), String> {
         "journal-replay",
         "store-conformance",
         "hostile-arguments",
+        "tool-timeouts",
     ];
     let mut args = vec!["test", "-p", "agboss-tests", "--all-features"];
     for test in tests {

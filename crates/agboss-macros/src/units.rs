@@ -28,6 +28,7 @@ pub fn time_span(expr: &Expr, key: &str) -> darling::Result<TimeSpanValue> {
             "a bare number is not a time span: write it with its unit, {}",
             match key {
                 "expires_after" => "`hours(24)` or `minutes(90)`",
+                "max_duration" => "`minutes(2)` or `seconds(120)`",
                 _ => "`seconds(10)` or `millis(500)`",
             }
         ),
@@ -284,6 +285,7 @@ fn example(key: &str) -> &'static str {
     match key {
         "timeout" => "seconds(10)",
         "expires_after" => "hours(24)",
+        "max_duration" => "minutes(2)",
         "history_max_size" => "kilobytes(8)",
         "result_ceiling" => "kilobytes(64)",
         "max_argument_size" => "megabytes(4)",
@@ -295,6 +297,9 @@ fn example(key: &str) -> &'static str {
 fn zero_span(key: &str) -> String {
     match key {
         "expires_after" => "an `expires_after` of zero would expire every pause at once".to_owned(),
+        "max_duration" => {
+            "a `max_duration` of zero would end every run before its first model call".to_owned()
+        }
         _ => format!("a {key} of zero would end every call at once"),
     }
 }
@@ -303,6 +308,7 @@ fn zero_span(key: &str) -> String {
 fn least(key: &str) -> &'static str {
     match key {
         "expires_after" => "minutes(1)",
+        "max_duration" => "seconds(1)",
         _ => "millis(1)",
     }
 }

@@ -241,6 +241,9 @@ catalogue! {
     /// A bound on results is not a whole number of bytes from 1.
     TOOLS_MAX_RESULT_SIZE_INVALID = ("tools.max-result-size-invalid", "a bound on results is zero or not a whole number of bytes",
         "{owner}: {reason}");
+    /// A tool's blocking work found its pool full.
+    TOOL_BLOCKING_FULL = ("tool.blocking-full", "a tool's blocking work was refused: its pool's threads are all held by work that has not returned",
+        "the blocking pool is full: {limit} of {limit} threads are held by work that has not returned (its calls may have stopped waiting); try again later, or give the pool a higher bound");
 
     // Agents.
     /// Configuration lists a tool by a name no `#[tool]` has.
@@ -261,6 +264,9 @@ catalogue! {
     /// An agent's turn cap is 0.
     AGENT_MAX_TURNS_INVALID = ("agent.max-turns-invalid", "an agent's cap of model turns per run is 0",
         "{subject}: max turns of 0{from} would stop it before its first model call: give at least 1");
+    /// An agent's time budget is zero.
+    AGENT_MAX_DURATION_INVALID = ("agent.max-duration-invalid", "an agent's time budget per run is 0",
+        "{subject}: a time budget of 0 s{from} would end every run before its first model call: give at least 1 second");
     /// An agent's bound on the history it reads is zero or not a whole number of bytes.
     AGENT_HISTORY_MAX_SIZE_INVALID = ("agent.history-max-size-invalid", "an agent's bound on the history of its thread it reads is zero or not a whole number of bytes",
         "{owner}: {reason}");
@@ -426,6 +432,9 @@ catalogue! {
     /// A run reached its agent's cap of model turns.
     LIMITS_TURNS = ("agents.<name>.limits.turns", "a run reached its agent's cap of model turns without an answer",
         "LimitExceededError: agents.{agent}.limits.turns: the run reached its cap of {limit} model turns ({from}) without an answer (raise max_turns on the agent, or defaults.agents.max_turns)");
+    /// A run took longer than its agent's time budget.
+    LIMITS_DURATION = ("agents.<name>.limits.duration", "a run took longer than its agent's time budget (counted from its start or resume) without an answer",
+        "LimitExceededError: agents.{agent}.limits.duration: the run has taken {elapsed} of a time budget of {limit} ({from}) without an answer, {when} (raise max_duration on the agent, or max_duration_seconds in [agents.{agent}])");
     /// The token budget is spent.
     BUDGETS_TOKENS = ("budgets.tokens", "the token budget of an execution is spent",
         "BudgetExceededError: budget `tokens` is spent: {used} tokens used of {limit}");
@@ -470,6 +479,9 @@ catalogue! {
     /// A tool's result may fill its model's whole context window.
     DESCRIBE_BOUND_OVER_WINDOW = ("describe.bound-over-window", "a tool's result bound lets one result be larger than its agent's model reads in a request",
         "tool `{tool}` of agent `{agent}` may return {bound} (about {tokens} tokens), and `{model}` reads {window} tokens per request: lower the tool's `max_result_size`, or the agent's");
+    /// A tool's timeout is longer than its agent's time budget.
+    DESCRIBE_TIMEOUT_OVER_BUDGET = ("describe.timeout-over-budget", "a tool's timeout is longer than the time budget of an agent that has it, so one call may take the whole run",
+        "tool `{tool}` of agent `{agent}` times out after {timeout}, longer than the agent's time budget of {budget}: one call of it may use the whole run; shorten the tool's `timeout`, or raise the agent's `max_duration`");
     /// A journal this build cannot fold.
     JOURNAL = ("journal", "the execution's journal cannot be folded by this build (a newer layout, or events out of order); nothing was run",
         "{detail}");

@@ -159,6 +159,9 @@ pub mod tool {
         ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
         input_schema_of, output_schema_of, registered_tools, tool_definition_of,
     };
+    // Uncooperative work inside a tool (fault plan T9): bounded blocking threads, child process
+    // groups stopped with the call, and the grace before the step judges a call from outside.
+    pub use agboss_core::tool::{BlockingPool, StopFlag, Subprocess, TIMEOUT_GRACE, blocking};
 }
 
 /// Policies over tool calls: the application's permission checker and the built-in policy
@@ -203,6 +206,8 @@ pub mod run {
         Completed, Elsewhere, ExecutionLeaseLostError, LeaseLoss, LimitExceededError, Paused,
         PendingPause, RunError, RunOutcome, ToolEnd, TurnLimitError,
     };
+    // An agent's time budget (`max_duration`), spent.
+    pub use agboss_core::run::DurationLimitError;
 }
 
 /// Chat models: messages, the [`ChatModel`](model::ChatModel) trait, the router and the HTTP

@@ -8,7 +8,7 @@ use super::AgentDescriptor;
 use crate::base::Setting;
 use crate::model::ToolChoice;
 use crate::tool::{DynTool, ToolDescriptor};
-use crate::units::ByteSize;
+use crate::units::{ByteSize, TimeSpan};
 
 /// A checked agent: its model, limits and tools as they are in effect.
 pub struct AppAgent {
@@ -32,6 +32,8 @@ pub(crate) struct RunRules {
     pub(crate) history_max_size: Setting<ByteSize>,
     /// The roles its tools wait for that the thread's owner answers, by name.
     pub(crate) owner_roles: Vec<&'static str>,
+    /// Its time budget per run, if it has one (configuration's, else its own).
+    pub(crate) max_duration: Option<Setting<TimeSpan>>,
 }
 
 impl AppAgent {
@@ -81,6 +83,12 @@ impl AppAgent {
     /// Its cap of model turns per run, and where it came from.
     pub fn max_turns(&self) -> &Setting<u32> {
         &self.rules.max_turns
+    }
+
+    /// Its time budget per run and where it came from, if it has one: how long a run may take
+    /// on the application's clock from its start or resume (`agents.<name>.limits.duration`).
+    pub fn max_duration(&self) -> Option<&Setting<TimeSpan>> {
+        self.rules.max_duration.as_ref()
     }
 
     /// How many invalid structured answers go back to the model before the run fails, and

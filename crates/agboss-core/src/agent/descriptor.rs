@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::component::{Component, ComponentKind, SourceLocation, derefs_to_component, registry};
 use crate::model::Thinking;
 use crate::tool::{ToolRegistration, input_schema_of};
-use crate::units::ByteSize;
+use crate::units::{ByteSize, TimeSpan};
 
 /// One prompt file, read at compile time.
 #[derive(Clone, Copy, Debug)]
@@ -131,6 +131,7 @@ pub struct AgentDescriptor {
     max_turns: Option<u32>,
     answer_retries: Option<u32>,
     prompt: OnceLock<String>,
+    max_duration: Option<TimeSpan>,
 }
 
 impl AgentDescriptor {
@@ -160,6 +161,7 @@ impl AgentDescriptor {
             max_turns: None,
             answer_retries: None,
             prompt: OnceLock::new(),
+            max_duration: None,
         }
     }
 
@@ -219,6 +221,18 @@ impl AgentDescriptor {
     pub const fn with_answer_retries(mut self, n: u32) -> AgentDescriptor {
         self.answer_retries = Some(n);
         self
+    }
+
+    /// With its own time budget: the longest a run of it may take on the application's clock,
+    /// counted from its start or resume (`agents.<name>.limits.duration`).
+    pub const fn with_max_duration(mut self, budget: TimeSpan) -> AgentDescriptor {
+        self.max_duration = Some(budget);
+        self
+    }
+
+    /// Its own time budget per run, if it sets one.
+    pub fn max_duration(&self) -> Option<TimeSpan> {
+        self.max_duration
     }
 
     /// Its own tool choice, if it sets one (else: required with an answer DTO, auto without).

@@ -26,4 +26,7 @@ pub struct AgentSettings {
     /// The bound on the history of its thread it reads, as written (`"8 KB"`): a number and
     /// its unit, checked when it is applied (`[agent.history-max-size-invalid]`).
     pub history_max_size: Option<String>,
+    /// Its time budget per run, in seconds, over its own `max_duration`
+    /// (`[agent.max-duration-invalid]` when 0).
+    pub max_duration_seconds: Option<u64>,
 }

@@ -8,6 +8,7 @@ use agboss_rules::{codes, model_id, names};
 use super::checks::{calls_of, find_registered, levels};
 use super::history_checks::{ContextWindows, HistoryBound};
 use super::provided::ProvidedList;
+use super::time_budget::time_budget;
 use super::{AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TURNS, ToolDefaults};
 use crate::agent::{AgentDescriptor, AgentSettings, AppAgent, AppTool, RunRules};
 use crate::base::{Problem, Setting, Source, UnknownAgentToolError};
@@ -264,6 +265,7 @@ impl<'a> WorkflowScope<'a> {
             model,
         }
         .resolve(self.windows, problems);
+        let max_duration = time_budget(self.name, descriptor, settings, problems);
         RunRules {
             tool_choice,
             first_turn_tool_choice,
@@ -271,6 +273,7 @@ impl<'a> WorkflowScope<'a> {
             answer_retries,
             history_max_size,
             owner_roles: Vec::new(),
+            max_duration,
         }
     }
 

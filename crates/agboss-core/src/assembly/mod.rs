@@ -37,6 +37,7 @@ mod defaults;
 mod history_checks;
 mod includes;
 mod provided;
+mod time_budget;
 mod workflow;
 
 pub use assemble::assemble;

@@ -76,6 +76,7 @@ fn agent(over: AgentSettings, below: AgentSettings) -> AgentSettings {
         max_turns: over.max_turns.or(below.max_turns),
         answer_retries: over.answer_retries.or(below.answer_retries),
         history_max_size: over.history_max_size.or(below.history_max_size),
+        max_duration_seconds: over.max_duration_seconds.or(below.max_duration_seconds),
     }
 }
 

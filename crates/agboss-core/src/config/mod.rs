@@ -19,6 +19,7 @@
 //! max_tool_calls = 4
 //! tools = ["fetch-page-tool"]        # more tools, by their names
 //! first_turn_tool_choice = "required" # force a tool on the first turn (small local models)
+//! max_duration_seconds = 120         # time budget per run (start or resume), seconds
 //!
 //! [models.openai]                    # read by the model router
 //! base_url = "https://api.openai.com/v1"

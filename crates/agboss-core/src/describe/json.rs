@@ -71,7 +71,7 @@ pub fn json(app: &Application) -> Value {
 
 fn agent_entry(agent: &AppAgent) -> Value {
     let descriptor = agent.descriptor();
-    object!({
+    let mut entry = object!({
         "name": agent.name(),
         "description": descriptor.description(),
         "model": agent.model(),
@@ -91,7 +91,14 @@ fn agent_entry(agent: &AppAgent) -> Value {
         "needsOwner": agent.needs_owner(),
         "ownerRoles": agent.owner_roles(),
         "tools": agent.tools().iter().map(agent_tool).collect::<Vec<_>>(),
-    })
+    });
+    // Only an agent with a time budget has these keys.
+    if let (Some(budget), Some(entry)) = (agent.max_duration(), entry.as_object_mut()) {
+        let millis = u64::try_from(budget.value.as_duration().as_millis()).unwrap_or(u64::MAX);
+        entry.insert("maxDurationMs".into(), millis.into());
+        entry.insert("maxDurationSource".into(), budget.source.to_string().into());
+    }
+    entry
 }
 
 fn agent_tool(tool: &AppTool) -> Value {

@@ -71,6 +71,7 @@ pub fn check(app: &Application) -> Vec<Lint> {
     unguarded(app, &tools, &mut lints);
     unused_roles(app, &tools, &mut lints);
     bounds_over_windows(app, &mut lints);
+    timeouts_over_budgets(app, &mut lints);
     lints.sort_by(|a, b| {
         b.level
             .cmp(&a.level)
@@ -185,6 +186,34 @@ fn bounds_over_windows(app: &Application, lints: &mut Vec<Lint>) {
                         ("tokens", &tokens_in(bound)),
                         ("model", &agent.model()),
                         ("window", &window),
+                    ]);
+                    lints.push(Lint {
+                        level: Level::Warning,
+                        finding,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Tools whose timeout exceeds the time budget of an agent that has them: one call of such a
+/// tool may use the whole run, which then fails with `agents.<name>.limits.duration` instead
+/// of the model reading the tool's timeout.
+fn timeouts_over_budgets(app: &Application, lints: &mut Vec<Lint>) {
+    for workflow in app.workflows() {
+        for agent in workflow.agents() {
+            let Some(budget) = agent.max_duration() else {
+                continue;
+            };
+            for tool in agent.tools() {
+                let timeout = tool.tool().timeout();
+                if timeout.as_duration() > budget.value.as_duration() {
+                    let finding = codes::DESCRIBE_TIMEOUT_OVER_BUDGET.finding(&[
+                        ("tool", &tool.descriptor().name()),
+                        ("agent", &agent.name()),
+                        ("timeout", &timeout),
+                        ("budget", budget),
                     ]);
                     lints.push(Lint {
                         level: Level::Warning,

@@ -111,9 +111,13 @@ fn agent_line(out: &mut String, pad: &str, agent: &AppAgent) {
     } else {
         String::new()
     };
+    let budget = agent
+        .max_duration()
+        .map(|budget| format!(" · time budget {budget}"))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "{pad}  {}  {} · thinking {} · history {} within {} · max tool calls {} · maxResultSize {}{owner}",
+        "{pad}  {}  {} · thinking {} · history {} within {} · max tool calls {} · maxResultSize {}{budget}{owner}",
         agent.name(),
         agent.model(),
         descriptor.thinking(),

@@ -31,6 +31,8 @@ pub(crate) struct AgentLoop<'a> {
     pub(super) answer: Option<AnswerTool>,
     /// What the permission checker is told of the run so far.
     pub(super) seen: std::sync::Mutex<super::seen::Seen>,
+    /// When this drive of the run began, which its time budget counts from.
+    pub(super) started: crate::time::ClockTime,
 }
 
 /// The agent's answer tool `answer-<dto>` and the check of its arguments.
@@ -93,6 +95,7 @@ impl<'a> AgentLoop<'a> {
             request,
             answer,
             seen: std::sync::Mutex::default(),
+            started: env.clock.now(),
         }
     }
 
@@ -223,6 +226,9 @@ impl<'a> AgentLoop<'a> {
         }
         if let Some(capped) = self.turn_cap_reached(state) {
             return Err(self.fail(state, capped).await);
+        }
+        if let Some(late) = self.out_of_time(format!("before model call {}", state.turn + 1)) {
+            return Err(self.fail(state, late).await);
         }
         self.may_start().await?;
         let model = match &self.model {

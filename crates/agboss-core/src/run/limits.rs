@@ -1,5 +1,7 @@
 //! Budgets and limits of a run, and the errors a run ends with.
 
+use std::time::Duration;
+
 use agboss_rules::codes;
 
 use crate::base::Problem;
@@ -7,6 +9,7 @@ use crate::context::AbortReason;
 use crate::journal::{JournalError, StoreError};
 use crate::model::ModelError;
 use crate::spend::BudgetExceededError;
+use crate::units::{TimeSpan, millis};
 
 /// An agent asked for more tool calls than its limit allows.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -54,6 +57,42 @@ impl TurnLimitError {
     }
 }
 
+/// A run took longer than its agent's time budget.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message())]
+pub struct DurationLimitError {
+    /// The agent.
+    pub agent: String,
+    /// Its time budget.
+    pub limit: TimeSpan,
+    /// Where the budget came from: `own` or `configuration`.
+    pub set_by: String,
+    /// How long the run had taken when it was stopped.
+    pub elapsed: Duration,
+    /// Where it was stopped: `before model call <n>`, or `while its tools ran`.
+    pub when: String,
+}
+
+impl DurationLimitError {
+    /// `agents.<name>.limits.duration`.
+    pub fn code(&self) -> String {
+        codes::LIMITS_DURATION.id_for(&[("name", &self.agent)])
+    }
+
+    fn message(&self) -> String {
+        codes::LIMITS_DURATION.fill(&[
+            ("agent", &self.agent),
+            (
+                "elapsed",
+                &millis(u64::try_from(self.elapsed.as_millis()).unwrap_or(u64::MAX)),
+            ),
+            ("limit", &self.limit),
+            ("from", &self.set_by),
+            ("when", &self.when),
+        ])
+    }
+}
+
 /// Why a run did not answer.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -83,6 +122,9 @@ pub enum RunError {
     /// The model answered with neither text nor a tool call (`answer.empty`).
     #[error("{0}")]
     EmptyAnswer(String),
+    /// The run took longer than its agent's time budget (`agents.<name>.limits.duration`).
+    #[error("{0}")]
+    DurationLimit(DurationLimitError),
     /// The execution had already failed when it was resumed: its journaled code and message.
     #[error("[{code}] {message}")]
     Ended {
@@ -138,6 +180,7 @@ impl RunError {
             RunError::Model(e) => e.code().into(),
             RunError::Aborted(_) => codes::CANCELLED.id().into(),
             RunError::TurnLimit(e) => e.code(),
+            RunError::DurationLimit(e) => e.code(),
             RunError::Contract(_) => codes::ANSWER_MISSING.id().into(),
             RunError::InvalidAnswer(_) => codes::ANSWER_INVALID.id().into(),
             RunError::EmptyAnswer(_) => codes::ANSWER_EMPTY.id().into(),

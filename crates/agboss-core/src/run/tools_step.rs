@@ -12,6 +12,7 @@ use super::agent_loop::AgentLoop;
 use super::approve::Gate;
 use super::asks::{AskRequest, ask_channel, asker_for};
 use super::finished::Finished;
+use super::overdue::Deadlines;
 use super::{RunError, ToolEnd};
 use crate::context::Step;
 use crate::journal::{CallPermission, LoopEvent, LoopState, PendingCall, Spent};
@@ -78,7 +79,9 @@ impl AgentLoop<'_> {
     }
 
     /// Journals the intent of the calls `to_run` (their positions and argument bytes), starts
-    /// them, and journals each result as it comes, and what they spend as they spend it.
+    /// them, and journals each result as it comes, and what they spend as they spend it. A
+    /// call whose task has not returned by its timeout plus the grace gets its timeout
+    /// journaled here, and what it returns later is dropped (see `overdue.rs`).
     async fn start_calls(
         &self,
         state: &mut LoopState,
@@ -88,6 +91,10 @@ impl AgentLoop<'_> {
         journaled: &mut usize,
     ) -> Result<(), RunError> {
         self.may_start().await?;
+        // A model call that used up the time budget starts no call.
+        if let Some(late) = self.out_of_time("before its tools ran".into()) {
+            return Err(self.fail(state, late).await);
+        }
         let call_ids: Vec<String> = to_run
             .iter()
             .map(|(index, _)| state.pending[*index].call_id.clone())
@@ -115,12 +122,15 @@ impl AgentLoop<'_> {
             }
             false => (None, None),
         };
+        let mut deadlines = Deadlines::new(self.env.clock.clone());
+        let started = self.env.clock.now();
         for (index, arguments) in to_run {
             let pending = &state.pending[index];
             let Some(tool) = self.agent.tool(&pending.call.name) else {
                 continue;
             };
             let tool = tool.tool().clone();
+            let timeout = tool.timeout();
             let step = Step::new(node.clone(), state.visit, pending.call_id.as_str())
                 .with_attempt(pending.attempts);
             let mut frame = CallFrame::new(self.execution.clone(), step);
@@ -155,21 +165,31 @@ impl AgentLoop<'_> {
                 .instrument(span),
             );
             running.insert(handle.id(), index);
+            deadlines.start(index, started, timeout, handle);
         }
         drop(requests);
         // Calls that stopped at a question: what they return is not their result.
         let mut stopped = HashSet::new();
         let ledger = self.execution.spend().clone();
+        // The agent's time budget bounds the step: calls still running when it is spent stop.
+        let spent = self.budget_spent("while its tools ran");
+        tokio::pin!(spent);
         loop {
             let recorded = ledger.recorded();
             tokio::pin!(recorded);
             recorded.as_mut().enable();
             self.journal_spend(state, journaled).await?;
+            // Calls judged timed out may still hold their tasks: the step ends without them.
+            if deadlines.all_settled() {
+                return Ok(());
+            }
             let woke = tokio::select! {
                 biased;
                 joined = tasks.join_next_with_id() => Woke::Joined(joined),
                 Some(request) = next_ask(&mut questions) => Woke::Asked(request),
                 () = &mut recorded => continue,
+                (index, timeout) = deadlines.next_overdue() => Woke::Overdue(index, timeout),
+                late = &mut spent => Woke::OutOfTime(Box::new(late)),
             };
             let joined = match woke {
                 Woke::Joined(joined) => joined,
@@ -177,12 +197,23 @@ impl AgentLoop<'_> {
                     self.take_ask(state, request, &mut stopped).await?;
                     continue;
                 }
+                Woke::OutOfTime(late) => return Err(self.fail(state, *late).await),
+                Woke::Overdue(index, timeout) => {
+                    if !stopped.contains(&index) {
+                        let overdue = self.overdue(index, timeout);
+                        self.journal_spend(state, journaled).await?;
+                        self.finish(state, overdue).await?;
+                    }
+                    continue;
+                }
             };
             let Some(joined) = joined else {
                 return Ok(());
             };
             crate::base::failpoint("tool-returned");
-            let finished = match joined {
+            // An aborted task (its call judged timed out) has no result to drop.
+            let returned = joined.is_ok();
+            let mut finished = match joined {
                 Ok((_, finished)) => finished,
                 // `invoke` catches panics in `run`, but a task can still die (a panic while
                 // dropping the tool); its call must still get its one result.
@@ -193,6 +224,18 @@ impl AgentLoop<'_> {
                     truncated: false,
                 },
             };
+            match deadlines.settle(finished.index) {
+                Some(Ok(())) => {}
+                // Returned past its deadline before the step judged it: its timeout stands.
+                Some(Err(timeout)) => finished = self.overdue(finished.index, timeout),
+                // Judged timed out already: what it returned now is dropped.
+                None => {
+                    if returned {
+                        self.late_result(&state.pending[finished.index].call_id);
+                    }
+                    continue;
+                }
+            }
             // What the call spent up to its end is journaled before its result.
             self.journal_spend(state, journaled).await?;
             if stopped.contains(&finished.index) {
@@ -331,10 +374,12 @@ impl AgentLoop<'_> {
     }
 }
 
-/// What woke the tool step: a call ended, or one asked a question.
+/// What woke the tool step: a call ended, one asked a question, or one is overdue.
 enum Woke {
     Joined(Option<Result<(tokio::task::Id, Finished), tokio::task::JoinError>>),
     Asked(AskRequest),
+    Overdue(usize, crate::units::TimeSpan),
+    OutOfTime(Box<RunError>),
 }
 
 /// The next question a call asks, if the step has a channel for them.

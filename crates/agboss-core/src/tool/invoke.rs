@@ -300,6 +300,11 @@ pub trait DynTool: Send + Sync {
     /// The bound on what the model reads.
     fn bound(&self) -> ByteSize;
 
+    /// The call's timeout (the tool's own unless the invoker was given another).
+    fn timeout(&self) -> TimeSpan {
+        self.descriptor().timeout()
+    }
+
     /// Step 1 of the contract alone: the arguments as the input schema accepts them, or why
     /// not. A call that waits for approval is checked first, so nobody is asked to approve
     /// arguments the tool would refuse.
@@ -320,6 +325,10 @@ impl<T: Tool> DynTool for Invoker<T> {
 
     fn bound(&self) -> ByteSize {
         self.bound
+    }
+
+    fn timeout(&self) -> TimeSpan {
+        self.timeout
     }
 
     fn check_input(&self, arguments: &str) -> Result<serde_json::Value, ToolFailure> {

@@ -9,6 +9,11 @@
 //!    (`timed out after 10 s`, or the error's message; a panic becomes an error);
 //! 4. the output is validated against the output schema (`invalid output: ...`).
 //!
+//! A `run` that never waits cannot be timed out from inside its own call: in an agent run the
+//! tool step judges it at timeout + [`TIMEOUT_GRACE`] and drops what it returns later. Work that
+//! blocks goes to [`blocking`] (a bounded pool, a [`StopFlag`]); a child process to
+//! [`Subprocess`] (its own process group, stopped with the call).
+//!
 //! What the model reads is the output's JSON text or `Tool error: <message>`, bounded by the
 //! tool's `max_result_size` (see [`bound`]). A tool with a `result_ceiling` refuses a rendered
 //! output over it before bounding ([`ResultCeiling`]).
@@ -16,6 +21,7 @@
 mod allowlist;
 mod allowlist_schema;
 mod asker;
+mod blocking;
 pub mod bound;
 mod capability;
 mod ceiling;
@@ -36,10 +42,12 @@ mod repeat;
 mod role_ref;
 mod schema;
 mod scope;
+mod subprocess;
 mod tape;
 
 pub use allowlist::{AllowKind, AllowList};
 pub use asker::{AskFailure, AskFuture, Asker};
+pub use blocking::{BlockingPool, StopFlag, blocking};
 pub use bound::{BoundedText, bound_text};
 pub use capability::Capability;
 pub use ceiling::ResultCeiling;
@@ -57,9 +65,11 @@ pub use issues::{Issue, Issues};
 pub use on_crash::OnCrash;
 pub use origin::{RemoteTool, ToolOrigin};
 pub use outcome::CallOutcome;
+pub use race::TIMEOUT_GRACE;
 pub use registration::{ToolRegistration, registered_tools};
 pub use repeat::{CallDigest, Digest, RepeatedWhen, Repeats};
 pub use role_ref::RoleRef;
 pub(crate) use schema::SchemaCheck;
 pub use schema::{input_schema_of, output_schema_of};
 pub use scope::Scope;
+pub use subprocess::Subprocess;

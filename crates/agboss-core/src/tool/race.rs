@@ -12,6 +12,16 @@ use tokio_util::sync::WaitForCancellationFuture;
 use crate::context::Signal;
 use crate::time::{Clock, Sleep};
 
+/// How long after its timeout a call whose `run` has not returned is judged timed out from
+/// outside, by the agent loop's tool step: 100 ms, on the application's clock.
+///
+/// A `run` that waits is timed out by its own call at its timeout; one that never waits (a
+/// busy loop, a blocking call on the runtime's thread) holds the thread its call is raced on,
+/// so the step, which runs each call as its own task, records `timed out after <timeout>` for
+/// it at timeout + grace and drops whatever it returns later. The model reads the same text
+/// either way.
+pub const TIMEOUT_GRACE: Duration = Duration::from_millis(100);
+
 /// How a raced run ended.
 pub(crate) enum Finish<T> {
     /// The run finished (or panicked, with the payload).

@@ -25,6 +25,7 @@ pub const KEYS: &[&str] = &[
     "first_turn_tool_choice",
     "max_turns",
     "answer_retries",
+    "max_duration",
     "crate",
 ];
 
@@ -59,15 +60,35 @@ pub struct AgentArgs {
     pub max_turns: Option<syn::LitInt>,
     /// With `output`: invalid answers sent back before the run fails.
     pub answer_retries: Option<syn::LitInt>,
+    /// A time span: `minutes(2)`, the longest a run may take.
+    pub max_duration: Option<syn::Expr>,
 }
 
 impl AgentArgs {
-    /// After a failed expansion: a use of the unit function `history_max_size` names (see
-    /// [`keep_unit_import`]).
+    /// After a failed expansion: a use of the unit functions `history_max_size` and
+    /// `max_duration` name (see [`keep_unit_import`]).
     pub fn keep_unit_imports(&self) -> TokenStream {
-        self.history_max_size
+        let mut kept = self
+            .history_max_size
             .as_ref()
             .map(|size| keep_unit_import(size, &["bytes", "kilobytes", "megabytes"]))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if let Some(budget) = &self.max_duration {
+            kept.extend(keep_unit_import(
+                budget,
+                // A unit of size given by mistake is the user's import too.
+                &[
+                    "millis",
+                    "seconds",
+                    "minutes",
+                    "hours",
+                    "days",
+                    "bytes",
+                    "kilobytes",
+                    "megabytes",
+                ],
+            ));
+        }
+        kept
     }
 }

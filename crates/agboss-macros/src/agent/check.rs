@@ -9,7 +9,7 @@ use super::args::AgentArgs;
 use crate::ctxt::Ctxt;
 use crate::header::{self, Describing, Header, Naming};
 use crate::shape::{self, ListOf, list_of};
-use crate::units::{ByteSizeValue, byte_size};
+use crate::units::{ByteSizeValue, TimeSpanValue, byte_size, time_span};
 
 /// The thinking levels an agent may ask its model for.
 pub const THINKING: &[&str] = &["default", "off", "low", "medium", "high"];
@@ -50,6 +50,8 @@ pub struct ResolvedAgent {
     /// As written: the runtime checks a tool's name against its tools.
     pub tool_choice: Option<LitStr>,
     pub first_turn_tool_choice: Option<LitStr>,
+    /// Its time budget per run, checked to be a span of at least 1 unit.
+    pub max_duration: Option<TimeSpanValue>,
 }
 
 /// Checks `args` on `item`, reporting every problem into `cx`, in the order of the keys'
@@ -91,6 +93,10 @@ pub fn check(args: AgentArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<Resolv
         .history_max_size
         .as_ref()
         .and_then(|size| cx.handle(byte_size(size, "history_max_size")));
+    let max_duration = args
+        .max_duration
+        .as_ref()
+        .and_then(|span| cx.handle(time_span(span, "max_duration")));
     if prompts.is_empty() {
         return None;
     }
@@ -109,6 +115,7 @@ pub fn check(args: AgentArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<Resolv
         first_turn_tool_choice: args.first_turn_tool_choice,
         max_turns,
         answer_retries,
+        max_duration,
     })
 }
 

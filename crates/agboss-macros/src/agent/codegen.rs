@@ -88,6 +88,9 @@ fn gen_descriptor(agent: &ResolvedAgent, item: &ItemStruct, private: &TokenStrea
     );
     descriptor.call_with("with_max_turns", agent.max_turns, number);
     descriptor.call_with("with_answer_retries", agent.answer_retries, number);
+    descriptor.call_with("with_max_duration", agent.max_duration.as_ref(), |t| {
+        t.to_tokens()
+    });
     descriptor.call_with("with_answer", agent.output.as_ref(), |output| {
         let answer = format!(
             "answer-{}",
