@@ -17,6 +17,7 @@
 //! assert!(agboss_rules::model_id::check("moonshotai/kimi-k2.6").is_ok());
 //! ```
 
+pub mod artifact_kind;
 pub mod codes;
 pub mod distance;
 pub mod model_id;
