@@ -220,6 +220,7 @@ fn size_invalid(key: &str, reason: &str) -> String {
     let code = match key {
         "history_max_size" => &codes::AGENT_HISTORY_MAX_SIZE_INVALID,
         "result_ceiling" => &codes::TOOL_RESULT_CEILING_INVALID,
+        "artifact_above" => &codes::TOOL_ARTIFACT_ABOVE_INVALID,
         _ => &codes::TOOLS_MAX_RESULT_SIZE_INVALID,
     };
     code.finding(&[("owner", &format!("`{key}`")), ("reason", &reason)])
@@ -284,6 +285,7 @@ fn example(key: &str) -> &'static str {
         "expires_after" => "hours(24)",
         "history_max_size" => "kilobytes(8)",
         "result_ceiling" => "kilobytes(64)",
+        "artifact_above" => "kilobytes(16)",
         _ => "kilobytes(256)",
     }
 }

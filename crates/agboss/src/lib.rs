@@ -121,6 +121,7 @@ pub mod prelude {
     pub use agboss_core::spend::SpendRecorder;
     pub use agboss_core::time::Clock;
     pub use agboss_core::tool::{ToolError, ToolHandler};
+    pub use agboss_core::tool::Wanted;
     pub use agboss_macros::{agent, channel, channel_role, dto, tool};
     #[cfg(feature = "mcp")]
     pub use agboss_macros::{mcp_server, mcp_tool};
@@ -158,6 +159,11 @@ pub mod tool {
         Tool, ToolDefinition, ToolDescriptor, ToolError, ToolFailure, ToolHandler, ToolOrigin,
         ToolRegistration, WireFormat, bound_text, input_schema_of, output_schema_of,
         registered_tools, tool_definition_of,
+    };
+    // Artifacts (`result_kind`, `wants`; docs/policies.md).
+    pub use agboss_core::tool::{
+        Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, ResultKind,
+        ShelfFuture, Wanted, WantedArgument, WantsField, minted_text,
     };
 }
 
@@ -203,6 +209,7 @@ pub mod run {
         Completed, Elsewhere, ExecutionLeaseLostError, LeaseLoss, LimitExceededError, Paused,
         PendingPause, RunError, RunOutcome, ToolEnd, TurnLimitError,
     };
+    pub use agboss_core::run::ArtifactRetention;
 }
 
 /// Chat models: messages, the [`ChatModel`](model::ChatModel) trait, the router and the HTTP
@@ -241,6 +248,7 @@ pub mod store {
         Fence, JournalEntry, Lease, LeaseState, MemoryStore, Store, StoreError, StoreErrorKind,
         StoreFuture,
     };
+    pub use agboss_core::journal::ExecutionShelf;
     #[cfg(feature = "sqlite")]
     pub use agboss_core::store::{Durability, SqliteOptions, SqliteStore};
     #[cfg(feature = "postgres")]

@@ -12,6 +12,7 @@
 
 mod agent_loop;
 mod answers;
+mod artifacts;
 mod approvals;
 mod approve;
 mod asks;
@@ -29,6 +30,8 @@ mod spent;
 mod tools_step;
 
 pub use approvals::Approvals;
+pub(crate) use artifacts::run_ended;
+pub use artifacts::ArtifactRetention;
 pub(crate) use driver::{drive, outcome};
 pub use env::RunEnv;
 pub use ids::assign_call_ids;

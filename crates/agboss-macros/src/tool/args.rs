@@ -38,6 +38,8 @@ pub const MCP_KEYS: &[&str] = &[
     "server_claims",
     "on_crash",
     "crate",
+    "result_kind",
+    "artifact_above",
 ];
 
 /// The keys `#[tool]` accepts.
@@ -58,6 +60,9 @@ pub const KEYS: &[&str] = &[
     "check_in_evidence",
     "on_crash",
     "crate",
+    "result_kind",
+    "artifact_above",
+    "wants",
 ];
 
 /// `#[tool(..)]` as written; checked in `check`.
@@ -101,6 +106,12 @@ pub struct ToolArgs {
     /// For `#[mcp_tool]`: with `output`, the macro writes the pass-through handler.
     pub input: Option<syn::TypePath>,
     pub output: Option<syn::TypePath>,
+    /// The kind of artifact its results are kept as: `result_kind = "dataset/rows"`.
+    pub result_kind: Option<syn::LitStr>,
+    /// A byte size over which a result becomes an artifact: `kilobytes(16)`.
+    pub artifact_above: Option<syn::Expr>,
+    /// The arguments that take artifact references: `wants(dataset = "dataset/rows")`.
+    pub wants: Option<syn::Meta>,
 }
 
 impl ToolArgs {
@@ -111,7 +122,11 @@ impl ToolArgs {
         if let Some(timeout) = &self.timeout {
             kept.extend(keep_unit_import(timeout, &["millis", "seconds", "minutes"]));
         }
-        for size in [&self.max_result_size, &self.result_ceiling]
+        for size in [
+            &self.max_result_size,
+            &self.result_ceiling,
+            &self.artifact_above,
+        ]
             .into_iter()
             .flatten()
         {

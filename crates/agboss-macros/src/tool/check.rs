@@ -8,6 +8,7 @@ use syn::spanned::Spanned;
 use syn::{ItemStruct, Path, Type, TypePath};
 
 use super::args::{Kind, ToolArgs};
+use super::artifacts::{ResultKindValue, WantedValue, check_result_kind, check_wants};
 use super::consent::{CapabilityValue, CheckInValue, check_capabilities, check_check_in};
 use super::results::{CeilingValue, check_ceiling, check_repeated_when};
 use crate::ctxt::Ctxt;
@@ -50,6 +51,10 @@ pub struct ResolvedTool {
     pub mcp: Option<McpCall>,
     /// The struct's fields, then the one the pass-through handler adds, if any.
     pub fields: Vec<Field>,
+    /// `result_kind = "..", artifact_above = ..`.
+    pub result_kind: Option<ResultKindValue>,
+    /// `wants(argument = "kind", ..)`.
+    pub wants: Vec<WantedValue>,
 }
 
 impl ResolvedTool {
@@ -106,6 +111,12 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
     let result_ceiling =
         check_ceiling(args.result_ceiling.as_ref(), args.ceiling_hint.as_ref(), cx);
     let repeated_when = check_repeated_when(args.repeated_when.as_ref(), cx);
+    let result_kind = check_result_kind(
+        args.result_kind.as_ref(),
+        args.artifact_above.as_ref(),
+        cx,
+    );
+    let wants = check_wants(args.wants.as_ref(), cx);
     let on_crash = check_on_crash(args.on_crash.as_ref(), args.channel.is_some(), cx);
     let asks = check_asks(args.asks.as_ref(), kind, cx);
     let capabilities = check_capabilities(args.capabilities.as_ref(), cx);
@@ -141,6 +152,8 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         on_crash,
         mcp,
         fields,
+        result_kind,
+        wants,
     })
 }
 

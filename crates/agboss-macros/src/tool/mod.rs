@@ -2,6 +2,7 @@
 //! (`check`), generated as the `Tool` impl and its registration (`codegen`).
 
 mod args;
+mod artifacts;
 mod check;
 mod codegen;
 mod consent;
