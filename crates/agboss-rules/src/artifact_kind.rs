@@ -25,16 +25,19 @@ pub fn check(kind: &str) -> Result<(), String> {
         return Err("it is empty (a reference is redeemed against its kind)".into());
     }
     if kind.len() > MAX_LEN {
-        return Err(format!("it is {} bytes long, more than {MAX_LEN}", kind.len()));
+        return Err(format!(
+            "it is {} bytes long, more than {MAX_LEN}",
+            kind.len()
+        ));
     }
     if let Some(c) = kind
         .chars()
         .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || "/-_.".contains(*c)))
     {
         return Err(match c {
-            '*' | '?' => format!(
-                "`{c}` is not allowed (a kind is matched exactly, never as a pattern)"
-            ),
+            '*' | '?' => {
+                format!("`{c}` is not allowed (a kind is matched exactly, never as a pattern)")
+            }
             c if c.is_ascii_uppercase() => format!("`{c}` is upper-case"),
             c => format!("`{c}` is not allowed"),
         });
@@ -64,10 +67,16 @@ mod tests {
         }
         for (bad, reason) in [
             ("", "it is empty (a reference is redeemed against its kind)"),
-            ("  ", "it is empty (a reference is redeemed against its kind)"),
+            (
+                "  ",
+                "it is empty (a reference is redeemed against its kind)",
+            ),
             ("Dataset/rows", "`D` is upper-case"),
             ("dataset rows", "` ` is not allowed"),
-            ("dataset/**", "`*` is not allowed (a kind is matched exactly, never as a pattern)"),
+            (
+                "dataset/**",
+                "`*` is not allowed (a kind is matched exactly, never as a pattern)",
+            ),
             ("/rows", "it starts or ends with a separator"),
             ("dataset//rows", "two separators follow each other"),
         ] {

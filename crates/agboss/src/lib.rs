@@ -120,8 +120,8 @@ pub mod prelude {
     pub use agboss_core::model::ModelClient;
     pub use agboss_core::spend::SpendRecorder;
     pub use agboss_core::time::Clock;
-    pub use agboss_core::tool::{ToolError, ToolHandler};
     pub use agboss_core::tool::Wanted;
+    pub use agboss_core::tool::{ToolError, ToolHandler};
     pub use agboss_macros::{agent, channel, channel_role, dto, tool};
     #[cfg(feature = "mcp")]
     pub use agboss_macros::{mcp_server, mcp_tool};
@@ -162,8 +162,8 @@ pub mod tool {
     };
     // Artifacts (`result_kind`, `wants`; docs/policies.md).
     pub use agboss_core::tool::{
-        Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, ResultKind,
-        ShelfFuture, Wanted, WantedArgument, WantsField, minted_text,
+        Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, ResultKind, ShelfFuture, Wanted,
+        WantedArgument, WantsField, minted_text,
     };
 }
 
@@ -205,11 +205,11 @@ pub mod app {
 /// [`spend`]).
 pub mod run {
     pub use agboss_core::journal::Answer;
+    pub use agboss_core::run::ArtifactRetention;
     pub use agboss_core::run::{
         Completed, Elsewhere, ExecutionLeaseLostError, LeaseLoss, LimitExceededError, Paused,
         PendingPause, RunError, RunOutcome, ToolEnd, TurnLimitError,
     };
-    pub use agboss_core::run::ArtifactRetention;
 }
 
 /// Chat models: messages, the [`ChatModel`](model::ChatModel) trait, the router and the HTTP
@@ -244,11 +244,11 @@ pub mod journal {
 /// (feature `postgres`); docs/stores.md says what each guarantees. Hand one to
 /// [`ApplicationBuilder::store`](app::ApplicationBuilder::store).
 pub mod store {
+    pub use agboss_core::journal::ExecutionShelf;
     pub use agboss_core::journal::{
         Fence, JournalEntry, Lease, LeaseState, MemoryStore, Store, StoreError, StoreErrorKind,
         StoreFuture,
     };
-    pub use agboss_core::journal::ExecutionShelf;
     #[cfg(feature = "sqlite")]
     pub use agboss_core::store::{Durability, SqliteOptions, SqliteStore};
     #[cfg(feature = "postgres")]

@@ -14,7 +14,10 @@ use crate::tool::ToolDescriptor;
 pub(super) fn check_wants(workflows: &[AppWorkflow], problems: &mut Vec<Problem>) {
     let tools = || {
         workflows.iter().flat_map(|w| {
-            let of_agents = w.agents.iter().flat_map(|a| a.tools().iter().map(|t| t.descriptor()));
+            let of_agents = w
+                .agents
+                .iter()
+                .flat_map(|a| a.tools().iter().map(|t| t.descriptor()));
             of_agents.chain(w.unassigned.iter().copied())
         })
     };

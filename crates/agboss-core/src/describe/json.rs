@@ -19,8 +19,9 @@ pub const DESCRIBE_VERSION: u32 = 1;
 /// `workflows[].includedBy` name the tree's edges),
 /// and `schemas.tools[name]` with each tool's own declaration (`maxResultSize` in bytes, or
 /// `null` for a tool without its own bound: its agent's `maxResultSize` applies; with
-/// `resultCeiling` (`size` in bytes, `hint`) and `repeatedWhen` only when the tool declares
-/// them).
+/// `resultCeiling` (`size` in bytes, `hint`), `repeatedWhen`, `resultKind` (`kind`,
+/// `artifactAbove` in bytes or `null`) and `wants` (argument to kind) only when the tool
+/// declares them).
 pub fn json(app: &Application) -> Value {
     let mut tools: BTreeMap<&str, Value> = BTreeMap::new();
     let workflows: Vec<Value> = app
@@ -111,6 +112,7 @@ fn tool_schema(tool: &ToolDescriptor, app: &Application) -> Value {
     if tool.repeated_when() != crate::tool::RepeatedWhen::default() {
         schema["repeatedWhen"] = Value::from(tool.repeated_when().as_str());
     }
+    super::artifacts::json(tool, &mut schema);
     schema
 }
 

@@ -66,7 +66,13 @@ pub(crate) async fn drive(
     .await;
     // A run that ended (not one that paused, or whose lease another instance took).
     if !matches!(ran, Ok(RunOutcome::Paused(_)) | Err(RunError::LeaseLost(_))) {
-        super::run_ended(&*env.store, Some(agent), &execution_id, env.artifact_retention).await;
+        super::run_ended(
+            &*env.store,
+            Some(agent),
+            &execution_id,
+            env.artifact_retention,
+        )
+        .await;
     }
     ran
 }

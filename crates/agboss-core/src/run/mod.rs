@@ -12,9 +12,9 @@
 
 mod agent_loop;
 mod answers;
-mod artifacts;
 mod approvals;
 mod approve;
+mod artifacts;
 mod asks;
 mod consent;
 mod driver;
@@ -30,8 +30,8 @@ mod spent;
 mod tools_step;
 
 pub use approvals::Approvals;
-pub(crate) use artifacts::run_ended;
 pub use artifacts::ArtifactRetention;
+pub(crate) use artifacts::run_ended;
 pub(crate) use driver::{drive, outcome};
 pub use env::RunEnv;
 pub use ids::assign_call_ids;

@@ -209,7 +209,13 @@ impl<T: Tool> Invoker<T> {
         shelf: &dyn ArtifactShelf,
     ) -> CallOutcome {
         match super::artifact_call::mint(self.descriptor, kind, text, frame, shelf).await {
-            Ok(reference) => CallOutcome::succeeded(reference, self.bound),
+            // The reference is never cut: a bound shorter than it would lose the artifact.
+            Ok(reference) => CallOutcome {
+                result_bytes: reference.len(),
+                content: reference,
+                is_result_truncated: false,
+                failure: None,
+            },
             Err(failure) => CallOutcome::failed(failure, self.bound),
         }
     }

@@ -202,7 +202,10 @@ mod tests {
         });
         let wanted: Wanted<Vec<u8>> = serde_json::from_value(redeemed).unwrap();
         assert_eq!(wanted.data().unwrap(), &vec![1, 2]);
-        assert_eq!((wanted.kind(), wanted.size()), (Some("dataset/rows"), Some(7)));
+        assert_eq!(
+            (wanted.kind(), wanted.size()),
+            (Some("dataset/rows"), Some(7))
+        );
         assert_eq!(serde_json::to_string(&wanted).unwrap(), "\"art_1\"");
         let bare: Wanted<Vec<u8>> = serde_json::from_str("\"art_2\"").unwrap();
         assert_eq!(

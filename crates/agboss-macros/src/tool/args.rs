@@ -127,8 +127,8 @@ impl ToolArgs {
             &self.result_ceiling,
             &self.artifact_above,
         ]
-            .into_iter()
-            .flatten()
+        .into_iter()
+        .flatten()
         {
             kept.extend(keep_unit_import(size, &["bytes", "kilobytes", "megabytes"]));
         }

@@ -91,9 +91,8 @@ pub fn check_wants(wants: Option<&syn::Meta>, cx: &mut Ctxt) -> Vec<WantedValue>
         cx.finding_at(&invalid(shape), wants);
         return Vec::new();
     };
-    let parsed = list.parse_args_with(
-        Punctuated::<syn::MetaNameValue, syn::Token![,]>::parse_terminated,
-    );
+    let parsed =
+        list.parse_args_with(Punctuated::<syn::MetaNameValue, syn::Token![,]>::parse_terminated);
     let Ok(pairs) = parsed else {
         cx.finding_at(&invalid(shape), list);
         return Vec::new();
@@ -103,16 +102,20 @@ pub fn check_wants(wants: Option<&syn::Meta>, cx: &mut Ctxt) -> Vec<WantedValue>
     }
     let mut wanted: Vec<WantedValue> = Vec::new();
     for pair in pairs {
-        let (Some(argument), syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(kind),
-            ..
-        })) = (pair.path.get_ident(), &pair.value)
+        let (
+            Some(argument),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(kind),
+                ..
+            }),
+        ) = (pair.path.get_ident(), &pair.value)
         else {
             cx.finding_at(&invalid(shape), &pair);
             continue;
         };
         if wanted.iter().any(|w| w.argument == *argument) {
-            let twice = format!("`wants` names argument `{argument}` twice: an argument takes one kind");
+            let twice =
+                format!("`wants` names argument `{argument}` twice: an argument takes one kind");
             cx.finding_at(&invalid(&twice), argument);
             continue;
         }

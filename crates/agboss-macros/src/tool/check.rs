@@ -111,11 +111,8 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
     let result_ceiling =
         check_ceiling(args.result_ceiling.as_ref(), args.ceiling_hint.as_ref(), cx);
     let repeated_when = check_repeated_when(args.repeated_when.as_ref(), cx);
-    let result_kind = check_result_kind(
-        args.result_kind.as_ref(),
-        args.artifact_above.as_ref(),
-        cx,
-    );
+    let result_kind =
+        check_result_kind(args.result_kind.as_ref(), args.artifact_above.as_ref(), cx);
     let wants = check_wants(args.wants.as_ref(), cx);
     let on_crash = check_on_crash(args.on_crash.as_ref(), args.channel.is_some(), cx);
     let asks = check_asks(args.asks.as_ref(), kind, cx);

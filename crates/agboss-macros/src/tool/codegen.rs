@@ -8,9 +8,9 @@ use syn::ItemStruct;
 use syn::spanned::Spanned;
 
 use super::ResolvedTool;
+use super::artifacts::gen_wants;
 use super::check::{McpCall, PassThrough};
 use super::consent::Consent;
-use super::artifacts::gen_wants;
 use super::results::repeated_when_tokens;
 use crate::emit::{self, Builder, Descriptor, submit};
 use crate::fields::{Field, dependencies_of, gen_dependent_impl};

@@ -43,13 +43,33 @@ pub async fn keeps_artifacts_per_execution_and_lists_them_by_kind(mut backend: B
     let retried = artifact("art_a", "e-1", "dataset/rows", "[\"other\"]");
     store.put_artifact(&retried).await.unwrap();
 
-    assert_eq!(store.artifact("e-1", "art_a").await.unwrap(), Some(rows.clone()));
-    assert_eq!(store.artifact("e-2", "art_a").await.unwrap(), None, "foreign");
-    assert_eq!(store.artifact("e-1", "art_zz").await.unwrap(), None, "unknown");
-    assert_eq!(references(&*store, "e-1", "dataset/rows").await, ["art_a", "art_c"]);
+    assert_eq!(
+        store.artifact("e-1", "art_a").await.unwrap(),
+        Some(rows.clone())
+    );
+    assert_eq!(
+        store.artifact("e-2", "art_a").await.unwrap(),
+        None,
+        "foreign"
+    );
+    assert_eq!(
+        store.artifact("e-1", "art_zz").await.unwrap(),
+        None,
+        "unknown"
+    );
+    assert_eq!(
+        references(&*store, "e-1", "dataset/rows").await,
+        ["art_a", "art_c"]
+    );
     assert_eq!(references(&*store, "e-1", "report/pdf").await, ["art_b"]);
-    assert_eq!(references(&*store, "e-1", "dataset").await, Vec::<String>::new());
-    assert_eq!(references(&*store, "e-3", "dataset/rows").await, Vec::<String>::new());
+    assert_eq!(
+        references(&*store, "e-1", "dataset").await,
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        references(&*store, "e-3", "dataset/rows").await,
+        Vec::<String>::new()
+    );
     let listed = store.artifacts("e-1", "report/pdf").await.unwrap();
     assert_eq!(listed, [pdf.listed()]);
     assert_eq!(listed[0].size, 11);
@@ -57,7 +77,10 @@ pub async fn keeps_artifacts_per_execution_and_lists_them_by_kind(mut backend: B
     drop(store);
     let store = backend.open().await;
     assert_eq!(store.artifact("e-1", "art_a").await.unwrap(), Some(rows));
-    assert_eq!(references(&*store, "e-1", "dataset/rows").await, ["art_a", "art_c"]);
+    assert_eq!(
+        references(&*store, "e-1", "dataset/rows").await,
+        ["art_a", "art_c"]
+    );
 }
 
 /// Deleting an execution's artifacts deletes all of them (the count says how many) and no other
@@ -71,7 +94,10 @@ pub async fn deletes_artifacts_with_their_execution(mut backend: Box<dyn Backend
     assert_eq!(store.delete_artifacts("e-1").await.unwrap(), 2);
     assert_eq!(store.delete_artifacts("e-1").await.unwrap(), 0);
     assert_eq!(store.artifact("e-1", "art_1").await.unwrap(), None);
-    assert_eq!(references(&*store, "e-1", "dataset/rows").await, Vec::<String>::new());
+    assert_eq!(
+        references(&*store, "e-1", "dataset/rows").await,
+        Vec::<String>::new()
+    );
     assert_eq!(references(&*store, "e-2", "dataset/rows").await, ["art_3"]);
     drop(store);
     let store = backend.open().await;

@@ -291,7 +291,10 @@ impl Store for SqliteStore {
         kind: &'a str,
     ) -> StoreFuture<'a, Vec<crate::tool::ArtifactRef>> {
         let (id, kind) = (execution_id.to_owned(), kind.to_owned());
-        Box::pin(self.readers.read(move |conn| artifacts::list(conn, &id, &kind)))
+        Box::pin(
+            self.readers
+                .read(move |conn| artifacts::list(conn, &id, &kind)),
+        )
     }
 
     fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
