@@ -87,7 +87,7 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
     assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
     assert_eq!(
         texts(database.url(), "SELECT count(*) FROM agboss.migrations"),
-        ["2"]
+        ["3"]
     );
 }
 
