@@ -159,6 +159,7 @@ pub fn byte_size(expr: &Expr, key: &str) -> darling::Result<ByteSizeValue> {
     if bytes == 0 {
         let least = match key {
             "history_max_size" => "kilobytes(8)",
+            "artifact_above" => "kilobytes(16)",
             _ => "kilobytes(64)",
         };
         return Err(invalid(format!(

@@ -230,7 +230,7 @@ catalogue! {
     // Artifacts (issue 17: `result_kind`, `artifact_above`, `wants`).
     /// A kind of artifact is not written as one.
     TOOL_RESULT_KIND_INVALID = ("tool.result-kind-invalid", "a kind of artifact (`result_kind`, or a kind `wants` names) is not lower-case words joined by `/`, `-`, `_` or `.`",
-        "{subject} `{kind}` is not a kind of artifact: {reason}; write lower-case words joined by `/`, `-`, `_` or `.`, such as `dataset/rows` (a kind is matched exactly, so it has no wildcards)");
+        "{subject} is `{kind}`, which is not a kind of artifact: {reason}; write lower-case words joined by `/`, `-`, `_` or `.`, such as `dataset/rows` (a kind is matched exactly, so it has no wildcards)");
     /// `artifact_above` is zero, not a size, or given without `result_kind`.
     TOOL_ARTIFACT_ABOVE_INVALID = ("tool.artifact-above-invalid", "a tool's `artifact_above` is zero, not a whole number of bytes, or set without `result_kind`",
         "{owner}: {reason}");

@@ -119,7 +119,7 @@ pub fn check_wants(wants: Option<&syn::Meta>, cx: &mut Ctxt) -> Vec<WantedValue>
             cx.finding_at(&invalid(&twice), argument);
             continue;
         }
-        let subject = format!("`wants` argument `{argument}` names");
+        let subject = format!("the kind `wants` gives argument `{argument}`");
         if check_kind(kind, &subject, cx) {
             wanted.push(WantedValue {
                 argument: argument.clone(),
