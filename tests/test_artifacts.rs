@@ -203,11 +203,14 @@ pub struct LonelyCharter;
 /// arguments: the references the conversation's tool results hold, in order.
 #[derive(Clone, Default)]
 struct Relay {
-    steps: Arc<Mutex<VecDeque<Vec<(&'static str, String)>>>>,
+    steps: Arc<Mutex<VecDeque<Step>>>,
 }
 
+/// One answer: the calls it asks for (none: the final text).
+type Step = Vec<(&'static str, String)>;
+
 impl Relay {
-    fn new(steps: Vec<Vec<(&'static str, String)>>) -> Relay {
+    fn new(steps: Vec<Step>) -> Relay {
         Relay {
             steps: Arc::new(Mutex::new(steps.into())),
         }
@@ -325,7 +328,7 @@ fn agboss_size(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::artifact::{Artifact, ArtifactShelf, Refusal, ResultKind, WantedArgument};
 use super::wanted::REDEEMED_KEY;
-use super::{CallFrame, ToolDescriptor, ToolFailure, minted_text, refusal_text};
+use super::{ToolDescriptor, ToolFailure, minted_text, refusal_text};
 
 /// Replaces, in the validated `arguments`, the reference of each argument `wants` names with
 /// the redeemed artifact ([`REDEEMED_KEY`] and its kind, size and data), which a
@@ -79,13 +79,13 @@ fn unavailable(error: String) -> ToolFailure {
     ToolFailure::ArtifactStore(error)
 }
 
-/// Keeps `text`, the rendered result of `descriptor`'s call in `frame`, as an artifact of
+/// Keeps `text`, the rendered result of `descriptor`'s call `call_id`, as an artifact of
 /// `kind` on `shelf`, and gives what the model reads instead ([`minted_text`]).
 pub(super) async fn mint(
     descriptor: &ToolDescriptor,
     kind: &ResultKind,
     text: String,
-    frame: &CallFrame,
+    call_id: &str,
     shelf: &dyn ArtifactShelf,
 ) -> Result<String, ToolFailure> {
     let reference = super::artifact::new_reference().map_err(unavailable)?;
@@ -94,7 +94,7 @@ pub(super) async fn mint(
         execution_id: shelf.execution_id().to_owned(),
         kind: kind.kind.to_owned(),
         tool: descriptor.name().to_owned(),
-        call_id: frame.step().call_id().to_owned(),
+        call_id: call_id.to_owned(),
         data: text,
     };
     shelf.put(&artifact).await.map_err(unavailable)?;

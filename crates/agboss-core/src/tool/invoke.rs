@@ -208,7 +208,8 @@ impl<T: Tool> Invoker<T> {
         frame: &CallFrame,
         shelf: &dyn ArtifactShelf,
     ) -> CallOutcome {
-        match super::artifact_call::mint(self.descriptor, kind, text, frame, shelf).await {
+        let call_id = frame.step().call_id();
+        match super::artifact_call::mint(self.descriptor, kind, text, call_id, shelf).await {
             // The reference is never cut: a bound shorter than it would lose the artifact.
             Ok(reference) => CallOutcome {
                 result_bytes: reference.len(),

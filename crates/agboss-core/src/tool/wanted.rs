@@ -52,6 +52,24 @@ impl<T> Wanted<T> {
         }
     }
 
+    /// A reference redeemed by hand: what a test hands a handler's `run` (`test_tool(..).run`),
+    /// as the call contract would have.
+    pub fn redeemed(
+        reference: impl Into<String>,
+        kind: impl Into<String>,
+        size: u64,
+        data: T,
+    ) -> Wanted<T> {
+        Wanted {
+            reference: reference.into(),
+            redeemed: Some(Redeemed {
+                kind: kind.into(),
+                size,
+                data,
+            }),
+        }
+    }
+
     /// The reference the model passed.
     pub fn reference(&self) -> &str {
         &self.reference
