@@ -1,28 +1,14 @@
 //! Artifacts in a run: the shelf a call of a tool with a `result_kind` or `wants` gets (its
-//! execution's artifacts in the application's store), and their retention: by default they
-//! are deleted when the run ends ([`ArtifactRetention`]).
+//! execution's artifacts in the application's store), and their deletion when the run ends,
+//! unless [`ArtifactRetention`] keeps them.
 
 use std::sync::Arc;
 
 use super::agent_loop::AgentLoop;
+use super::retention::ArtifactRetention;
 use crate::agent::AppAgent;
 use crate::journal::{ExecutionShelf, Store};
 use crate::tool::{ArtifactShelf, ToolDescriptor};
-
-/// How long an execution's artifacts are kept (`ApplicationBuilder::artifact_retention`).
-///
-/// Nothing deletes executions themselves; their artifacts, which can be large, go with the end
-/// of their run by default. A paused run has not ended: its artifacts wait for it, across
-/// processes (a resume from the store finds them).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ArtifactRetention {
-    /// Deleted when the run ends: it answers, fails or is cancelled (the default).
-    #[default]
-    UntilRunEnds,
-    /// Kept until the application deletes them ([`Store::delete_artifacts`]).
-    Kept,
-}
 
 impl AgentLoop<'_> {
     /// The shelf a call of `tool` keeps and redeems artifacts on: its execution's, for a tool

@@ -24,5 +24,5 @@ pub struct RunEnv {
     /// The application's clock (pauses are dated by it).
     pub clock: Clock,
     /// How long the execution's artifacts are kept once its run ends.
-    pub artifact_retention: super::ArtifactRetention,
+    pub artifact_retention: super::retention::ArtifactRetention,
 }

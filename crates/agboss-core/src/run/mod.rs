@@ -25,12 +25,12 @@ mod lease;
 mod limits;
 mod outcome;
 mod pause_send;
+mod retention;
 mod seen;
 mod spent;
 mod tools_step;
 
 pub use approvals::Approvals;
-pub use artifacts::ArtifactRetention;
 pub(crate) use artifacts::run_ended;
 pub(crate) use driver::{drive, outcome};
 pub use env::RunEnv;
@@ -40,6 +40,7 @@ pub use lease::{ExecutionLeaseLostError, LeaseLoss};
 pub use limits::{LimitExceededError, RunError, TurnLimitError};
 pub use outcome::{Completed, Elsewhere, Paused, PendingPause, RunOutcome};
 pub(crate) use pause_send::millis_since_epoch;
+pub use retention::ArtifactRetention;
 pub(crate) use spent::restore_spend;
 
 use std::sync::Arc;
