@@ -3,7 +3,8 @@
 //! that kind gets the data; an unknown, foreign or other-kind reference is refused with the
 //! live ones listed and the tool does not run; the ceiling comes first and the bound last; the
 //! artifacts survive a resume by another application on the same store, and go when the run
-//! ends unless kept; assembly refuses a `wants` nobody makes; describe shows them.
+//! ends (answered, failed, cancelled) unless kept; assembly refuses a `wants` nobody makes;
+//! describe shows them.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -683,4 +684,38 @@ fn describe_shows_result_kinds_their_sizes_and_wants() {
         serde_json::json!({"dataset": "dataset/rows"})
     );
     assert!(tools["ship-order-tool"].get("wants").is_none());
+}
+
+#[tokio::test]
+async fn cancelling_a_paused_run_deletes_its_artifacts() {
+    agboss::model::forbid_real_requests(true);
+    let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+    let drawn = Arc::new(Drawn::default());
+    let model = Relay::new(vec![vec![
+        ("get-rows-tool", r#"{"rows": 12}"#.into()),
+        ("ship-order-tool", r#"{"order": "A-1"}"#.into()),
+    ]]);
+    let app = app(
+        store.clone(),
+        &model,
+        &drawn,
+        ArtifactRetention::UntilRunEnds,
+    );
+    let paused = app
+        .run("charts", "rows, then ship")
+        .owner("ann")
+        .await
+        .unwrap();
+    let execution_id = paused.paused().expect("waits for ann").execution_id.clone();
+    let live = store
+        .artifacts(&execution_id, "dataset/rows")
+        .await
+        .unwrap();
+    assert_eq!(live.len(), 1, "kept while the run waits");
+    app.cancel(&execution_id, "the user left").await.unwrap();
+    let live = store
+        .artifacts(&execution_id, "dataset/rows")
+        .await
+        .unwrap();
+    assert_eq!(live, [], "deleted with the cancelled run");
 }
