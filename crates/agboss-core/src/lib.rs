@@ -86,6 +86,7 @@ pub mod __private {
         ToolDescriptor, ToolError, ToolHandler, ToolRegistration, check_in_with, evidence_with,
         tool_input_schema, tool_output_schema,
     };
+    pub use crate::tool::{WantedArgument, wants_field};
     pub use crate::units::{ByteSize, TimeSpan, TimeUnit, bytes};
     pub use inventory;
 }

@@ -160,6 +160,7 @@ pub fn byte_size(expr: &Expr, key: &str) -> darling::Result<ByteSizeValue> {
     if bytes == 0 {
         let least = match key {
             "history_max_size" => "kilobytes(8)",
+            "artifact_above" => "kilobytes(16)",
             _ => "kilobytes(64)",
         };
         return Err(invalid(format!(
@@ -223,6 +224,7 @@ fn size_invalid(key: &str, reason: &str) -> String {
         "history_max_size" => &codes::AGENT_HISTORY_MAX_SIZE_INVALID,
         "result_ceiling" => &codes::TOOL_RESULT_CEILING_INVALID,
         "max_argument_size" => &codes::TOOL_MAX_ARGUMENT_SIZE_INVALID,
+        "artifact_above" => &codes::TOOL_ARTIFACT_ABOVE_INVALID,
         _ => &codes::TOOLS_MAX_RESULT_SIZE_INVALID,
     };
     code.finding(&[("owner", &format!("`{key}`")), ("reason", &reason)])
@@ -289,6 +291,7 @@ fn example(key: &str) -> &'static str {
         "history_max_size" => "kilobytes(8)",
         "result_ceiling" => "kilobytes(64)",
         "max_argument_size" => "megabytes(4)",
+        "artifact_above" => "kilobytes(16)",
         _ => "kilobytes(256)",
     }
 }

@@ -244,6 +244,19 @@ catalogue! {
     /// A tool's blocking work found its pool full.
     TOOL_BLOCKING_FULL = ("tool.blocking-full", "a tool's blocking work was refused: its pool's threads are all held by work that has not returned",
         "the blocking pool is full: {limit} of {limit} threads are held by work that has not returned (its calls may have stopped waiting); try again later, or give the pool a higher bound");
+    // Artifacts (issue 17: `result_kind`, `artifact_above`, `wants`).
+    /// A kind of artifact is not written as one.
+    TOOL_RESULT_KIND_INVALID = ("tool.result-kind-invalid", "a kind of artifact (`result_kind`, or a kind `wants` names) is not lower-case words joined by `/`, `-`, `_` or `.`",
+        "{subject} is `{kind}`, which is not a kind of artifact: {reason}; write lower-case words joined by `/`, `-`, `_` or `.`, such as `dataset/rows` (a kind is matched exactly, so it has no wildcards)");
+    /// `artifact_above` is zero, not a size, or given without `result_kind`.
+    TOOL_ARTIFACT_ABOVE_INVALID = ("tool.artifact-above-invalid", "a tool's `artifact_above` is zero, not a whole number of bytes, or set without `result_kind`",
+        "{owner}: {reason}");
+    /// `wants` is not a list of `argument = \"kind\"`, or names an argument twice.
+    TOOL_WANTS_INVALID = ("tool.wants-invalid", "a tool's `wants` is not `wants(argument = \"kind\", ..)`, or names an argument twice",
+        "{detail}");
+    /// A reference the model passed to a `wants` argument was refused: what it reads after `Tool error: `.
+    TOOL_ARTIFACT_REFUSED = ("tool.artifact-refused", "an artifact reference passed to a `wants` argument is unknown to the run, gone, another run's or of another kind, so the tool did not run",
+        "argument `{argument}` wants an artifact of kind `{kind}`, and {why}, so the tool did not run; the live references of kind `{kind}` in this run: {live}");
 
     // Agents.
     /// Configuration lists a tool by a name no `#[tool]` has.
@@ -273,6 +286,9 @@ catalogue! {
     /// An agent's answer DTO has a schema that does not compile.
     AGENT_ANSWER_SCHEMA_INVALID = ("agent.answer-schema-invalid", "the schema of an agent's answer DTO does not compile",
         "agent `{agent}`: the schema of its answer `{name}` does not compile: {why}");
+    /// An agent's tool wants a kind of artifact that no tool of the application makes.
+    AGENT_WANTS_UNPRODUCED = ("agent.wants-unproduced", "an agent's tool wants a kind of artifact that no tool of the application declares as its `result_kind`",
+        "agent `{agent}` (workflow `{workflow}`) has tool `{tool}`, whose argument `{argument}` wants an artifact of kind `{kind}`, and no tool of this application makes one: give the tool that makes it `result_kind = \"{kind}\"` (kinds are matched exactly; the kinds its tools make: {made})");
     /// An application's lease ttl is too short to renew.
     APP_LEASE_TTL_INVALID = ("app.lease-ttl-invalid", "an application's lease ttl is too short to be renewed before it runs out",
         "lease_ttl of {ttl} would run out before its first renewal (they go every third of it): give at least millis(3), or keep the default seconds(30)");

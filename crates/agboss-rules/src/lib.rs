@@ -18,6 +18,7 @@
 //! ```
 
 pub mod allow;
+pub mod artifact_kind;
 pub mod codes;
 pub mod distance;
 pub mod model_id;

@@ -9,6 +9,7 @@ use agboss_core::journal::{
     Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
 };
 use agboss_core::time::Clock;
+use agboss_core::tool::{Artifact, ArtifactRef};
 use tokio::sync::Notify;
 
 type Matcher = Box<dyn Fn(&LoopEvent) -> bool + Send + Sync>;
@@ -230,6 +231,44 @@ impl Store for FaultyStore {
         Box::pin(async move {
             self.gate(None).await?;
             self.inner.lease(execution_id).await
+        })
+    }
+
+    // Artifacts (issue 17): forwarded, and out of reach with the rest when set unavailable.
+
+    fn put_artifact<'a>(&'a self, artifact: &'a Artifact) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.gate(None).await?;
+            self.inner.put_artifact(artifact).await
+        })
+    }
+
+    fn artifact<'a>(
+        &'a self,
+        execution_id: &'a str,
+        reference: &'a str,
+    ) -> StoreFuture<'a, Option<Artifact>> {
+        Box::pin(async move {
+            self.gate(None).await?;
+            self.inner.artifact(execution_id, reference).await
+        })
+    }
+
+    fn artifacts<'a>(
+        &'a self,
+        execution_id: &'a str,
+        kind: &'a str,
+    ) -> StoreFuture<'a, Vec<ArtifactRef>> {
+        Box::pin(async move {
+            self.gate(None).await?;
+            self.inner.artifacts(execution_id, kind).await
+        })
+    }
+
+    fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
+        Box::pin(async move {
+            self.gate(None).await?;
+            self.inner.delete_artifacts(execution_id).await
         })
     }
 }

@@ -120,6 +120,7 @@ pub mod prelude {
     pub use agboss_core::model::ModelClient;
     pub use agboss_core::spend::SpendRecorder;
     pub use agboss_core::time::Clock;
+    pub use agboss_core::tool::Wanted;
     pub use agboss_core::tool::{ToolError, ToolHandler};
     pub use agboss_macros::{agent, channel, channel_role, dto, tool};
     #[cfg(feature = "mcp")]
@@ -162,6 +163,11 @@ pub mod tool {
     // Uncooperative work inside a tool (fault plan T9): bounded blocking threads, child process
     // groups stopped with the call, and the grace before the step judges a call from outside.
     pub use agboss_core::tool::{BlockingPool, StopFlag, Subprocess, TIMEOUT_GRACE, blocking};
+    // Artifacts (`result_kind`, `wants`; docs/policies.md).
+    pub use agboss_core::tool::{
+        Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, ResultKind, ShelfFuture, Wanted,
+        WantedArgument, WantsField, minted_text,
+    };
 }
 
 /// Policies over tool calls: the application's permission checker and the built-in policy
@@ -202,6 +208,7 @@ pub mod app {
 /// [`spend`]).
 pub mod run {
     pub use agboss_core::journal::Answer;
+    pub use agboss_core::run::ArtifactRetention;
     pub use agboss_core::run::{
         Completed, Elsewhere, ExecutionLeaseLostError, LeaseLoss, LimitExceededError, Paused,
         PendingPause, RunError, RunOutcome, ToolEnd, TurnLimitError,
@@ -242,6 +249,7 @@ pub mod journal {
 /// (feature `postgres`); docs/stores.md says what each guarantees. Hand one to
 /// [`ApplicationBuilder::store`](app::ApplicationBuilder::store).
 pub mod store {
+    pub use agboss_core::journal::ExecutionShelf;
     pub use agboss_core::journal::{
         Fence, JournalEntry, Lease, LeaseState, MemoryStore, Store, StoreError, StoreErrorKind,
         StoreFuture,

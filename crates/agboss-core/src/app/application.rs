@@ -23,6 +23,8 @@ pub struct Application {
     pub(crate) locks: Arc<ExecutionLocks>,
     pub(crate) running: Arc<RunningExecutions>,
     pub(crate) instance: String,
+    /// How long executions' artifacts are kept once their run ends.
+    pub(crate) artifact_retention: crate::run::ArtifactRetention,
 }
 
 impl Application {
@@ -43,6 +45,7 @@ impl Application {
             locks: Arc::default(),
             running: Arc::default(),
             instance,
+            artifact_retention: Default::default(),
         }
     }
 

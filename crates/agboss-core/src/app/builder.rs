@@ -35,6 +35,7 @@ pub struct ApplicationBuilder {
     store: Option<Arc<dyn Store>>,
     budgets: Budgets,
     instance: Option<String>,
+    artifact_retention: crate::run::ArtifactRetention,
 }
 
 impl Application {
@@ -45,6 +46,7 @@ impl Application {
             store: None,
             budgets: Budgets::none(),
             instance: None,
+            artifact_retention: Default::default(),
         }
     }
 }
@@ -196,6 +198,13 @@ impl ApplicationBuilder {
         self
     }
 
+    /// How long an execution's artifacts (results its tools' `result_kind` kept aside) stay in
+    /// the store: by default until its run ends ([`ArtifactRetention`](crate::run::ArtifactRetention)).
+    pub fn artifact_retention(mut self, retention: crate::run::ArtifactRetention) -> Self {
+        self.artifact_retention = retention;
+        self
+    }
+
     /// Checks everything (names, bounds, limits, providers, configuration) and reports every
     /// problem at once. Reads no environment variable and calls no model.
     pub fn build(self) -> Result<Application, AssemblyError> {
@@ -214,6 +223,8 @@ impl ApplicationBuilder {
             None => super::identifiers::new_instance_id()
                 .map_err(|problem| AssemblyError::new(assembly.name().to_owned(), vec![problem]))?,
         };
-        Ok(Application::host(assembly, store, self.budgets, instance))
+        let mut app = Application::host(assembly, store, self.budgets, instance);
+        app.artifact_retention = self.artifact_retention;
+        Ok(app)
     }
 }

@@ -96,6 +96,11 @@ impl Application {
                 Err(error) => return Err(RunError::Store(error)),
             }
         }
+        let agent = self
+            .workflow(&state.workflow)
+            .and_then(|w| w.agent(&state.agent));
+        let retention = self.artifact_retention;
+        crate::run::run_ended(&*self.store, agent, execution_id, retention).await;
         Ok(())
     }
 }

@@ -202,6 +202,7 @@ impl Application {
             budgets: self.budgets,
             approvals: self.assembly.approvals().clone(),
             clock: self.clock().clone(),
+            artifact_retention: self.artifact_retention,
         })
     }
 }

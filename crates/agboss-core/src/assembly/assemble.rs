@@ -99,6 +99,7 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
             );
         }
     }
+    super::artifact_checks::check_wants(&workflows, &mut problems);
     // Renewals go every third of the ttl: under 3 ms, a lease would be lost between two.
     if builder.lease_ttl.as_duration() < std::time::Duration::from_millis(3) {
         problems.push(

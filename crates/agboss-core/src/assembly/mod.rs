@@ -21,11 +21,13 @@
 //! | `agent.history-max-size-invalid` | an agent's bound on the history it reads keeps nothing or is not a size (configuration's `history_max_size`, or a context window of 0 tokens) |
 //! | `config.*` | the configuration file: syntax, secrets where names belong, unknown sections |
 //! | `app.lease-ttl-invalid` | a lease ttl too short to be renewed before it runs out |
+//! | `agent.wants-unproduced` | an agent's tool `wants` a kind of artifact that no tool of the application declares as its `result_kind` |
 //!
 //! The application that hosts executions (`app`) is built on what this returns, an
 //! [`Assembly`]; `describe` reads it.
 
 mod agent_checks;
+mod artifact_checks;
 mod assemble;
 mod assembled;
 mod channel_checks;

@@ -20,8 +20,9 @@ pub const DESCRIBE_VERSION: u32 = 1;
 /// and `schemas.tools[name]` with each tool's own declaration (`maxResultSize` in bytes, or
 /// `null` for a tool without its own bound: its agent's `maxResultSize` applies; with
 /// `resultCeiling` (`size` in bytes, `hint`), `repeatedWhen`, `allowlists` (`field`, `kind`
-/// `paths` or `urls`, `within`) and `maxArgumentSize` (bytes) only when the tool declares
-/// them).
+/// `paths` or `urls`, `within`), `maxArgumentSize` (bytes), `resultKind` (`kind`,
+/// `artifactAbove` in bytes or `null`) and `wants` (argument to kind) only when the tool
+/// declares them).
 pub fn json(app: &Application) -> Value {
     let mut tools: BTreeMap<&str, Value> = BTreeMap::new();
     let workflows: Vec<Value> = app
@@ -136,6 +137,7 @@ fn tool_schema(tool: &ToolDescriptor, app: &Application) -> Value {
     if tool.max_argument_size() != ToolDescriptor::DEFAULT_MAX_ARGUMENT_SIZE {
         schema["maxArgumentSize"] = Value::from(tool.max_argument_size().get());
     }
+    super::artifacts::json(tool, &mut schema);
     schema
 }
 

@@ -7,6 +7,7 @@
 //! variables they are made from. [`check`] lists what is likely a mistake, each finding with
 //! its code and [`Level`] (`describe --check`).
 
+mod artifacts;
 mod json;
 mod lint;
 mod text;

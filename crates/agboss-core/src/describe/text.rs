@@ -190,6 +190,7 @@ fn tool_line(out: &mut String, pad: &str, tool: &AppTool, app: &Application) {
     if descriptor.repeated_when() != crate::tool::RepeatedWhen::default() {
         waits.push_str(&format!(", repeated when: {}", descriptor.repeated_when()));
     }
+    waits.push_str(&super::artifacts::text(descriptor));
     let _ = writeln!(
         out,
         "{pad}    · {} ({}, {}{waits}){env} — {} · maxResultSize {}",

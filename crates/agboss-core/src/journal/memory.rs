@@ -21,6 +21,7 @@ use crate::time::{Clock, ClockTime};
 pub struct MemoryStore {
     inner: Mutex<Inner>,
     clock: Clock,
+    artifacts: super::memory_artifacts::MemoryArtifacts,
 }
 
 #[derive(Debug, Default)]
@@ -75,6 +76,7 @@ impl MemoryStore {
         MemoryStore {
             inner: Mutex::default(),
             clock: clock.into(),
+            artifacts: Default::default(),
         }
     }
 
@@ -348,6 +350,36 @@ impl Store for MemoryStore {
             live: held.is_live(now),
         });
         Box::pin(std::future::ready(Ok(state)))
+    }
+
+    // Artifacts (issue 17): kept beside the journals (`memory_artifacts.rs`).
+
+    fn put_artifact<'a>(&'a self, artifact: &'a crate::tool::Artifact) -> StoreFuture<'a, ()> {
+        self.artifacts.put(artifact);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn artifact<'a>(
+        &'a self,
+        execution_id: &'a str,
+        reference: &'a str,
+    ) -> StoreFuture<'a, Option<crate::tool::Artifact>> {
+        let found = self.artifacts.get(execution_id, reference);
+        Box::pin(std::future::ready(Ok(found)))
+    }
+
+    fn artifacts<'a>(
+        &'a self,
+        execution_id: &'a str,
+        kind: &'a str,
+    ) -> StoreFuture<'a, Vec<crate::tool::ArtifactRef>> {
+        let listed = self.artifacts.list(execution_id, kind);
+        Box::pin(std::future::ready(Ok(listed)))
+    }
+
+    fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
+        let deleted = self.artifacts.delete(execution_id);
+        Box::pin(std::future::ready(Ok(deleted)))
     }
 }
 

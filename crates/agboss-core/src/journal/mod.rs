@@ -14,7 +14,9 @@ mod event;
 mod index;
 mod lease;
 mod memory;
+mod memory_artifacts;
 mod pause;
+mod shelf;
 mod state;
 mod store;
 mod thread;
@@ -30,6 +32,7 @@ pub use index::{
 pub use lease::{Fence, JournalEntry, Lease, LeaseState, fence_refusal, renew_refusal, taken_seq};
 pub use memory::MemoryStore;
 pub use pause::{AskedIn, PauseOpened, PauseQuery, PauseRecord, PauseResolution};
+pub use shelf::ExecutionShelf;
 pub use state::{CallPause, JournalError, LoopState, Next};
 pub use store::Store;
 pub use thread::{ThreadOwner, owner_mismatch, thread_owner_change};

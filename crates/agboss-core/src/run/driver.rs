@@ -29,7 +29,8 @@ pub(crate) async fn drive(
         agent = agent.name(),
     );
     let mut agent_loop = AgentLoop::new(env, agent, execution.clone(), options, lease);
-    async move {
+    let execution_id = execution.execution_id().to_owned();
+    let ran = async move {
         if let Some(start) = start {
             agent_loop.record(&mut state, start).await?;
         }
@@ -62,7 +63,18 @@ pub(crate) async fn drive(
         outcome(state, &execution)
     }
     .instrument(span)
-    .await
+    .await;
+    // A run that ended (not one that paused, or whose lease another instance took).
+    if !matches!(ran, Ok(RunOutcome::Paused(_)) | Err(RunError::LeaseLost(_))) {
+        super::run_ended(
+            &*env.store,
+            Some(agent),
+            &execution_id,
+            env.artifact_retention,
+        )
+        .await;
+    }
+    ran
 }
 
 /// How a run whose state is `state` stopped: its answer, or its error.

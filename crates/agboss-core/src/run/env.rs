@@ -23,4 +23,6 @@ pub struct RunEnv {
     pub approvals: Arc<Approvals>,
     /// The application's clock (pauses are dated by it).
     pub clock: Clock,
+    /// How long the execution's artifacts are kept once its run ends.
+    pub artifact_retention: super::retention::ArtifactRetention,
 }

@@ -138,6 +138,9 @@ impl AgentLoop<'_> {
             if let Some(asker) = asker_for(state, index, asks, &requests) {
                 frame = frame.with_asker(asker);
             }
+            if let Some(shelf) = self.shelf_for(tool.descriptor()) {
+                frame = frame.with_artifacts(shelf);
+            }
             let span = tracing::info_span!(
                 "agboss.tool_call",
                 tool = %pending.call.name,

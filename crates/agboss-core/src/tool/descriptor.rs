@@ -11,6 +11,7 @@ use super::{
     AllowList, Capability, CheckIn, EvidenceFn, OnCrash, RemoteTool, RepeatedWhen, ResultCeiling,
     RoleRef, SchemaError, ToolOrigin,
 };
+use super::{ResultKind, WantedArgument};
 use crate::component::{
     Component, ComponentKind, DependencySpec, SourceLocation, derefs_to_component,
 };
@@ -42,9 +43,39 @@ pub struct ToolDescriptor {
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
     compiled: OnceLock<Result<Arc<CompiledSchemas>, SchemaError>>,
+    result_kind: Option<ResultKind>,
+    wants: &'static [WantedArgument],
 }
 
 impl ToolDescriptor {
+    /// Keeps its results longer than `above` (else than its bound) as artifacts of `kind`
+    /// (`#[tool(result_kind = .., artifact_above = ..)]`; see [`ResultKind`]).
+    pub const fn with_result_kind(
+        mut self,
+        kind: &'static str,
+        above: Option<ByteSize>,
+    ) -> ToolDescriptor {
+        self.result_kind = Some(ResultKind { kind, above });
+        self
+    }
+
+    /// Takes artifact references in the arguments `wants` names, redeemed before it runs
+    /// (`#[tool(wants(..))]`; see [`WantedArgument`]).
+    pub const fn with_wants(mut self, wants: &'static [WantedArgument]) -> ToolDescriptor {
+        self.wants = wants;
+        self
+    }
+
+    /// The kind of artifact its results are kept as, and over which size.
+    pub fn result_kind(&self) -> Option<&ResultKind> {
+        self.result_kind.as_ref()
+    }
+
+    /// The arguments that take artifact references, with the kind each takes.
+    pub fn wants(&self) -> &'static [WantedArgument] {
+        self.wants
+    }
+
     /// The timeout of a tool that declares none.
     pub const DEFAULT_TIMEOUT: TimeSpan = seconds(30);
 
@@ -82,6 +113,8 @@ impl ToolDescriptor {
             input_schema,
             output_schema,
             compiled: OnceLock::new(),
+            result_kind: None,
+            wants: &[],
         }
     }
 

@@ -123,6 +123,14 @@ pub enum ToolFailure {
         /// The tool's ceiling and hint.
         ceiling: super::ResultCeiling,
     },
+    /// A reference passed to a `wants` argument is not a live artifact of the execution of
+    /// the wanted kind (`[tool.artifact-refused]`: the text lists the live ones); `run` was not
+    /// called.
+    #[error("{0}")]
+    ArtifactRefused(String),
+    /// The store of artifacts failed while a reference was redeemed or a result kept.
+    #[error("the artifact store failed: {0}")]
+    ArtifactStore(String),
 }
 
 impl ToolFailure {

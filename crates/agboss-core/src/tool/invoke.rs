@@ -8,7 +8,9 @@ use std::sync::Arc;
 use super::Scope;
 use super::race::{Finish, Race, panic_message};
 use super::schema::CompiledSchemas;
-use super::{Asker, CallOutcome, Issues, Tool, ToolDescriptor, ToolFailure, ToolResult};
+use super::{
+    ArtifactShelf, Asker, CallOutcome, Issues, Tool, ToolDescriptor, ToolFailure, ToolResult,
+};
 use crate::base::Setting;
 use crate::context::{AbortReason, Execution, Step};
 use crate::deps::Providers;
@@ -45,6 +47,7 @@ pub struct CallFrame {
     execution: Execution,
     step: Step,
     asker: Option<Arc<dyn Asker>>,
+    artifacts: Option<Arc<dyn ArtifactShelf>>,
 }
 
 impl CallFrame {
@@ -54,7 +57,16 @@ impl CallFrame {
             execution,
             step,
             asker: None,
+            artifacts: None,
         }
+    }
+
+    /// The same call, keeping and redeeming artifacts on `shelf` (the execution's; what the
+    /// loop gives a call of a tool with a `result_kind` or `wants`). Without one, results are
+    /// never kept aside and every reference is refused.
+    pub fn with_artifacts(mut self, shelf: Arc<dyn ArtifactShelf>) -> CallFrame {
+        self.artifacts = Some(shelf);
+        self
     }
 
     /// The same call, asking its questions through `asker`.
@@ -80,6 +92,7 @@ impl std::fmt::Debug for CallFrame {
             .field("execution", &self.execution)
             .field("step", &self.step)
             .field("asks", &self.asker.is_some())
+            .field("artifacts", &self.artifacts.is_some())
             .finish()
     }
 }
@@ -156,7 +169,14 @@ impl<T: Tool> Invoker<T> {
                     Some(ceiling) if ceiling.refuses(text.len()) => {
                         self.over_ceiling(text, ceiling)
                     }
-                    _ => CallOutcome::succeeded(text, self.bound),
+                    _ => match (self.descriptor.result_kind(), &frame.artifacts) {
+                        (Some(kind), Some(shelf))
+                            if text.len() as u64 > kind.threshold(self.bound).get() =>
+                        {
+                            self.kept_aside(kind, text, frame, &**shelf).await
+                        }
+                        _ => CallOutcome::succeeded(text, self.bound),
+                    },
                 },
                 Err(failure) => CallOutcome::failed(failure, self.bound),
             },
@@ -177,6 +197,28 @@ impl<T: Tool> Invoker<T> {
         let mut outcome = CallOutcome::failed(failure, self.bound);
         outcome.result_bytes = bytes;
         outcome
+    }
+
+    /// A rendered output over the tool's artifact size: kept on `shelf`, and the model reads
+    /// its reference.
+    async fn kept_aside(
+        &self,
+        kind: &super::ResultKind,
+        text: String,
+        frame: &CallFrame,
+        shelf: &dyn ArtifactShelf,
+    ) -> CallOutcome {
+        let call_id = frame.step().call_id();
+        match super::artifact_call::mint(self.descriptor, kind, text, call_id, shelf).await {
+            // The reference is never cut: a bound shorter than it would lose the artifact.
+            Ok(reference) => CallOutcome {
+                result_bytes: reference.len(),
+                content: reference,
+                is_result_truncated: false,
+                failure: None,
+            },
+            Err(failure) => CallOutcome::failed(failure, self.bound),
+        }
     }
 
     /// Runs one call from the model's JSON `arguments` and returns the output as a JSON value,
@@ -208,10 +250,21 @@ impl<T: Tool> Invoker<T> {
         self.descriptor
             .check_argument_size(arguments)
             .map_err(ToolFailure::InvalidInput)?;
-        let input = schemas
-            .input
-            .decode::<T::Input>(arguments)
-            .map_err(ToolFailure::InvalidInput)?;
+        let wants = self.descriptor.wants();
+        let input = if wants.is_empty() {
+            schemas
+                .input
+                .decode::<T::Input>(arguments)
+                .map_err(ToolFailure::InvalidInput)?
+        } else {
+            let mut value = schemas
+                .input
+                .decode::<serde_json::Value>(arguments)
+                .map_err(ToolFailure::InvalidInput)?;
+            super::artifact_call::redeem(wants, &mut value, frame.artifacts.as_deref()).await?;
+            serde_path_to_error::deserialize::<_, T::Input>(value)
+                .map_err(|e| ToolFailure::InvalidInput(Issues::serde(e)))?
+        };
         self.execute(schemas, input, frame).await
     }
 

@@ -16,10 +16,14 @@
 //!
 //! What the model reads is the output's JSON text or `Tool error: <message>`, bounded by the
 //! tool's `max_result_size` (see [`bound`]). A tool with a `result_ceiling` refuses a rendered
-//! output over it before bounding ([`ResultCeiling`]).
+//! output over it before bounding ([`ResultCeiling`]). A tool with a `result_kind` keeps a
+//! result over its artifact size in the store and the model reads a reference instead; a tool
+//! that `wants` artifacts has their references redeemed between steps 1 and 2 ([`Wanted`]).
 
 mod allowlist;
 mod allowlist_schema;
+mod artifact;
+mod artifact_call;
 mod asker;
 mod blocking;
 pub mod bound;
@@ -44,8 +48,13 @@ mod schema;
 mod scope;
 mod subprocess;
 mod tape;
+mod wanted;
 
 pub use allowlist::{AllowKind, AllowList};
+pub use artifact::{
+    Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, REFERENCE_RANDOM_BYTES, Refusal,
+    ResultKind, ShelfFuture, WantedArgument, minted_text, refusal_text,
+};
 pub use asker::{AskFailure, AskFuture, Asker};
 pub use blocking::{BlockingPool, StopFlag, blocking};
 pub use bound::{BoundedText, bound_text};
@@ -73,3 +82,4 @@ pub(crate) use schema::SchemaCheck;
 pub use schema::{input_schema_of, output_schema_of};
 pub use scope::Scope;
 pub use subprocess::Subprocess;
+pub use wanted::{Wanted, WantsField, wants_field};

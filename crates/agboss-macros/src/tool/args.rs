@@ -42,6 +42,8 @@ pub const MCP_KEYS: &[&str] = &[
     "allow_urls",
     "max_argument_size",
     "crate",
+    "result_kind",
+    "artifact_above",
 ];
 
 /// The keys `#[tool]` accepts.
@@ -65,6 +67,9 @@ pub const KEYS: &[&str] = &[
     "allow_urls",
     "max_argument_size",
     "crate",
+    "result_kind",
+    "artifact_above",
+    "wants",
 ];
 
 /// `#[tool(..)]` as written; checked in `check`.
@@ -116,6 +121,12 @@ pub struct ToolArgs {
     pub allow_urls: Vec<AllowArgs>,
     /// A byte size: the longest arguments a call may send, `megabytes(4)`.
     pub max_argument_size: Option<syn::Expr>,
+    /// The kind of artifact its results are kept as: `result_kind = "dataset/rows"`.
+    pub result_kind: Option<syn::LitStr>,
+    /// A byte size over which a result becomes an artifact: `kilobytes(16)`.
+    pub artifact_above: Option<syn::Expr>,
+    /// The arguments that take artifact references: `wants(dataset = "dataset/rows")`.
+    pub wants: Option<syn::Meta>,
 }
 
 impl ToolArgs {
@@ -130,6 +141,7 @@ impl ToolArgs {
             &self.max_result_size,
             &self.result_ceiling,
             &self.max_argument_size,
+            &self.artifact_above,
         ]
         .into_iter()
         .flatten()

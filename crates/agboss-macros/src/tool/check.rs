@@ -9,6 +9,7 @@ use syn::{ItemStruct, Path, Type, TypePath};
 
 use super::allow::{AllowValue, check_allowlists};
 use super::args::{Kind, ToolArgs};
+use super::artifacts::{ResultKindValue, WantedValue, check_result_kind, check_wants};
 use super::consent::{CapabilityValue, CheckInValue, check_capabilities, check_check_in};
 use super::results::{CeilingValue, check_ceiling, check_repeated_when};
 use crate::ctxt::Ctxt;
@@ -55,6 +56,10 @@ pub struct ResolvedTool {
     pub max_argument_size: Option<ByteSizeValue>,
     /// The struct's fields, then the one the pass-through handler adds, if any.
     pub fields: Vec<Field>,
+    /// `result_kind = "..", artifact_above = ..`.
+    pub result_kind: Option<ResultKindValue>,
+    /// `wants(argument = "kind", ..)`.
+    pub wants: Vec<WantedValue>,
 }
 
 impl ResolvedTool {
@@ -116,6 +121,9 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         .max_argument_size
         .as_ref()
         .and_then(|m| cx.handle(byte_size(m, "max_argument_size")));
+    let result_kind =
+        check_result_kind(args.result_kind.as_ref(), args.artifact_above.as_ref(), cx);
+    let wants = check_wants(args.wants.as_ref(), cx);
     let on_crash = check_on_crash(args.on_crash.as_ref(), args.channel.is_some(), cx);
     let asks = check_asks(args.asks.as_ref(), kind, cx);
     let capabilities = check_capabilities(args.capabilities.as_ref(), cx);
@@ -153,6 +161,8 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         allowlists,
         max_argument_size,
         fields,
+        result_kind,
+        wants,
     })
 }
 

@@ -8,6 +8,7 @@ use syn::ItemStruct;
 use syn::spanned::Spanned;
 
 use super::ResolvedTool;
+use super::artifacts::gen_wants;
 use super::check::{McpCall, PassThrough};
 use super::consent::Consent;
 use super::results::repeated_when_tokens;
@@ -32,11 +33,13 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let handler = gen_pass_through(tool, item, &private);
     let asks = gen_asks(tool, &private);
     let ident = &item.ident;
+    let wants = gen_wants(&tool.wants, ident, &private);
     let consent = consent_of(tool).items(ident, &private);
     let registration = submit(&private, quote!(#private::ToolRegistration::of::<#ident>()));
     // A struct without a doc comment is documented with what the model reads of it.
     let items = [
         asks,
+        wants,
         consent,
         implementation,
         mcp_check,
@@ -186,6 +189,12 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     descriptor.call_with("with_repeated_when", tool.repeated_when, |variant| {
         repeated_when_tokens(variant, private)
     });
+    descriptor.call_with("with_result_kind", tool.result_kind.as_ref(), |k| {
+        k.to_tokens(private)
+    });
+    if !tool.wants.is_empty() {
+        descriptor.call("with_wants", quote!(&__AGBOSS_WANTS));
+    }
     if tool.read_only {
         descriptor.call("read_only", TokenStream::new());
     }

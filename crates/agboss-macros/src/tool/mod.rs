@@ -3,6 +3,7 @@
 
 mod allow;
 mod args;
+mod artifacts;
 mod check;
 mod codegen;
 mod consent;

@@ -18,6 +18,7 @@
 //! by side; after every step both must have given the same result and must answer every query
 //! alike.
 
+mod artifacts;
 mod cases;
 pub mod events;
 mod leases;
@@ -39,6 +40,7 @@ pub use model::{DIFFERENTIAL_CASES, differential};
 /// by hand: a store passes the suite by passing every case, through the macro.
 #[doc(hidden)]
 pub mod case {
+    pub use super::artifacts::*;
     pub use super::cases::*;
     pub use super::leases::*;
     pub use super::pauses::*;
@@ -111,6 +113,8 @@ macro_rules! store_conformance {
             a_thread_belongs_to_the_owner_its_first_run_named,
             racing_first_runs_of_a_thread_leave_exactly_one_owner,
             a_store_on_a_manual_clock_never_waits_on_it,
+            keeps_artifacts_per_execution_and_lists_them_by_kind,
+            deletes_artifacts_with_their_execution,
         );
     };
 }

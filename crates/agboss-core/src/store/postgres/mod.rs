@@ -10,6 +10,7 @@
 //! ([`schema`]).
 
 mod append;
+mod artifacts;
 mod error;
 mod lease;
 mod pool;
@@ -303,6 +304,44 @@ impl Store for PostgresStore {
 
     fn use_clock(&self, clock: &Clock) {
         self.pool.use_clock(clock);
+    }
+
+    // Artifacts (issue 17): `artifacts.rs`.
+
+    fn put_artifact<'a>(&'a self, artifact: &'a crate::tool::Artifact) -> StoreFuture<'a, ()> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = artifacts::put(&mut conn, artifact).await;
+            (conn, result)
+        }))
+    }
+
+    fn artifact<'a>(
+        &'a self,
+        execution_id: &'a str,
+        reference: &'a str,
+    ) -> StoreFuture<'a, Option<crate::tool::Artifact>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = artifacts::get(&mut conn, execution_id, reference).await;
+            (conn, result)
+        }))
+    }
+
+    fn artifacts<'a>(
+        &'a self,
+        execution_id: &'a str,
+        kind: &'a str,
+    ) -> StoreFuture<'a, Vec<crate::tool::ArtifactRef>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = artifacts::list(&mut conn, execution_id, kind).await;
+            (conn, result)
+        }))
+    }
+
+    fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = artifacts::delete(&mut conn, execution_id).await;
+            (conn, result)
+        }))
     }
 }
 

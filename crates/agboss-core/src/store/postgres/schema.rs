@@ -10,7 +10,7 @@ use crate::journal::{StoreError, StoreErrorKind};
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`.
 /// Append new ones; never edit a released one.
-const MIGRATIONS: &[&str] = &[V1, V2];
+const MIGRATIONS: &[&str] = &[V1, V2, super::artifacts::SCHEMA_V3];
 
 /// The schema version this build writes (the highest row of `migrations`).
 pub(super) const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;

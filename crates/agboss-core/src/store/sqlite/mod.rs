@@ -6,6 +6,7 @@
 //! (WAL lets them read while the writer writes), on tokio's blocking threads.
 
 mod append;
+mod artifacts;
 mod clock;
 mod lease;
 mod options;
@@ -263,5 +264,50 @@ impl Store for SqliteStore {
             self.readers
                 .read(move |conn| lease::state(conn, &id).map_err(|e| sqlite_error(&e))),
         )
+    }
+
+    // Artifacts (issue 17): `artifacts.rs`.
+
+    fn put_artifact<'a>(&'a self, artifact: &'a crate::tool::Artifact) -> StoreFuture<'a, ()> {
+        let write = artifacts::ArtifactWrite::Put(Box::new(artifact.clone()));
+        Box::pin(async move { self.write(Work::Artifacts(write)).await.map(|_| ()) })
+    }
+
+    fn artifact<'a>(
+        &'a self,
+        execution_id: &'a str,
+        reference: &'a str,
+    ) -> StoreFuture<'a, Option<crate::tool::Artifact>> {
+        let (id, reference) = (execution_id.to_owned(), reference.to_owned());
+        Box::pin(
+            self.readers
+                .read(move |conn| artifacts::get(conn, &id, &reference)),
+        )
+    }
+
+    fn artifacts<'a>(
+        &'a self,
+        execution_id: &'a str,
+        kind: &'a str,
+    ) -> StoreFuture<'a, Vec<crate::tool::ArtifactRef>> {
+        let (id, kind) = (execution_id.to_owned(), kind.to_owned());
+        Box::pin(
+            self.readers
+                .read(move |conn| artifacts::list(conn, &id, &kind)),
+        )
+    }
+
+    fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
+        let id = execution_id.to_owned();
+        Box::pin(async move {
+            let counted = id.clone();
+            let held = self
+                .readers
+                .read(move |conn| artifacts::count(conn, &counted))
+                .await?;
+            let write = artifacts::ArtifactWrite::Delete(id);
+            self.write(Work::Artifacts(write)).await?;
+            Ok(held)
+        })
     }
 }

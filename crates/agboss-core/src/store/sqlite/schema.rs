@@ -35,6 +35,10 @@ const MIGRATIONS: &[Migration] = &[
         sql: V3,
         then: Some(own_threads),
     },
+    Migration {
+        sql: super::artifacts::SCHEMA_V4,
+        then: None,
+    },
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).

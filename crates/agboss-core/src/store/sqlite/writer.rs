@@ -59,6 +59,8 @@ pub(super) enum Work {
     Renew(Lease),
     /// A release.
     Release(Lease),
+    /// A put or a deletion of artifacts.
+    Artifacts(super::artifacts::ArtifactWrite),
 }
 
 /// What a job did.
@@ -188,6 +190,10 @@ fn try_group(
             Work::Renew(lease) => lease::renew(&tx, lease)?.map(|()| Done::Written),
             Work::Release(lease) => {
                 lease::release(&tx, lease)?;
+                Ok(Done::Written)
+            }
+            Work::Artifacts(write) => {
+                super::artifacts::apply(&tx, write)?;
                 Ok(Done::Written)
             }
         };

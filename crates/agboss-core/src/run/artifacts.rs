@@ -1,0 +1,53 @@
+//! Artifacts in a run: the shelf a call of a tool with a `result_kind` or `wants` gets (its
+//! execution's artifacts in the application's store), and their deletion when the run ends,
+//! unless [`ArtifactRetention`] keeps them.
+
+use std::sync::Arc;
+
+use super::agent_loop::AgentLoop;
+use super::retention::ArtifactRetention;
+use crate::agent::AppAgent;
+use crate::journal::{ExecutionShelf, Store};
+use crate::tool::{ArtifactShelf, ToolDescriptor};
+
+impl AgentLoop<'_> {
+    /// The shelf a call of `tool` keeps and redeems artifacts on: its execution's, for a tool
+    /// that declares a `result_kind` or `wants` (no other call gets one, and pays nothing).
+    pub(super) fn shelf_for(&self, tool: &ToolDescriptor) -> Option<Arc<dyn ArtifactShelf>> {
+        if tool.result_kind().is_none() && tool.wants().is_empty() {
+            return None;
+        }
+        let shelf = ExecutionShelf::new(self.env.store.clone(), self.execution.execution_id());
+        Some(Arc::new(shelf))
+    }
+}
+
+/// Whether a run of `agent` can keep artifacts: one of its tools declares a `result_kind`.
+pub(crate) fn keeps_artifacts(agent: &AppAgent) -> bool {
+    agent
+        .tools()
+        .iter()
+        .any(|t| t.descriptor().result_kind().is_some())
+}
+
+/// After the run of `agent` in `execution_id` ended: deletes its artifacts unless `retention`
+/// keeps them (or none of the agent's tools makes any: a run that cannot have artifacts costs
+/// the store nothing). A store that fails leaves them (a warning says so): the run's outcome
+/// stands.
+pub(crate) async fn run_ended(
+    store: &dyn Store,
+    agent: Option<&AppAgent>,
+    execution_id: &str,
+    retention: ArtifactRetention,
+) {
+    if retention == ArtifactRetention::Kept || !agent.is_some_and(keeps_artifacts) {
+        return;
+    }
+    if let Err(error) = store.delete_artifacts(execution_id).await {
+        tracing::warn!(
+            execution_id,
+            %error,
+            "the artifacts of an ended run could not be deleted; they stay in the store"
+        );
+    }
+}

@@ -1,0 +1,28 @@
+use agboss::prelude::*;
+#[allow(unused_imports)]
+use agboss::units::{bytes, kilobytes};
+
+#[dto]
+pub struct Rows {
+    pub rows: Vec<String>,
+}
+
+#[dto]
+pub struct Query {
+    pub dataset: agboss::tool::Wanted<Rows>,
+}
+
+/// Charts rows.
+#[tool(name = "chart-rows-tool", wants(datasets = "dataset/rows"))]
+pub struct ChartRows;
+
+impl ToolHandler for ChartRows {
+    type Input = Query;
+    type Output = Rows;
+
+    async fn run(&self, _input: Query) -> Result<Rows, ToolError> {
+        Ok(Rows { rows: Vec::new() })
+    }
+}
+
+fn main() {}
