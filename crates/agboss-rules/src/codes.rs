@@ -381,6 +381,12 @@ catalogue! {
     /// `g mcp` has no tool left to generate.
     MCP_GENERATE_NO_TOOLS = ("mcp.generate-no-tools", "`g mcp` has no tool left to generate",
         "no tool of server `{server}` is left to generate{detail}");
+    /// A server changed a tool's definition after it was approved (fault plan T20).
+    MCP_DEFINITION_CHANGED = ("mcp.definition-changed", "an MCP server changed a tool's definition (its description, schemas or annotations) since it was approved, so the tool is disabled until a person approves the new one",
+        "server `{server}` changed the definition of its tool `{tool}` since it was approved, so the call was not sent: the tool is disabled until a person reviews and approves the new definition (`mcp approve {server} {tool}`)");
+    /// An approval names a server tool the application holds no pin of.
+    MCP_PIN_UNKNOWN = ("mcp.pin-unknown", "an approval names an MCP server tool the application holds no pinned definition of",
+        "application `{application}` holds no pinned definition of tool `{tool}` of server `{server}`: a tool is pinned when its server first lists it (`start_mcp_servers`, or its first call); `mcp pins` lists the pins");
 
     // The command line.
     /// `agboss new` was given a name that cannot name a crate.
@@ -453,6 +459,9 @@ catalogue! {
     /// A tool's result may fill its model's whole context window.
     DESCRIBE_BOUND_OVER_WINDOW = ("describe.bound-over-window", "a tool's result bound lets one result be larger than its agent's model reads in a request",
         "tool `{tool}` of agent `{agent}` may return {bound} (about {tokens} tokens), and `{model}` reads {window} tokens per request: lower the tool's `max_result_size`, or the agent's");
+    /// An MCP tool whose definition the application has not pinned yet.
+    DESCRIBE_MCP_UNPINNED = ("describe.mcp-unpinned", "an MCP tool's server tool has no pinned definition in the application's store yet, so its first definition will be trusted as the server gives it then",
+        "tool `{tool}` calls `{server_tool}` of server `{server}`, whose definition the application has not pinned yet: whatever the server first lists is trusted then; start the server where its definition can be reviewed (`start_mcp_servers`, then `mcp pins`) before the application runs unattended");
     /// A journal this build cannot fold.
     JOURNAL = ("journal", "the execution's journal cannot be folded by this build (a newer layout, or events out of order); nothing was run",
         "{detail}");

@@ -238,8 +238,8 @@ pub mod journal {
 /// [`ApplicationBuilder::store`](app::ApplicationBuilder::store).
 pub mod store {
     pub use agboss_core::journal::{
-        Fence, JournalEntry, Lease, LeaseState, MemoryStore, Store, StoreError, StoreErrorKind,
-        StoreFuture,
+        Fence, JournalEntry, Lease, LeaseState, McpApproval, McpDefinitionSeen, McpPin,
+        MemoryStore, Store, StoreError, StoreErrorKind, StoreFuture,
     };
     #[cfg(feature = "sqlite")]
     pub use agboss_core::store::{Durability, SqliteOptions, SqliteStore};
@@ -253,7 +253,7 @@ pub mod store {
     pub mod implement {
         pub use agboss_core::journal::{
             PauseChange, derive_records, fence_refusal, next_record, owner_mismatch, pause_change,
-            renew_refusal, taken_seq, thread_owner_change,
+            pin_after_approval, pin_after_seen, renew_refusal, taken_seq, thread_owner_change,
         };
     }
 }
@@ -354,10 +354,11 @@ pub mod describe {
 #[cfg(feature = "mcp")]
 pub mod mcp {
     pub use agboss_core::mcp::{
-        CLIENT_NAME, CLIENT_VERSION, ElicitationAnswer, ElicitationQuestion, ElicitationTypes,
-        ListError, ListedTool, McpClient, McpConnection, McpError, McpOAuth, McpServer,
-        McpServerDescriptor, McpTransport, PROTOCOL_VERSION, START_TIMEOUT, ServerAddress,
-        list_tools, registered_mcp_servers,
+        CLIENT_NAME, CLIENT_VERSION, Definition, ElicitationAnswer, ElicitationQuestion,
+        ElicitationTypes, ListError, ListedTool, McpClient, McpConnection, McpError, McpOAuth,
+        McpServer, McpServerDescriptor, McpTransport, MemoryPins, PROTOCOL_VERSION, PinFuture,
+        PinKeeper, START_TIMEOUT, ServerAddress, Verdict, canonical_json, list_tools,
+        registered_mcp_servers,
     };
 }
 

@@ -214,6 +214,10 @@ impl ApplicationBuilder {
             None => super::identifiers::new_instance_id()
                 .map_err(|problem| AssemblyError::new(assembly.name().to_owned(), vec![problem]))?,
         };
-        Ok(Application::host(assembly, store, self.budgets, instance))
+        let app = Application::host(assembly, store, self.budgets, instance);
+        // The MCP servers' tool definitions are pinned in the application's store.
+        #[cfg(feature = "mcp")]
+        app.keep_mcp_pins();
+        Ok(app)
     }
 }

@@ -13,10 +13,12 @@ use rmcp::transport::streamable_http_client::{
 use tokio::sync::Mutex;
 
 use super::McpError;
+use super::definitions::Listing;
 use super::descriptor::{McpServerDescriptor, McpTransport};
 use super::elicitation::{Elicitations, Elicitor};
 use super::endpoint::Endpoint;
 use super::oauth;
+use super::pin::PinSlot;
 use super::process::ServerProcess;
 use super::stdio::{Diagnostics, spawn};
 use crate::base::Env;
@@ -30,6 +32,8 @@ pub(crate) struct Live {
     service: RunningService<RoleClient, Elicitor>,
     child: Option<ServerProcess>,
     diagnostics: Arc<Diagnostics>,
+    /// Its declared tools' definitions, judged by the pins.
+    listing: Option<Arc<Listing>>,
 }
 
 /// One server's connection.
@@ -40,6 +44,8 @@ pub struct McpConnection {
     live: Mutex<Option<Live>>,
     /// Its calls in flight, for its requests for input to find theirs.
     elicitations: Arc<Elicitations>,
+    /// The keeper its tools' definitions are judged by.
+    pins: Arc<PinSlot>,
 }
 
 /// What a call needs of a live session.
@@ -47,6 +53,9 @@ pub struct McpConnection {
 pub(crate) struct Session {
     pub(crate) peer: Peer<RoleClient>,
     pub(crate) diagnostics: Arc<Diagnostics>,
+    /// What admits a call of a tool: its definition is the approved one. Every session a
+    /// connection starts has one (`None` only for a session that listed nothing).
+    pub(crate) listing: Option<Arc<Listing>>,
 }
 
 impl McpConnection {
@@ -54,6 +63,7 @@ impl McpConnection {
         descriptor: &'static McpServerDescriptor,
         env: Env,
         clock: Clock,
+        pins: Arc<PinSlot>,
     ) -> McpConnection {
         McpConnection {
             descriptor,
@@ -61,6 +71,7 @@ impl McpConnection {
             clock,
             live: Mutex::new(None),
             elicitations: Elicitations::new(descriptor),
+            pins,
         }
     }
 
@@ -158,8 +169,9 @@ impl McpConnection {
             command: endpoint.to_string(),
             reason,
         };
-        let handler = Elicitor::of(self.elicitations.clone());
-        let live = Live::open(&endpoint, &env, &self.clock, START_TIMEOUT, handler)
+        let listing = Listing::new(self.descriptor, self.pins.clone());
+        let handler = Elicitor::of(self.elicitations.clone(), listing.clone());
+        let mut live = Live::open(&endpoint, &env, &self.clock, START_TIMEOUT, handler)
             .await
             .map_err(failed)?;
         let offered = match live.list_tools(&self.clock, START_TIMEOUT).await {
@@ -191,6 +203,9 @@ impl McpConnection {
                     .join(", "),
             });
         }
+        // Each declared tool's definition is pinned at its first sight, or compared with the pin.
+        listing.take(&offered).await;
+        live.listing = Some(listing);
         Ok(live)
     }
 }
@@ -226,6 +241,7 @@ impl Live {
                             service,
                             child: Some(child),
                             diagnostics,
+                            listing: None,
                         });
                     }
                     Ok(Err(e)) => e.to_string(),
@@ -260,6 +276,7 @@ impl Live {
                     service: served.map_err(|e| http_failure(url, &e))?,
                     child: None,
                     diagnostics: Arc::new(Diagnostics::default()),
+                    listing: None,
                 })
             }
         }
@@ -357,6 +374,7 @@ fn session_of(live: &Live) -> Session {
     Session {
         peer: live.service.peer().clone(),
         diagnostics: live.diagnostics.clone(),
+        listing: live.listing.clone(),
     }
 }
 

@@ -64,6 +64,14 @@ pub enum McpError {
         /// Why the call stops.
         detail: String,
     },
+    /// The server changed the tool's definition since it was approved (its pin): the call was
+    /// not sent, and the tool stays disabled until a person approves the new definition.
+    DefinitionChanged {
+        /// The server.
+        server: &'static str,
+        /// The server's tool.
+        tool: String,
+    },
     /// The protocol failed another way (an MCP error response, a timeout of the SDK).
     Protocol {
         /// The server.
@@ -84,6 +92,7 @@ impl McpError {
             McpError::Undeclared { .. } => &codes::MCP_UNDECLARED_TOOL,
             McpError::Stopped { .. } => &codes::MCP_SERVER_STOPPED,
             McpError::Elicitation { .. } => &codes::MCP_ELICITATION,
+            McpError::DefinitionChanged { .. } => &codes::MCP_DEFINITION_CHANGED,
             McpError::Unreadable { .. } | McpError::Protocol { .. } => &codes::MCP,
         }
     }
@@ -115,6 +124,9 @@ impl McpError {
                 ("tool", tool),
                 ("server", server),
             ]),
+            McpError::DefinitionChanged { server, tool } => {
+                code.fill(&[("server", server), ("tool", tool)])
+            }
             McpError::Stopped { server, reason } => {
                 code.fill(&[("server", server), ("reason", reason)])
             }
@@ -170,6 +182,10 @@ mod tests {
             McpError::Elicitation {
                 server,
                 detail: "the call waits for an answer".into(),
+            },
+            McpError::DefinitionChanged {
+                server,
+                tool: "read".into(),
             },
         ];
         for error in coded {
