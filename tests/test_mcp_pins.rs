@@ -401,3 +401,72 @@ async fn annotations_decide_nothing() -> (usize, usize) {
     let influenced = decisions[1..].iter().filter(|d| **d != plain).count();
     (decisions.len() - 1, influenced)
 }
+
+/// The subcommands: `mcp pins` lists the pins, a changed one with both definitions for review;
+/// `mcp approve` approves it as the current user (or `--as`); an unknown tool is refused.
+#[tokio::test]
+async fn the_mcp_subcommands_list_the_pins_and_approve_a_change() {
+    let server = Server::new("cli");
+    let desk = app("pins-cli", &server, Arc::new(MemoryStore::new()));
+    desk.start_mcp_servers().await.unwrap();
+    let run = async |line: &str| {
+        let args = std::iter::once("myapp").chain(line.split(' '));
+        let command = agboss::cli::command_from(args)
+            .unwrap()
+            .expect("a subcommand");
+        assert!(command.needs_application());
+        command
+            .output(&desk, &Env::from_pairs([("USER", "cy")]))
+            .await
+    };
+    let listed = run("mcp pins").await;
+    assert!(
+        listed.starts_with("pinned lookup: approved (sha256:"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains(", by first sight)\npinned wipe: approved ("),
+        "{listed}"
+    );
+
+    server.define(
+        &lookup("Looks a word up, and more"),
+        &wipe(json!(null)),
+        true,
+    );
+    assert!(detected(&desk, "lookup").await);
+    let listed = run("mcp pins").await;
+    assert!(
+        listed.starts_with("pinned lookup: CHANGED since it was approved, not called until approved: `mcp approve pinned lookup`\n  approved (sha256:"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains(r#"now (sha256:"#)
+            && listed.contains(r#""description":"Looks a word up, and more""#),
+        "{listed}"
+    );
+    let json: Value = serde_json::from_str(&run("mcp pins --json").await).unwrap();
+    assert_eq!(json[0]["tool"], "lookup");
+    assert_ne!(json[0]["approved_hash"], json[0]["seen_hash"]);
+
+    let approved = run("mcp approve pinned lookup").await;
+    let hash = json[0]["seen_hash"].as_str().unwrap();
+    assert_eq!(
+        approved,
+        format!(
+            "tool `lookup` of server `pinned`: definition {hash} approved by cy; its calls are sent again\n"
+        )
+    );
+    assert!(
+        run("mcp pins")
+            .await
+            .starts_with("pinned lookup: approved (sha256:")
+    );
+    assert_eq!(look_up(&desk).await.content, r#"{"text":"called lookup"}"#);
+    let unknown = run("mcp approve pinned fetch --as ann").await;
+    assert_eq!(
+        unknown,
+        "error: [mcp.pin-unknown] application `pins-cli` holds no pinned definition of tool `fetch` of server `pinned`: a tool is pinned when its server first lists it (`start_mcp_servers`, or its first call); `mcp pins` lists the pins\n"
+    );
+    desk.shutdown().await;
+}

@@ -381,7 +381,7 @@ pub mod cli {
         command_from, current_user, current_user_or, render_pause,
     };
     #[cfg(feature = "mcp")]
-    pub use agboss_cli::{Generate, GenerateMcp};
+    pub use agboss_cli::{Generate, GenerateMcp, McpCommand};
 }
 
 /// Test harnesses: [`test_tool`](testing::test_tool), a store that fails on cue
