@@ -295,7 +295,7 @@ impl Command {
                 json,
                 check,
                 fail_on,
-            } => describe(app, *json, check.then_some(*fail_on)),
+            } => describe(app, *json, check.then_some(*fail_on)).await,
             Command::Pauses(command) => command.run(app, user).await,
             #[cfg(feature = "mcp")]
             Command::Mcp(command) => command.run(app, user).await,

@@ -347,7 +347,9 @@ pub mod time {
 
 /// `describe`: who can use which tool, with what limits, as text or versioned JSON.
 pub mod describe {
-    pub use agboss_core::describe::{DESCRIBE_VERSION, Level, Lint, check, json, text};
+    pub use agboss_core::describe::{
+        DESCRIBE_VERSION, Level, Lint, check, check_stored, findings_json, json, text,
+    };
 }
 
 /// MCP servers and their tools (`#[mcp_server]`, `#[mcp_tool]`).
