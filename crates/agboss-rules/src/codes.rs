@@ -384,6 +384,9 @@ catalogue! {
     /// A server changed a tool's definition after it was approved (fault plan T20).
     MCP_DEFINITION_CHANGED = ("mcp.definition-changed", "an MCP server changed a tool's definition (its description, schemas or annotations) since it was approved, so the tool is disabled until a person approves the new one",
         "server `{server}` changed the definition of its tool `{tool}` since it was approved, so the call was not sent: the tool is disabled until a person reviews and approves the new definition (`mcp approve {server} {tool}`)");
+    /// A server that failed several times in a row is not started again until its backoff ends.
+    MCP_RESTART_BACKOFF = ("mcp.restart-backoff", "an MCP server failed to start, or broke during calls, several times in a row, and is not started again until its backoff ends",
+        "server `{server}` failed {failures} times in a row, so it is not started again for {wait}; the last failure: {last}");
     /// An approval names a server tool the application holds no pin of.
     MCP_PIN_UNKNOWN = ("mcp.pin-unknown", "an approval names an MCP server tool the application holds no pinned definition of",
         "application `{application}` holds no pinned definition of tool `{tool}` of server `{server}`: a tool is pinned when its server first lists it (`start_mcp_servers`, or its first call); `mcp pins` lists the pins");

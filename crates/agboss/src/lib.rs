@@ -357,10 +357,10 @@ pub mod describe {
 pub mod mcp {
     pub use agboss_core::mcp::{
         CLIENT_NAME, CLIENT_VERSION, Definition, ElicitationAnswer, ElicitationQuestion,
-        ElicitationTypes, ListError, ListedTool, McpClient, McpConnection, McpError, McpOAuth,
-        McpServer, McpServerDescriptor, McpTransport, MemoryPins, PROTOCOL_VERSION, PinFuture,
-        PinKeeper, START_TIMEOUT, ServerAddress, Verdict, canonical_json, list_tools,
-        registered_mcp_servers,
+        ElicitationTypes, FIRST_BACKOFF, ListError, ListedTool, MAX_BACKOFF, McpClient,
+        McpConnection, McpError, McpOAuth, McpServer, McpServerDescriptor, McpTransport,
+        MemoryPins, PROTOCOL_VERSION, PinFuture, PinKeeper, START_TIMEOUT, ServerAddress, Verdict,
+        canonical_json, list_tools, registered_mcp_servers,
     };
 }
 

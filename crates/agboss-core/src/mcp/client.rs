@@ -138,6 +138,9 @@ impl<S: McpServer> McpClient<S> {
             },
         };
         guard.id = None;
+        if matches!(answer, Ok(Ok(_) | Err(ServiceError::McpError(_)))) {
+            self.connection.answered();
+        }
         match answer {
             Ok(Ok(ServerResult::CallToolResult(result))) => Ok(result),
             Ok(Ok(_)) => Err(McpError::Protocol {

@@ -20,6 +20,7 @@ use super::endpoint::Endpoint;
 use super::oauth;
 use super::pin::PinSlot;
 use super::process::ServerProcess;
+use super::restarts::Restarts;
 use super::stdio::{Diagnostics, spawn};
 use crate::base::Env;
 use crate::time::Clock;
@@ -46,6 +47,8 @@ pub struct McpConnection {
     elicitations: Arc<Elicitations>,
     /// The keeper its tools' definitions are judged by.
     pins: Arc<PinSlot>,
+    /// Its failures in a row, and when it may be started again.
+    restarts: Restarts,
 }
 
 /// What a call needs of a live session.
@@ -72,6 +75,7 @@ impl McpConnection {
             live: Mutex::new(None),
             elicitations: Elicitations::new(descriptor),
             pins,
+            restarts: Restarts::default(),
         }
     }
 
@@ -97,10 +101,31 @@ impl McpConnection {
                 return Ok(session_of(current));
             }
         }
-        let started = self.start().await?;
+        self.restarts
+            .admit(self.descriptor.name(), self.clock.now())?;
+        // A start dropped before it ends (the call's timeout) is a failure too.
+        let mut abandoned = Abandoned {
+            connection: self,
+            armed: true,
+        };
+        let started = self.start().await;
+        abandoned.armed = false;
+        let started =
+            started.inspect_err(|e| self.restarts.failed(self.clock.now(), e.to_string()))?;
         let session = session_of(&started);
         *live = Some(started);
         Ok(session)
+    }
+
+    /// The server answered a call: its run of failures ends.
+    pub(crate) fn answered(&self) {
+        self.restarts.answered();
+    }
+
+    /// How many times the server was started (tried), since the application was built:
+    /// failing servers are started again with a backoff (docs/mcp.md, "Lifecycle").
+    pub fn starts(&self) -> u64 {
+        self.restarts.starts()
     }
 
     /// Drops the session after a call saw it break, so that the next call starts the server
@@ -117,6 +142,9 @@ impl McpConnection {
             if let Some(old) = live.take() {
                 old.stop().await;
             }
+            let reason = describe_end(status, &session.diagnostics);
+            self.restarts.failed(self.clock.now(), reason.clone());
+            return reason;
         }
         describe_end(status, &session.diagnostics)
     }
@@ -381,9 +409,7 @@ fn session_of(live: &Live) -> Session {
 /// Why a session ended, in the server's own words where it left some.
 fn describe_end(status: Option<String>, diagnostics: &Diagnostics) -> String {
     if let Some(violation) = diagnostics.violation() {
-        return format!(
-            "{violation}; a stdio MCP server must write only protocol messages to stdout"
-        );
+        return violation;
     }
     let mut reason = match status {
         Some(status) => format!("the process {status}"),
@@ -393,6 +419,24 @@ fn describe_end(status: Option<String>, diagnostics: &Diagnostics) -> String {
         reason.push_str(&format!("; its stderr ends with: {stderr}"));
     }
     reason
+}
+
+/// Counts a start as failed when it is dropped before it ends.
+struct Abandoned<'a> {
+    connection: &'a McpConnection,
+    armed: bool,
+}
+
+impl Drop for Abandoned<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let connection = self.connection;
+            let why = "the start was abandoned before the server answered (the call that waited on it ended)";
+            connection
+                .restarts
+                .failed(connection.clock.now(), why.to_owned());
+        }
+    }
 }
 
 impl std::fmt::Debug for McpConnection {

@@ -72,6 +72,18 @@ pub enum McpError {
         /// The server's tool.
         tool: String,
     },
+    /// It failed several times in a row (a start, or a session that broke during a call), and
+    /// is not started again before its backoff ends.
+    BackingOff {
+        /// The server.
+        server: &'static str,
+        /// Its failures in a row.
+        failures: u32,
+        /// How long until it may be started again.
+        wait: std::time::Duration,
+        /// The last failure's message.
+        last: String,
+    },
     /// The protocol failed another way (an MCP error response, a timeout of the SDK).
     Protocol {
         /// The server.
@@ -93,6 +105,7 @@ impl McpError {
             McpError::Stopped { .. } => &codes::MCP_SERVER_STOPPED,
             McpError::Elicitation { .. } => &codes::MCP_ELICITATION,
             McpError::DefinitionChanged { .. } => &codes::MCP_DEFINITION_CHANGED,
+            McpError::BackingOff { .. } => &codes::MCP_RESTART_BACKOFF,
             McpError::Unreadable { .. } | McpError::Protocol { .. } => &codes::MCP,
         }
     }
@@ -123,6 +136,17 @@ impl McpError {
                 ("subject", &"this tool"),
                 ("tool", tool),
                 ("server", server),
+            ]),
+            McpError::BackingOff {
+                server,
+                failures,
+                wait,
+                last,
+            } => code.fill(&[
+                ("server", server),
+                ("failures", failures),
+                ("wait", &super::restarts::spoken(*wait)),
+                ("last", last),
             ]),
             McpError::DefinitionChanged { server, tool } => {
                 code.fill(&[("server", server), ("tool", tool)])

@@ -27,6 +27,7 @@ mod list;
 mod oauth;
 mod pin;
 mod process;
+mod restarts;
 mod session;
 mod stdio;
 
@@ -41,6 +42,7 @@ pub use error::McpError;
 pub use hub::McpHub;
 pub use list::{ListError, ListedTool, ServerAddress, list_tools};
 pub use pin::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
+pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
 pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
 
 /// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
