@@ -140,7 +140,9 @@ impl McpConnection {
                 status = child.exit_status().await;
             }
             if let Some(old) = live.take() {
-                old.stop().await;
+                // The process is reaped already; ending the SDK's session may wait for its
+                // handlers (seconds), which the call that saw the break does not wait for.
+                tokio::spawn(old.stop());
             }
             let reason = describe_end(status, &session.diagnostics);
             self.restarts.failed(self.clock.now(), reason.clone());
