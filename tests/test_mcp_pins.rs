@@ -463,6 +463,34 @@ async fn the_mcp_subcommands_list_the_pins_and_approve_a_change() {
             .starts_with("pinned lookup: approved (sha256:")
     );
     assert_eq!(look_up(&desk).await.content, r#"{"text":"called lookup"}"#);
+    // A server that goes back to the approved definition is called again, nobody approving.
+    server.define(
+        &lookup("Looks a word up, and even more"),
+        &wipe(json!(null)),
+        true,
+    );
+    assert!(detected(&desk, "lookup").await);
+    assert!(
+        look_up(&desk)
+            .await
+            .content
+            .contains("[mcp.definition-changed]")
+    );
+    server.define(
+        &lookup("Looks a word up, and more"),
+        &wipe(json!(null)),
+        true,
+    );
+    let mut back = false;
+    for _ in 0..500 {
+        back = desk.mcp_pins().await.unwrap()[0].is_approved();
+        if back {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(back, "{}", run("mcp pins").await);
+    assert_eq!(look_up(&desk).await.content, r#"{"text":"called lookup"}"#);
     let unknown = run("mcp approve pinned fetch --as ann").await;
     assert_eq!(
         unknown,

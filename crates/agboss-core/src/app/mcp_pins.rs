@@ -33,12 +33,14 @@ impl PinKeeper for StorePins {
                 .mcp_pin(&self.application, server, tool)
                 .await
                 .map_err(|e| e.to_string())?;
-            // The common case reads and writes nothing more: the definition is the approved
-            // one, or the changed one the store holds already.
-            match held {
-                Some(pin) if pin.approved_hash == definition.hash => return Ok(Verdict::Approved),
-                Some(pin) if pin.seen_hash == definition.hash => return Ok(Verdict::Changed),
-                _ => {}
+            // The common case writes nothing: the definition is the one the store saw last,
+            // approved or not.
+            if let Some(pin) = held.filter(|pin| pin.seen_hash == definition.hash) {
+                return Ok(if pin.approved_hash == definition.hash {
+                    Verdict::Approved
+                } else {
+                    Verdict::Changed
+                });
             }
             let seen = McpDefinitionSeen {
                 application: self.application.clone(),
