@@ -145,7 +145,7 @@ impl McpError {
             } => code.fill(&[
                 ("server", server),
                 ("failures", failures),
-                ("wait", &super::restarts::spoken(*wait)),
+                ("wait", &spoken(*wait)),
                 ("last", last),
             ]),
             McpError::DefinitionChanged { server, tool } => {
@@ -173,9 +173,29 @@ impl McpError {
     }
 }
 
+/// `wait` for a person: `1.5 s`, `250 ms`.
+fn spoken(wait: std::time::Duration) -> String {
+    if wait.as_secs() == 0 {
+        format!("{} ms", wait.as_millis())
+    } else if wait.subsec_millis() == 0 {
+        format!("{} s", wait.as_secs())
+    } else {
+        format!("{:.1} s", wait.as_secs_f64())
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::McpError;
+    use std::time::Duration;
+
+    use super::{McpError, spoken};
+
+    #[test]
+    fn waits_are_said_in_their_unit() {
+        assert_eq!(spoken(Duration::from_millis(250)), "250 ms");
+        assert_eq!(spoken(Duration::from_secs(2)), "2 s");
+        assert_eq!(spoken(Duration::from_millis(1500)), "1.5 s");
+    }
 
     #[test]
     fn each_code_is_the_one_its_message_starts_with() {

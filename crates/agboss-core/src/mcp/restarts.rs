@@ -93,17 +93,6 @@ impl Restarts {
     }
 }
 
-/// `wait` for a person: `1.5 s`, `250 ms`.
-pub(crate) fn spoken(wait: Duration) -> String {
-    if wait < Duration::from_secs(1) {
-        format!("{} ms", wait.as_millis())
-    } else if wait.subsec_millis() == 0 {
-        format!("{} s", wait.as_secs())
-    } else {
-        format!("{:.1} s", wait.as_secs_f64())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,9 +103,6 @@ mod tests {
         let waits: Vec<u64> = (0..10).map(|n| backoff(n).as_secs()).collect();
         assert_eq!(waits, [0, 0, 1, 2, 4, 8, 16, 30, 30, 30]);
         assert_eq!(backoff(u32::MAX), MAX_BACKOFF);
-        assert_eq!(spoken(Duration::from_millis(250)), "250 ms");
-        assert_eq!(spoken(Duration::from_secs(2)), "2 s");
-        assert_eq!(spoken(Duration::from_millis(1500)), "1.5 s");
     }
 
     #[test]
