@@ -101,17 +101,8 @@ impl McpConnection {
                 return Ok(session_of(current));
             }
         }
-        self.restarts
-            .admit(self.descriptor.name(), self.clock.now())?;
-        // A start dropped before it ends (the call's timeout) is a failure too.
-        let mut abandoned = Abandoned {
-            connection: self,
-            armed: true,
-        };
-        let started = self.start().await;
-        abandoned.armed = false;
-        let started =
-            started.inspect_err(|e| self.restarts.failed(self.clock.now(), e.to_string()))?;
+        let attempt = self.restarts.attempt(self.descriptor.name(), &self.clock)?;
+        let started = attempt.ended(self.start().await)?;
         let session = session_of(&started);
         *live = Some(started);
         Ok(session)
@@ -421,24 +412,6 @@ fn describe_end(status: Option<String>, diagnostics: &Diagnostics) -> String {
         reason.push_str(&format!("; its stderr ends with: {stderr}"));
     }
     reason
-}
-
-/// Counts a start as failed when it is dropped before it ends.
-struct Abandoned<'a> {
-    connection: &'a McpConnection,
-    armed: bool,
-}
-
-impl Drop for Abandoned<'_> {
-    fn drop(&mut self) {
-        if self.armed {
-            let connection = self.connection;
-            let why = "the start was abandoned before the server answered (the call that waited on it ended)";
-            connection
-                .restarts
-                .failed(connection.clock.now(), why.to_owned());
-        }
-    }
 }
 
 impl std::fmt::Debug for McpConnection {

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::McpError;
-use crate::time::ClockTime;
+use crate::time::{Clock, ClockTime};
 
 /// The wait after the second failure in a row.
 pub const FIRST_BACKOFF: Duration = Duration::from_secs(1);
@@ -66,6 +66,22 @@ impl Restarts {
         Ok(())
     }
 
+    /// A start of server `server`, when it may start now on `clock` (else the refusal): hand
+    /// its result to [`Attempt::ended`]; dropped before that (the call that waited on it
+    /// ended), it counts as a failure.
+    pub(crate) fn attempt<'a>(
+        &'a self,
+        server: &'static str,
+        clock: &'a Clock,
+    ) -> Result<Attempt<'a>, McpError> {
+        self.admit(server, clock.now())?;
+        Ok(Attempt {
+            restarts: self,
+            clock,
+            armed: true,
+        })
+    }
+
     /// The server failed at `now`, `why`.
     pub(crate) fn failed(&self, now: ClockTime, why: String) {
         let mut state = self.lock();
@@ -90,6 +106,33 @@ impl Restarts {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A start under way: a failure unless it ends with a session.
+pub(crate) struct Attempt<'a> {
+    restarts: &'a Restarts,
+    clock: &'a Clock,
+    armed: bool,
+}
+
+impl Attempt<'_> {
+    /// How the start ended: a failure is counted.
+    pub(crate) fn ended<T>(mut self, result: Result<T, McpError>) -> Result<T, McpError> {
+        self.armed = false;
+        if let Err(e) = &result {
+            self.restarts.failed(self.clock.now(), e.to_string());
+        }
+        result
+    }
+}
+
+impl Drop for Attempt<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let why = "the start was abandoned before the server answered (the call that waited on it ended)";
+            self.restarts.failed(self.clock.now(), why.to_owned());
+        }
     }
 }
 
@@ -128,5 +171,28 @@ mod tests {
             restarts.admit("fake", clock.now()).is_ok(),
             "a new run of failures"
         );
+    }
+
+    #[test]
+    fn a_start_dropped_before_it_ends_is_a_failure() {
+        let clock = Clock::from(ManualClock::new());
+        let restarts = Restarts::default();
+        drop(restarts.attempt("fake", &clock));
+        let ok: Result<(), McpError> = Ok(());
+        assert!(
+            restarts
+                .attempt("fake", &clock)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .ended(ok)
+                .is_ok()
+        );
+        drop(restarts.attempt("fake", &clock));
+        let Err(refused) = restarts.attempt("fake", &clock) else {
+            panic!("two failures in a row: a backoff");
+        };
+        let text = refused.to_string();
+        assert!(text.contains("failed 2 times in a row"), "{text}");
+        assert!(text.ends_with("the start was abandoned before the server answered (the call that waited on it ended)"), "{text}");
+        assert_eq!(restarts.starts(), 3);
     }
 }
