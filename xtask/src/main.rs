@@ -129,6 +129,8 @@ fn faults(long: bool) -> Result<(), String> {
         "recovery",
         "journal-replay",
         "store-conformance",
+        "mcp-faults",
+        "mcp-pins",
     ];
     let mut args = vec!["test", "-p", "agboss-tests", "--all-features"];
     for test in tests {
