@@ -4,7 +4,7 @@
 //! listed last, is the approved one.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::Tool;
@@ -18,8 +18,12 @@ use super::pin::{Definition, PinSlot, Verdict};
 pub(crate) struct Listing {
     server: &'static McpServerDescriptor,
     pins: Arc<PinSlot>,
-    /// The server said its tools changed since they were listed.
-    stale: AtomicBool,
+    /// How many times the server said its tools changed.
+    changes: AtomicU64,
+    /// How many of those the last listing that ended covers (`changes` when it began).
+    listed: AtomicU64,
+    /// Held while the tools are listed again, so that calls wait for the listing under way.
+    listing: tokio::sync::Mutex<()>,
     /// The declared tools the server offers, by the server's names.
     definitions: Mutex<HashMap<String, Definition>>,
     /// What the server offered when last listed, for a tool that went missing.
@@ -31,7 +35,9 @@ impl Listing {
         Arc::new(Listing {
             server,
             pins,
-            stale: AtomicBool::new(false),
+            changes: AtomicU64::new(0),
+            listed: AtomicU64::new(0),
+            listing: tokio::sync::Mutex::new(()),
             definitions: Mutex::new(HashMap::new()),
             offered: Mutex::new(String::new()),
         })
@@ -57,28 +63,35 @@ impl Listing {
         }
     }
 
-    /// The server said its tools changed: they are listed again before the next call.
+    /// The server said its tools changed: no call is sent before they are listed again.
     pub(crate) fn mark_stale(&self) {
-        self.stale.store(true, Ordering::SeqCst);
+        self.changes.fetch_add(1, Ordering::SeqCst);
     }
 
-    /// Lists the server's tools again, through `peer`.
+    fn is_stale(&self) -> bool {
+        self.listed.load(Ordering::SeqCst) < self.changes.load(Ordering::SeqCst)
+    }
+
+    /// Lists the server's tools again through `peer`, unless a listing that began after the
+    /// last change ended meanwhile.
     pub(crate) async fn refresh(&self, peer: &Peer<RoleClient>) -> Result<(), McpError> {
-        self.stale.store(false, Ordering::SeqCst);
+        let _listing = self.listing.lock().await;
+        if !self.is_stale() {
+            return Ok(());
+        }
+        let covers = self.changes.load(Ordering::SeqCst);
         match peer.list_all_tools().await {
             Ok(offered) => {
                 self.take(&offered).await;
+                self.listed.fetch_max(covers, Ordering::SeqCst);
                 Ok(())
             }
-            Err(e) => {
-                self.mark_stale();
-                Err(McpError::Protocol {
-                    server: self.server.name(),
-                    detail: format!(
-                        "it said its tools changed, and listing them again failed, so no call is sent: {e}"
-                    ),
-                })
-            }
+            Err(e) => Err(McpError::Protocol {
+                server: self.server.name(),
+                detail: format!(
+                    "it said its tools changed, and listing them again failed, so no call is sent: {e}"
+                ),
+            }),
         }
     }
 
@@ -87,7 +100,7 @@ impl Listing {
     /// no longer offers (`[mcp.tool-missing]`), a definition that changed since it was approved
     /// (`[mcp.definition-changed]`), a keeper that could not judge.
     pub(crate) async fn admit(&self, peer: &Peer<RoleClient>, tool: &str) -> Result<(), McpError> {
-        if self.stale.load(Ordering::SeqCst) {
+        if self.is_stale() {
             self.refresh(peer).await?;
         }
         let server = self.server.name();
