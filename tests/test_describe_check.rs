@@ -294,3 +294,56 @@ async fn a_timeout_longer_than_the_agents_time_budget_is_a_warning() {
     assert_eq!(agent["maxDurationSource"], "own");
     assert_eq!(run(&["--check"]).run(&app).await, ExitCode::FAILURE);
 }
+
+/// A server never started here: describe reads its declaration only.
+#[mcp_server(name = "ledger-mcp", command = "ledger-server", tools = ["balance"])]
+pub struct LedgerServer;
+
+/// The balance of the shop's ledger.
+#[mcp_tool(name = "balance-tool", server = LedgerServer, calls = "balance", input = Order, output = PlainText, read_only = true)]
+pub struct Balance;
+
+#[tokio::test]
+async fn an_mcp_tool_whose_definition_the_store_has_not_pinned_is_a_warning() {
+    use agboss::store::{McpDefinitionSeen, MemoryStore, Store};
+
+    let store = Arc::new(MemoryStore::new());
+    let app = Application::builder("ledger")
+        .workflow(Workflow::new("ledger").tool::<Balance>())
+        .store(store.clone())
+        .build()
+        .unwrap();
+    assert_eq!(check(&app), [], "the rules that read only the application");
+    let lints: Vec<_> = agboss::describe::check_stored(&app)
+        .await
+        .into_iter()
+        .map(|lint| lint.to_string())
+        .collect();
+    assert_eq!(
+        lints,
+        [
+            "warning[describe.mcp-unpinned] tool `balance-tool` calls `balance` of server `ledger-mcp`, whose definition the application has not pinned yet: whatever the server first lists is trusted then; start the server where its definition can be reviewed (`start_mcp_servers`, then `mcp pins`) before the application runs unattended"
+        ]
+    );
+    let out = command_from(["ledger", "describe", "--check", "--json"])
+        .unwrap()
+        .unwrap()
+        .output(&app, &agboss::Env::process())
+        .await;
+    assert!(out.contains(r#""code": "describe.mcp-unpinned""#), "{out}");
+
+    // Pinned (what its first start does), or pinned by another application: only its own pins
+    // count.
+    let seen = |application: &str| McpDefinitionSeen {
+        application: application.into(),
+        server: "ledger-mcp".into(),
+        tool: "balance".into(),
+        hash: "sha256:00".into(),
+        definition: "{}".into(),
+        at_ms: 0,
+    };
+    store.see_mcp_definition(&seen("another")).await.unwrap();
+    assert_eq!(agboss::describe::check_stored(&app).await.len(), 1);
+    store.see_mcp_definition(&seen("ledger")).await.unwrap();
+    assert_eq!(agboss::describe::check_stored(&app).await, []);
+}

@@ -73,6 +73,7 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
             "events",
             "executions",
             "leases",
+            "mcp_pins",
             "migrations",
             "pauses",
             "threads"
@@ -119,6 +120,7 @@ async fn a_store_of_schema_1_gives_each_thread_the_owner_of_its_first_execution(
            FROM agboss.executions WHERE execution_id = 'e-2';
            DROP TABLE agboss.threads;
            DROP TABLE agboss.artifacts;
+           DROP TABLE agboss.mcp_pins;
            DELETE FROM agboss.migrations WHERE version >= 2"#,
     )
     .unwrap();

@@ -155,7 +155,7 @@ async fn a_store_of_schema_2_gives_each_thread_the_owner_of_its_first_execution(
             [later],
         )
         .unwrap();
-        conn.execute_batch("DROP TABLE threads; DROP TABLE artifacts; PRAGMA user_version = 2;")
+        conn.execute_batch("DROP TABLE threads; DROP TABLE artifacts; DROP TABLE mcp_pins; PRAGMA user_version = 2;")
             .unwrap();
     }
     let store = SqliteStore::open(&path).await.unwrap();

@@ -131,6 +131,8 @@ fn faults(long: bool) -> Result<(), String> {
         "store-conformance",
         "hostile-arguments",
         "tool-timeouts",
+        "mcp-faults",
+        "mcp-pins",
     ];
     let mut args = vec!["test", "-p", "agboss-tests", "--all-features"];
     for test in tests {

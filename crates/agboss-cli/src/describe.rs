@@ -14,9 +14,18 @@ pub(crate) fn level(name: &str) -> Result<Level, String> {
 
 /// What `describe` prints: the tree or the JSON document; with `check` (its `--fail-on` level),
 /// the findings instead of the tree, failing when one is at that level or above.
-pub(crate) fn describe(app: &Application, json: bool, check: Option<Level>) -> Printed {
+/// The findings are those that read the application's store too (`describe::check_stored`).
+pub(crate) async fn describe(app: &Application, json: bool, check: Option<Level>) -> Printed {
+    let lints = match check {
+        Some(_) => describe::check_stored(app).await,
+        None => Vec::new(),
+    };
     let mut printed = if json {
-        let mut text = serde_json::to_string_pretty(&describe::json(app)).unwrap_or_default();
+        let mut document = describe::json(app);
+        if check.is_some() {
+            document["findings"] = describe::findings_json(&lints);
+        }
+        let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
         text.push('\n');
         Printed::ok(text)
     } else if check.is_some() {
@@ -27,7 +36,6 @@ pub(crate) fn describe(app: &Application, json: bool, check: Option<Level>) -> P
     let Some(fail_on) = check else {
         return printed;
     };
-    let lints = describe::check(app);
     if !json {
         for lint in &lints {
             printed.text.push_str(&format!("{lint}\n"));

@@ -69,6 +69,14 @@
 //! myapp answer 3f9c0a... '{"date": "2026-12-01"}' --as alice
 //! ```
 //!
+//! `mcp pins` lists the pinned definitions of the application's MCP server tools, and `mcp
+//! approve <server> <tool>` approves one its server changed (docs/mcp.md, "Pinned definitions"):
+//!
+//! ```text
+//! myapp mcp pins
+//! myapp mcp approve notes-fs read_text_file --as alice
+//! ```
+//!
 //! An answer says first that it was taken and journaled, then each call that ran after it,
 //! then how the run went on, each on its own line; a run that fails after the answer prints
 //! its own code on standard error (the answer stays taken):
@@ -101,11 +109,15 @@ pub use new::{AgbossSource, New, NewError};
 pub use pauses::{
     Answerer, PauseCommand, USER_VARIABLES, current_user, current_user_or, render as render_pause,
 };
+#[cfg(feature = "mcp")]
+pub use pins::McpCommand;
 pub use worker::WorkerArgs;
 
 mod describe;
 mod new;
 mod pauses;
+#[cfg(feature = "mcp")]
+mod pins;
 mod worker;
 
 use std::ffi::OsString;
@@ -146,6 +158,11 @@ pub enum Command {
     /// application's store, listed and answered from any process that opens it.
     #[command(flatten)]
     Pauses(PauseCommand),
+    /// `mcp pins`, `mcp approve <server> <tool>`: the pinned definitions of the application's
+    /// MCP server tools, listed, and a changed one approved.
+    #[cfg(feature = "mcp")]
+    #[command(subcommand)]
+    Mcp(McpCommand),
     /// Work on the store's executions: claim what can go on (new runs, answered pauses, what a
     /// stopped instance left) and drive it, until Ctrl-C. Several workers share one store.
     Worker(WorkerArgs),
@@ -192,6 +209,8 @@ impl Command {
         match self {
             Command::Describe { .. } | Command::Pauses(_) | Command::Worker(_) => true,
             #[cfg(feature = "mcp")]
+            Command::Mcp(_) => true,
+            #[cfg(feature = "mcp")]
             Command::G(_) => false,
         }
     }
@@ -201,6 +220,8 @@ impl Command {
     pub fn run_without_application(&self) -> Option<ExitCode> {
         match self {
             Command::Describe { .. } | Command::Pauses(_) | Command::Worker(_) => None,
+            #[cfg(feature = "mcp")]
+            Command::Mcp(_) => None,
             #[cfg(feature = "mcp")]
             Command::G(Generate::Mcp(mcp)) => Some(mcp.run()),
         }
@@ -274,8 +295,10 @@ impl Command {
                 json,
                 check,
                 fail_on,
-            } => describe(app, *json, check.then_some(*fail_on)),
+            } => describe(app, *json, check.then_some(*fail_on)).await,
             Command::Pauses(command) => command.run(app, user).await,
+            #[cfg(feature = "mcp")]
+            Command::Mcp(command) => command.run(app, user).await,
             Command::Worker(worker) => {
                 let mut out = Vec::new();
                 let report = worker.work(app, Default::default(), &mut out).await;

@@ -420,6 +420,15 @@ catalogue! {
     /// `g mcp` has no tool left to generate.
     MCP_GENERATE_NO_TOOLS = ("mcp.generate-no-tools", "`g mcp` has no tool left to generate",
         "no tool of server `{server}` is left to generate{detail}");
+    /// A server changed a tool's definition after it was approved (fault plan T20).
+    MCP_DEFINITION_CHANGED = ("mcp.definition-changed", "an MCP server changed a tool's definition (its description, schemas or annotations) since it was approved, so the tool is disabled until a person approves the new one",
+        "server `{server}` changed the definition of its tool `{tool}` since it was approved, so the call was not sent: the tool is disabled until a person reviews and approves the new definition (`mcp approve {server} {tool}`)");
+    /// A server that failed several times in a row is not started again until its backoff ends.
+    MCP_RESTART_BACKOFF = ("mcp.restart-backoff", "an MCP server failed to start, or broke during calls, several times in a row, and is not started again until its backoff ends",
+        "server `{server}` failed {failures} times in a row, so it is not started again for {wait}; the last failure: {last}");
+    /// An approval names a server tool the application holds no pin of.
+    MCP_PIN_UNKNOWN = ("mcp.pin-unknown", "an approval names an MCP server tool the application holds no pinned definition of",
+        "application `{application}` holds no pinned definition of tool `{tool}` of server `{server}`: a tool is pinned when its server first lists it (`start_mcp_servers`, or its first call); `mcp pins` lists the pins");
 
     // The command line.
     /// `agboss new` was given a name that cannot name a crate.
@@ -498,6 +507,9 @@ catalogue! {
     /// A tool's timeout is longer than its agent's time budget.
     DESCRIBE_TIMEOUT_OVER_BUDGET = ("describe.timeout-over-budget", "a tool's timeout is longer than the time budget of an agent that has it, so one call may take the whole run",
         "tool `{tool}` of agent `{agent}` times out after {timeout}, longer than the agent's time budget of {budget}: one call of it may use the whole run; shorten the tool's `timeout`, or raise the agent's `max_duration`");
+    /// An MCP tool whose definition the application has not pinned yet.
+    DESCRIBE_MCP_UNPINNED = ("describe.mcp-unpinned", "an MCP tool's server tool has no pinned definition in the application's store yet, so its first definition will be trusted as the server gives it then",
+        "tool `{tool}` calls `{server_tool}` of server `{server}`, whose definition the application has not pinned yet: whatever the server first lists is trusted then; start the server where its definition can be reviewed (`start_mcp_servers`, then `mcp pins`) before the application runs unattended");
     /// A journal this build cannot fold.
     JOURNAL = ("journal", "the execution's journal cannot be folded by this build (a newer layout, or events out of order); nothing was run",
         "{detail}");

@@ -5,8 +5,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agboss_core::journal::{
-    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
+    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, McpApproval,
+    McpDefinitionSeen, McpPin, PauseQuery, PauseRecord, Store, StoreError, StoreErrorKind,
+    StoreFuture, ThreadOwner,
 };
 use agboss_core::time::Clock;
 use agboss_core::tool::{Artifact, ArtifactRef};
@@ -269,6 +270,42 @@ impl Store for FaultyStore {
         Box::pin(async move {
             self.gate(None).await?;
             self.inner.delete_artifacts(execution_id).await
+        })
+    }
+
+    fn mcp_pin<'a>(
+        &'a self,
+        application: &'a str,
+        server: &'a str,
+        tool: &'a str,
+    ) -> StoreFuture<'a, Option<McpPin>> {
+        Box::pin(async move {
+            self.gate(None).await?;
+            self.inner.mcp_pin(application, server, tool).await
+        })
+    }
+
+    fn mcp_pins<'a>(&'a self, application: &'a str) -> StoreFuture<'a, Vec<McpPin>> {
+        Box::pin(async move {
+            self.gate(None).await?;
+            self.inner.mcp_pins(application).await
+        })
+    }
+
+    fn see_mcp_definition<'a>(&'a self, seen: &'a McpDefinitionSeen) -> StoreFuture<'a, McpPin> {
+        Box::pin(async move {
+            self.gate(None).await?;
+            self.inner.see_mcp_definition(seen).await
+        })
+    }
+
+    fn approve_mcp_definition<'a>(
+        &'a self,
+        approval: &'a McpApproval,
+    ) -> StoreFuture<'a, Option<McpPin>> {
+        Box::pin(async move {
+            self.gate(None).await?;
+            self.inner.approve_mcp_definition(approval).await
         })
     }
 }

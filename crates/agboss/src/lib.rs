@@ -251,8 +251,8 @@ pub mod journal {
 pub mod store {
     pub use agboss_core::journal::ExecutionShelf;
     pub use agboss_core::journal::{
-        Fence, JournalEntry, Lease, LeaseState, MemoryStore, Store, StoreError, StoreErrorKind,
-        StoreFuture,
+        Fence, JournalEntry, Lease, LeaseState, McpApproval, McpDefinitionSeen, McpPin,
+        MemoryStore, Store, StoreError, StoreErrorKind, StoreFuture,
     };
     #[cfg(feature = "sqlite")]
     pub use agboss_core::store::{Durability, SqliteOptions, SqliteStore};
@@ -266,7 +266,7 @@ pub mod store {
     pub mod implement {
         pub use agboss_core::journal::{
             PauseChange, derive_records, fence_refusal, next_record, owner_mismatch, pause_change,
-            renew_refusal, taken_seq, thread_owner_change,
+            pin_after_approval, pin_after_seen, renew_refusal, taken_seq, thread_owner_change,
         };
     }
 }
@@ -360,17 +360,20 @@ pub mod time {
 
 /// `describe`: who can use which tool, with what limits, as text or versioned JSON.
 pub mod describe {
-    pub use agboss_core::describe::{DESCRIBE_VERSION, Level, Lint, check, json, text};
+    pub use agboss_core::describe::{
+        DESCRIBE_VERSION, Level, Lint, check, check_stored, findings_json, json, text,
+    };
 }
 
 /// MCP servers and their tools (`#[mcp_server]`, `#[mcp_tool]`).
 #[cfg(feature = "mcp")]
 pub mod mcp {
     pub use agboss_core::mcp::{
-        CLIENT_NAME, CLIENT_VERSION, ElicitationAnswer, ElicitationQuestion, ElicitationTypes,
-        ListError, ListedTool, McpClient, McpConnection, McpError, McpOAuth, McpServer,
-        McpServerDescriptor, McpTransport, PROTOCOL_VERSION, START_TIMEOUT, ServerAddress,
-        list_tools, registered_mcp_servers,
+        CLIENT_NAME, CLIENT_VERSION, Definition, ElicitationAnswer, ElicitationQuestion,
+        ElicitationTypes, FIRST_BACKOFF, ListError, ListedTool, MAX_BACKOFF, McpClient,
+        McpConnection, McpError, McpOAuth, McpServer, McpServerDescriptor, McpTransport,
+        MemoryPins, PROTOCOL_VERSION, PinFuture, PinKeeper, START_TIMEOUT, ServerAddress, Verdict,
+        canonical_json, list_tools, registered_mcp_servers,
     };
 }
 
@@ -393,7 +396,7 @@ pub mod cli {
         command_from, current_user, current_user_or, render_pause,
     };
     #[cfg(feature = "mcp")]
-    pub use agboss_cli::{Generate, GenerateMcp};
+    pub use agboss_cli::{Generate, GenerateMcp, McpCommand};
 }
 
 /// Test harnesses: [`test_tool`](testing::test_tool), a store that fails on cue

@@ -225,6 +225,9 @@ impl ApplicationBuilder {
         };
         let mut app = Application::host(assembly, store, self.budgets, instance);
         app.artifact_retention = self.artifact_retention;
+        // The MCP servers' tool definitions are pinned in the application's store.
+        #[cfg(feature = "mcp")]
+        app.keep_mcp_pins();
         Ok(app)
     }
 }

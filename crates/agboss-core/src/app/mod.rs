@@ -13,6 +13,7 @@
 //! | `threads.rs` | what a run remembers of its thread (history and its summaries) |
 //! | `tool_slice.rs` | one tool on its own: [`Application::tool`] |
 //! | `mcp_servers.rs` | MCP servers: `mcp_server`, `start_mcp_servers` |
+//! | `mcp_pins.rs` | MCP tools' pinned definitions: [`Application::mcp_pins`], [`Application::approve_mcp_definition`] |
 //! | `hosting.rs` | how executions are driven here: one driver per execution, under its lease |
 //! | `identifiers.rs` | the ids an application makes: its instance's, its executions' |
 
@@ -22,6 +23,8 @@ mod executions;
 mod hosting;
 mod identifiers;
 mod in_flight;
+#[cfg(feature = "mcp")]
+mod mcp_pins;
 #[cfg(feature = "mcp")]
 mod mcp_servers;
 mod pauses;

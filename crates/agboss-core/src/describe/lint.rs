@@ -65,6 +65,8 @@ impl fmt::Display for Lint {
 
 /// What `describe --check` finds in `app`, most severe first, then by code and message (the
 /// same order on every run).
+///
+/// It reads the application only; [`check_stored`] adds what needs its store.
 pub fn check(app: &Application) -> Vec<Lint> {
     let mut lints = Vec::new();
     let tools = tools(app);
@@ -72,17 +74,75 @@ pub fn check(app: &Application) -> Vec<Lint> {
     unused_roles(app, &tools, &mut lints);
     bounds_over_windows(app, &mut lints);
     timeouts_over_budgets(app, &mut lints);
+    sort(&mut lints);
+    lints
+}
+
+/// [`check`], and the findings that read the application's store: an MCP tool whose server
+/// tool's definition the store holds no pin of yet (`describe.mcp-unpinned`). What
+/// `describe --check` prints. A store that cannot be read is a finding of its own (`store`).
+pub async fn check_stored(app: &Application) -> Vec<Lint> {
+    let mut lints = check(app);
+    unpinned(app, &tools(app), &mut lints).await;
+    sort(&mut lints);
+    lints
+}
+
+/// Most severe first, then by code and message.
+fn sort(lints: &mut [Lint]) {
     lints.sort_by(|a, b| {
         b.level
             .cmp(&a.level)
             .then_with(|| a.finding.code.id().cmp(b.finding.code.id()))
             .then_with(|| a.finding.message.cmp(&b.finding.message))
     });
-    lints
+}
+
+/// MCP tools whose server tool has no pinned definition in the application's store: the
+/// first definition its server lists will be trusted as it is, whoever is watching then.
+async fn unpinned(app: &Application, tools: &[&'static ToolDescriptor], lints: &mut Vec<Lint>) {
+    let mcp_tools: Vec<_> = tools
+        .iter()
+        .filter_map(|tool| {
+            let remote = tool.origin().remote().filter(|r| r.protocol() == "mcp")?;
+            Some((tool.name(), remote.server(), remote.tool()))
+        })
+        .collect();
+    if mcp_tools.is_empty() {
+        return;
+    }
+    let pins = match app.store().mcp_pins(app.name()).await {
+        Ok(pins) => pins,
+        Err(e) => {
+            let detail = format!("the MCP pins could not be read, so none is checked: {e}");
+            lints.push(Lint {
+                level: Level::Error,
+                finding: codes::STORE.finding(&[("detail", &detail)]),
+            });
+            return;
+        }
+    };
+    for (tool, server, server_tool) in mcp_tools {
+        if pins
+            .iter()
+            .any(|pin| pin.server == server && pin.tool == server_tool)
+        {
+            continue;
+        }
+        let finding = codes::DESCRIBE_MCP_UNPINNED.finding(&[
+            ("tool", &tool),
+            ("server", &server),
+            ("server_tool", &server_tool),
+        ]);
+        lints.push(Lint {
+            level: Level::Warning,
+            finding,
+        });
+    }
 }
 
 /// The findings as the JSON document lists them (`findings`, docs/describe.md).
-pub(super) fn findings_json(lints: &[Lint]) -> serde_json::Value {
+pub fn findings_json(lints: &[Lint]) -> serde_json::Value {
     lints
         .iter()
         .map(|lint| {

@@ -5,7 +5,8 @@
 //! (docs/describe.md). Both come from the application as assembly left it: the model in
 //! effect, each limit with where it came from, each tool's dependencies with the environment
 //! variables they are made from. [`check`] lists what is likely a mistake, each finding with
-//! its code and [`Level`] (`describe --check`).
+//! its code and [`Level`]; [`check_stored`] adds the findings that read the application's
+//! store (`describe --check`).
 
 mod artifacts;
 mod json;
@@ -13,7 +14,7 @@ mod lint;
 mod text;
 
 pub use json::{DESCRIBE_VERSION, json};
-pub use lint::{Level, Lint, check};
+pub use lint::{Level, Lint, check, check_stored, findings_json};
 pub use text::text;
 
 use crate::channel::{PauseAnswerer, RoleDescriptor};

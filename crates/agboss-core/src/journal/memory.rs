@@ -5,9 +5,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::{
-    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner, fence_refusal, next_record,
-    pause_change, renew_refusal, taken_seq, thread_owner_change,
+    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, McpApproval,
+    McpDefinitionSeen, McpPin, PauseQuery, PauseRecord, Store, StoreError, StoreErrorKind,
+    StoreFuture, ThreadOwner, fence_refusal, next_record, pause_change, renew_refusal, taken_seq,
+    thread_owner_change,
 };
 
 /// The name its errors carry.
@@ -33,6 +34,8 @@ struct Inner {
     /// Execution ids in the order they started.
     started: Vec<String>,
     leases: HashMap<String, Held>,
+    /// Pinned MCP definitions by application, server and tool (sorted, as listed).
+    mcp_pins: std::collections::BTreeMap<(String, String, String), McpPin>,
 }
 
 #[derive(Debug)]
@@ -380,6 +383,62 @@ impl Store for MemoryStore {
     fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
         let deleted = self.artifacts.delete(execution_id);
         Box::pin(std::future::ready(Ok(deleted)))
+    }
+
+    fn mcp_pin<'a>(
+        &'a self,
+        application: &'a str,
+        server: &'a str,
+        tool: &'a str,
+    ) -> StoreFuture<'a, Option<McpPin>> {
+        let key = (application.to_owned(), server.to_owned(), tool.to_owned());
+        let pin = self.lock().mcp_pins.get(&key).cloned();
+        Box::pin(std::future::ready(Ok(pin)))
+    }
+
+    fn mcp_pins<'a>(&'a self, application: &'a str) -> StoreFuture<'a, Vec<McpPin>> {
+        let pins = self
+            .lock()
+            .mcp_pins
+            .values()
+            .filter(|pin| pin.application == application)
+            .cloned()
+            .collect();
+        Box::pin(std::future::ready(Ok(pins)))
+    }
+
+    fn see_mcp_definition<'a>(&'a self, seen: &'a McpDefinitionSeen) -> StoreFuture<'a, McpPin> {
+        let key = (
+            seen.application.clone(),
+            seen.server.clone(),
+            seen.tool.clone(),
+        );
+        let mut inner = self.lock();
+        if let Some(next) = super::pin_after_seen(inner.mcp_pins.get(&key), seen) {
+            inner.mcp_pins.insert(key.clone(), next);
+        }
+        let pin = inner.mcp_pins[&key].clone();
+        Box::pin(std::future::ready(Ok(pin)))
+    }
+
+    fn approve_mcp_definition<'a>(
+        &'a self,
+        approval: &'a McpApproval,
+    ) -> StoreFuture<'a, Option<McpPin>> {
+        let key = (
+            approval.application.clone(),
+            approval.server.clone(),
+            approval.tool.clone(),
+        );
+        let mut inner = self.lock();
+        let result = match inner.mcp_pins.get(&key) {
+            None => Ok(None),
+            Some(held) => super::pin_after_approval(STORE, held, approval).map(|pin| {
+                inner.mcp_pins.insert(key, pin.clone());
+                Some(pin)
+            }),
+        };
+        Box::pin(std::future::ready(result))
     }
 }
 

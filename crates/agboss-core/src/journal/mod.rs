@@ -13,6 +13,7 @@ mod error;
 mod event;
 mod index;
 mod lease;
+mod mcp_pin;
 mod memory;
 mod memory_artifacts;
 mod pause;
@@ -30,6 +31,7 @@ pub use index::{
     ExecutionRecord, ExecutionStatus, PauseChange, derive_records, next_record, pause_change,
 };
 pub use lease::{Fence, JournalEntry, Lease, LeaseState, fence_refusal, renew_refusal, taken_seq};
+pub use mcp_pin::{McpApproval, McpDefinitionSeen, McpPin, pin_after_approval, pin_after_seen};
 pub use memory::MemoryStore;
 pub use pause::{AskedIn, PauseOpened, PauseQuery, PauseRecord, PauseResolution};
 pub use shelf::ExecutionShelf;

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use super::{
-    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    StoreFuture, ThreadOwner,
+    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, McpApproval,
+    McpDefinitionSeen, McpPin, PauseQuery, PauseRecord, StoreFuture, ThreadOwner,
 };
 use crate::time::Clock;
 use crate::tool::{Artifact, ArtifactRef};
@@ -142,6 +142,36 @@ pub trait Store: Send + Sync {
     /// this one's. The default ignores it: a store that never waits.
     fn use_clock(&self, clock: &Clock) {
         let _ = clock;
+
+    // Pinned MCP definitions (issue 17, fault plan T20; `mcp_pin.rs`, docs/mcp.md "Pinned
+    // definitions"). Pins are kept per application, server and tool.
+
+    /// The pin of tool `tool` of server `server` in application `application` (`None`: the
+    /// application never saw that tool).
+    fn mcp_pin<'a>(
+        &'a self,
+        application: &'a str,
+        server: &'a str,
+        tool: &'a str,
+    ) -> StoreFuture<'a, Option<McpPin>>;
+
+    /// Every pin of application `application`, by server, then tool.
+    fn mcp_pins<'a>(&'a self, application: &'a str) -> StoreFuture<'a, Vec<McpPin>>;
+
+    /// Records that an application saw definition `seen` of a server tool, by the rule of
+    /// [`pin_after_seen`](super::pin_after_seen), in one atomic step (applications racing to
+    /// pin a tool's first definition leave one pin); the pin as it is after.
+    fn see_mcp_definition<'a>(&'a self, seen: &'a McpDefinitionSeen) -> StoreFuture<'a, McpPin>;
+
+    /// Records a person's `approval` of a tool's definition, by the rule of
+    /// [`pin_after_approval`](super::pin_after_approval), in one atomic step: the pin as it is
+    /// after, or `None` when the application has no pin of that tool;
+    /// [`StoreErrorKind::Conflict`](super::StoreErrorKind::Conflict) when the server gave
+    /// another definition since the one approved.
+    fn approve_mcp_definition<'a>(
+        &'a self,
+        approval: &'a McpApproval,
+    ) -> StoreFuture<'a, Option<McpPin>>;
     }
 
     // Artifacts (issue 17: `result_kind` / `wants`): results kept aside per execution, which the

@@ -91,6 +91,16 @@ impl<S: McpServer> McpClient<S> {
     ) -> Result<CallToolResult, McpError> {
         let server = S::DESCRIPTOR.name();
         let session = self.connection.session().await?;
+        // Sent only while the tool's definition is the approved one (its pin).
+        match &session.listing {
+            Some(listing) => listing.admit(&session.peer, tool).await?,
+            None => {
+                return Err(McpError::Protocol {
+                    server,
+                    detail: format!("`{tool}` was never listed, so no call is sent"),
+                });
+            }
+        }
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(
             CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments),
         ));
@@ -128,6 +138,9 @@ impl<S: McpServer> McpClient<S> {
             },
         };
         guard.id = None;
+        if matches!(answer, Ok(Ok(_) | Err(ServiceError::McpError(_)))) {
+            self.connection.answered();
+        }
         match answer {
             Ok(Ok(ServerResult::CallToolResult(result))) => Ok(result),
             Ok(Ok(_)) => Err(McpError::Protocol {

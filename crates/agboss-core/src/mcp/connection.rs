@@ -13,11 +13,14 @@ use rmcp::transport::streamable_http_client::{
 use tokio::sync::Mutex;
 
 use super::McpError;
+use super::definitions::Listing;
 use super::descriptor::{McpServerDescriptor, McpTransport};
 use super::elicitation::{Elicitations, Elicitor};
 use super::endpoint::Endpoint;
 use super::oauth;
+use super::pin::PinSlot;
 use super::process::ServerProcess;
+use super::restarts::Restarts;
 use super::stdio::{Diagnostics, spawn};
 use crate::base::Env;
 use crate::time::Clock;
@@ -30,6 +33,8 @@ pub(crate) struct Live {
     service: RunningService<RoleClient, Elicitor>,
     child: Option<ServerProcess>,
     diagnostics: Arc<Diagnostics>,
+    /// Its declared tools' definitions, judged by the pins.
+    listing: Option<Arc<Listing>>,
 }
 
 /// One server's connection.
@@ -40,6 +45,10 @@ pub struct McpConnection {
     live: Mutex<Option<Live>>,
     /// Its calls in flight, for its requests for input to find theirs.
     elicitations: Arc<Elicitations>,
+    /// The keeper its tools' definitions are judged by.
+    pins: Arc<PinSlot>,
+    /// Its failures in a row, and when it may be started again.
+    restarts: Restarts,
 }
 
 /// What a call needs of a live session.
@@ -47,6 +56,9 @@ pub struct McpConnection {
 pub(crate) struct Session {
     pub(crate) peer: Peer<RoleClient>,
     pub(crate) diagnostics: Arc<Diagnostics>,
+    /// What admits a call of a tool: its definition is the approved one. Every session a
+    /// connection starts has one (`None` only for a session that listed nothing).
+    pub(crate) listing: Option<Arc<Listing>>,
 }
 
 impl McpConnection {
@@ -54,6 +66,7 @@ impl McpConnection {
         descriptor: &'static McpServerDescriptor,
         env: Env,
         clock: Clock,
+        pins: Arc<PinSlot>,
     ) -> McpConnection {
         McpConnection {
             descriptor,
@@ -61,6 +74,8 @@ impl McpConnection {
             clock,
             live: Mutex::new(None),
             elicitations: Elicitations::new(descriptor),
+            pins,
+            restarts: Restarts::default(),
         }
     }
 
@@ -86,10 +101,22 @@ impl McpConnection {
                 return Ok(session_of(current));
             }
         }
-        let started = self.start().await?;
+        let attempt = self.restarts.attempt(self.descriptor.name(), &self.clock)?;
+        let started = attempt.ended(self.start().await)?;
         let session = session_of(&started);
         *live = Some(started);
         Ok(session)
+    }
+
+    /// The server answered a call: its run of failures ends.
+    pub(crate) fn answered(&self) {
+        self.restarts.answered();
+    }
+
+    /// How many times the server was started (tried), since the application was built:
+    /// failing servers are started again with a backoff (docs/mcp.md, "Lifecycle").
+    pub fn starts(&self) -> u64 {
+        self.restarts.starts()
     }
 
     /// Drops the session after a call saw it break, so that the next call starts the server
@@ -104,8 +131,13 @@ impl McpConnection {
                 status = child.exit_status().await;
             }
             if let Some(old) = live.take() {
-                old.stop().await;
+                // The process is reaped already; ending the SDK's session may wait for its
+                // handlers (seconds), which the call that saw the break does not wait for.
+                tokio::spawn(old.stop());
             }
+            let reason = describe_end(status, &session.diagnostics);
+            self.restarts.failed(self.clock.now(), reason.clone());
+            return reason;
         }
         describe_end(status, &session.diagnostics)
     }
@@ -158,8 +190,9 @@ impl McpConnection {
             command: endpoint.to_string(),
             reason,
         };
-        let handler = Elicitor::of(self.elicitations.clone());
-        let live = Live::open(&endpoint, &env, &self.clock, START_TIMEOUT, handler)
+        let listing = Listing::new(self.descriptor, self.pins.clone());
+        let handler = Elicitor::of(self.elicitations.clone(), listing.clone());
+        let mut live = Live::open(&endpoint, &env, &self.clock, START_TIMEOUT, handler)
             .await
             .map_err(failed)?;
         let offered = match live.list_tools(&self.clock, START_TIMEOUT).await {
@@ -191,6 +224,9 @@ impl McpConnection {
                     .join(", "),
             });
         }
+        // Each declared tool's definition is pinned at its first sight, or compared with the pin.
+        listing.take(&offered).await;
+        live.listing = Some(listing);
         Ok(live)
     }
 }
@@ -226,6 +262,7 @@ impl Live {
                             service,
                             child: Some(child),
                             diagnostics,
+                            listing: None,
                         });
                     }
                     Ok(Err(e)) => e.to_string(),
@@ -260,6 +297,7 @@ impl Live {
                     service: served.map_err(|e| http_failure(url, &e))?,
                     child: None,
                     diagnostics: Arc::new(Diagnostics::default()),
+                    listing: None,
                 })
             }
         }
@@ -357,15 +395,14 @@ fn session_of(live: &Live) -> Session {
     Session {
         peer: live.service.peer().clone(),
         diagnostics: live.diagnostics.clone(),
+        listing: live.listing.clone(),
     }
 }
 
 /// Why a session ended, in the server's own words where it left some.
 fn describe_end(status: Option<String>, diagnostics: &Diagnostics) -> String {
     if let Some(violation) = diagnostics.violation() {
-        return format!(
-            "{violation}; a stdio MCP server must write only protocol messages to stdout"
-        );
+        return violation;
     }
     let mut reason = match status {
         Some(status) => format!("the process {status}"),

@@ -24,6 +24,7 @@ use serde_json::{Map, Value};
 use tokio::sync::oneshot;
 
 use super::McpServerDescriptor;
+use super::definitions::Listing;
 use crate::tool::{AskFailure, Asker};
 
 /// What a server's elicitation role is asked: which server asks, its message, and the schema
@@ -292,19 +293,26 @@ async fn stop_call(
 #[derive(Clone)]
 pub(crate) struct Elicitor {
     elicitations: Option<Arc<Elicitations>>,
+    /// The session's tool definitions, listed again when the server says they changed.
+    listing: Option<Arc<Listing>>,
 }
 
 impl Elicitor {
-    /// The handler of a server's session, asking through `elicitations`.
-    pub(crate) fn of(elicitations: Arc<Elicitations>) -> Elicitor {
+    /// The handler of a server's session, asking through `elicitations`, its tools' changes
+    /// taken by `listing`.
+    pub(crate) fn of(elicitations: Arc<Elicitations>, listing: Arc<Listing>) -> Elicitor {
         Elicitor {
             elicitations: Some(elicitations),
+            listing: Some(listing),
         }
     }
 
     /// A handler that offers nothing and declines every request (listing a server's tools).
     pub(crate) fn declining() -> Elicitor {
-        Elicitor { elicitations: None }
+        Elicitor {
+            elicitations: None,
+            listing: None,
+        }
     }
 }
 
@@ -318,6 +326,20 @@ impl ClientHandler for Elicitor {
             Some(elicitations) => elicitations.answer(request, context).await,
             None => Ok(ElicitResult::new(ElicitationAction::Decline)),
         }
+    }
+
+    /// `notifications/tools/list_changed`: the next call lists the tools again first, and they
+    /// are listed again now (off the session's loop), so a change is judged, recorded and
+    /// warned of even when no call follows.
+    async fn on_tool_list_changed(&self, context: rmcp::service::NotificationContext<RoleClient>) {
+        let Some(listing) = self.listing.clone() else {
+            return;
+        };
+        listing.mark_stale();
+        let peer = context.peer.clone();
+        tokio::spawn(async move {
+            let _ = listing.refresh(&peer).await;
+        });
     }
 
     fn get_info(&self) -> ClientConfig {

@@ -64,6 +64,26 @@ pub enum McpError {
         /// Why the call stops.
         detail: String,
     },
+    /// The server changed the tool's definition since it was approved (its pin): the call was
+    /// not sent, and the tool stays disabled until a person approves the new definition.
+    DefinitionChanged {
+        /// The server.
+        server: &'static str,
+        /// The server's tool.
+        tool: String,
+    },
+    /// It failed several times in a row (a start, or a session that broke during a call), and
+    /// is not started again before its backoff ends.
+    BackingOff {
+        /// The server.
+        server: &'static str,
+        /// Its failures in a row.
+        failures: u32,
+        /// How long until it may be started again.
+        wait: std::time::Duration,
+        /// The last failure's message.
+        last: String,
+    },
     /// The protocol failed another way (an MCP error response, a timeout of the SDK).
     Protocol {
         /// The server.
@@ -84,6 +104,8 @@ impl McpError {
             McpError::Undeclared { .. } => &codes::MCP_UNDECLARED_TOOL,
             McpError::Stopped { .. } => &codes::MCP_SERVER_STOPPED,
             McpError::Elicitation { .. } => &codes::MCP_ELICITATION,
+            McpError::DefinitionChanged { .. } => &codes::MCP_DEFINITION_CHANGED,
+            McpError::BackingOff { .. } => &codes::MCP_RESTART_BACKOFF,
             McpError::Unreadable { .. } | McpError::Protocol { .. } => &codes::MCP,
         }
     }
@@ -115,6 +137,20 @@ impl McpError {
                 ("tool", tool),
                 ("server", server),
             ]),
+            McpError::BackingOff {
+                server,
+                failures,
+                wait,
+                last,
+            } => code.fill(&[
+                ("server", server),
+                ("failures", failures),
+                ("wait", &spoken(*wait)),
+                ("last", last),
+            ]),
+            McpError::DefinitionChanged { server, tool } => {
+                code.fill(&[("server", server), ("tool", tool)])
+            }
             McpError::Stopped { server, reason } => {
                 code.fill(&[("server", server), ("reason", reason)])
             }
@@ -137,9 +173,29 @@ impl McpError {
     }
 }
 
+/// `wait` for a person: `1.5 s`, `250 ms`.
+fn spoken(wait: std::time::Duration) -> String {
+    if wait.as_secs() == 0 {
+        format!("{} ms", wait.as_millis())
+    } else if wait.subsec_millis() == 0 {
+        format!("{} s", wait.as_secs())
+    } else {
+        format!("{:.1} s", wait.as_secs_f64())
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::McpError;
+    use std::time::Duration;
+
+    use super::{McpError, spoken};
+
+    #[test]
+    fn waits_are_said_in_their_unit() {
+        assert_eq!(spoken(Duration::from_millis(250)), "250 ms");
+        assert_eq!(spoken(Duration::from_secs(2)), "2 s");
+        assert_eq!(spoken(Duration::from_millis(1500)), "1.5 s");
+    }
 
     #[test]
     fn each_code_is_the_one_its_message_starts_with() {
@@ -170,6 +226,10 @@ mod tests {
             McpError::Elicitation {
                 server,
                 detail: "the call waits for an answer".into(),
+            },
+            McpError::DefinitionChanged {
+                server,
+                tool: "read".into(),
             },
         ];
         for error in coded {

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::connection::McpConnection;
+use super::pin::{PinKeeper, PinSlot};
 use super::{McpError, McpServerDescriptor};
 use crate::base::Env;
 use crate::time::Clock;
@@ -14,6 +15,9 @@ pub struct McpHub {
     env: Env,
     clock: Clock,
     connections: Mutex<HashMap<usize, Arc<McpConnection>>>,
+    /// What judges the tools' definitions: pins in memory, until the application hands its
+    /// store's.
+    pins: Arc<PinSlot>,
 }
 
 impl McpHub {
@@ -23,7 +27,14 @@ impl McpHub {
             env,
             clock,
             connections: Mutex::new(HashMap::new()),
+            pins: PinSlot::new(),
         }
+    }
+
+    /// Judges the servers' tool definitions with `keeper` from now on (an application hands
+    /// its store's); until then pins are kept in memory ([`MemoryPins`](super::MemoryPins)).
+    pub fn use_pins(&self, keeper: Arc<dyn PinKeeper>) {
+        self.pins.set(keeper);
     }
 
     /// The connection to `server` (not started until a call needs it).
@@ -36,6 +47,7 @@ impl McpHub {
                     server,
                     self.env.clone(),
                     self.clock.clone(),
+                    self.pins.clone(),
                 ))
             })
             .clone()

@@ -11,10 +11,13 @@
 //! Servers start on first use and are shared by every execution. A stdio server that dies is
 //! started again by the next call; the call that saw it die gets a tool error saying how.
 //! [`Application::shutdown`](crate::app::Application::shutdown) stops them all (a stdio
-//! server's whole process group). docs/mcp.md has the details.
+//! server's whole process group). A tool's definition (description, schemas, annotations) is
+//! pinned at first sight and a call is sent only while the server's definition is the approved
+//! one ([`PinKeeper`]). docs/mcp.md has the details.
 
 mod client;
 mod connection;
+mod definitions;
 mod descriptor;
 mod elicitation;
 mod endpoint;
@@ -22,9 +25,11 @@ mod error;
 mod hub;
 mod list;
 mod oauth;
+mod pin;
 mod process;
 #[cfg(feature = "mcp-oauth")]
 mod regrant;
+mod restarts;
 mod session;
 mod stdio;
 
@@ -38,6 +43,8 @@ pub use elicitation::{ElicitationAnswer, ElicitationQuestion, ElicitationTypes};
 pub use error::McpError;
 pub use hub::McpHub;
 pub use list::{ListError, ListedTool, ServerAddress, list_tools};
+pub use pin::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
+pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
 pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
 
 /// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.

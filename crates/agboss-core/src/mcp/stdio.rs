@@ -1,9 +1,11 @@
 //! Starting a stdio server: our own child process (in its own process group, so that `npx`'s
 //! grandchildren go with it), its stdout checked line by line before rmcp reads it, and the
-//! tail of its stderr kept for error messages.
+//! tail of its stderr kept for error messages. What the client writes passes through too, so
+//! that an answer to a request the client never sent is seen for what it is.
 
 use std::collections::VecDeque;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
@@ -14,10 +16,53 @@ const STDERR_TAIL: usize = 4096;
 
 /// What a server said on the side: the tail of its stderr, and the first thing on its stdout
 /// that was not MCP.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Diagnostics {
     stderr: Mutex<VecDeque<u8>>,
     violation: Mutex<Option<String>>,
+    /// The highest request id the client sent (rmcp numbers its requests from 0); -1 before
+    /// the first.
+    highest_sent: AtomicI64,
+}
+
+impl Default for Diagnostics {
+    fn default() -> Diagnostics {
+        Diagnostics {
+            stderr: Mutex::default(),
+            violation: Mutex::default(),
+            highest_sent: AtomicI64::new(-1),
+        }
+    }
+}
+
+/// What the checks read of a JSON-RPC message; the rest is skipped unread.
+#[derive(serde::Deserialize)]
+struct Peek {
+    id: Option<serde_json::Value>,
+    method: Option<serde::de::IgnoredAny>,
+    result: Option<serde::de::IgnoredAny>,
+    error: Option<serde::de::IgnoredAny>,
+}
+
+impl Peek {
+    fn of(text: &str) -> Option<Peek> {
+        serde_json::from_str(text).ok()
+    }
+
+    /// The id of a request (a method and an id).
+    fn request_id(&self) -> Option<i64> {
+        self.method.as_ref()?;
+        self.id.as_ref()?.as_i64()
+    }
+
+    /// The id of a response (an id, a result or an error, no method), unless it is null.
+    fn response_id(&self) -> Option<&serde_json::Value> {
+        let answers = self.result.is_some() || self.error.is_some();
+        (self.method.is_none() && answers)
+            .then_some(self.id.as_ref())
+            .flatten()
+            .filter(|id| !id.is_null())
+    }
 }
 
 impl Diagnostics {
@@ -49,7 +94,7 @@ impl Diagnostics {
 /// A started child: the pipe rmcp reads (checked stdout), its stdin, the process.
 pub(crate) struct Started {
     pub(crate) read: DuplexStream,
-    pub(crate) write: tokio::process::ChildStdin,
+    pub(crate) write: DuplexStream,
     pub(crate) child: Box<dyn ChildWrapper>,
     pub(crate) diagnostics: Arc<Diagnostics>,
 }
@@ -72,10 +117,12 @@ pub(crate) fn spawn(
     let missing = |what| std::io::Error::other(format!("the child's {what} is not piped"));
     let stdout = child.stdout().take().ok_or_else(|| missing("stdout"))?;
     let stderr = child.stderr().take().ok_or_else(|| missing("stderr"))?;
-    let write = child.stdin().take().ok_or_else(|| missing("stdin"))?;
+    let stdin = child.stdin().take().ok_or_else(|| missing("stdin"))?;
     let diagnostics = Arc::new(Diagnostics::default());
     let (read, forward) = tokio::io::duplex(64 * 1024);
     tokio::spawn(check_stdout(stdout, forward, diagnostics.clone()));
+    let (write, from_client) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(forward_stdin(from_client, stdin, diagnostics.clone()));
     tokio::spawn(keep_stderr(stderr, diagnostics.clone()));
     Ok(Started {
         read,
@@ -110,17 +157,28 @@ async fn check_stdout(
         }
         let problem = match std::str::from_utf8(body) {
             Err(e) => Some(format!(
-                "line {number} of its stdout is not UTF-8 (byte {} of the line: {:#04x})",
+                "line {number} of its stdout is not UTF-8 (byte {} of the line: {:#04x}); {STRICT}",
                 e.valid_up_to() + 1,
                 body[e.valid_up_to()]
             )),
-            Ok(text) if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => {
-                Some(format!(
-                    "line {number} of its stdout is not JSON-RPC: {:?}",
-                    shorten(text)
-                ))
-            }
-            Ok(_) => None,
+            Ok(text) => match Peek::of(text) {
+                Some(peek) => peek.response_id().and_then(|id| {
+                    let sent = diagnostics.highest_sent.load(Ordering::SeqCst);
+                    let known = id.as_i64().is_some_and(|id| (0..=sent).contains(&id));
+                    (!known).then(|| {
+                        format!(
+                            "line {number} of its stdout answers request id {id}, which the client never sent; a server answers only the requests it is sent"
+                        )
+                    })
+                }),
+                None if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => {
+                    Some(format!(
+                        "line {number} of its stdout is not JSON-RPC: {:?}; {STRICT}",
+                        shorten(text)
+                    ))
+                }
+                None => None,
+            },
         };
         if let Some(problem) = problem {
             diagnostics.record_violation(problem);
@@ -131,6 +189,38 @@ async fn check_stdout(
         }
     }
     let _ = forward.shutdown().await;
+}
+
+/// What a stdio server's stdout holds, said after a line that breaks it.
+const STRICT: &str = "a stdio MCP server must write only protocol messages to stdout";
+
+/// Forwards what the client writes to the server's stdin a line at a time, noting the id of
+/// each request; closes stdin when the client closes its side.
+async fn forward_stdin(
+    from_client: DuplexStream,
+    mut stdin: tokio::process::ChildStdin,
+    diagnostics: Arc<Diagnostics>,
+) {
+    let mut reader = BufReader::new(from_client);
+    let mut line = Vec::with_capacity(4096);
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if let Some(id) = std::str::from_utf8(&line)
+            .ok()
+            .and_then(Peek::of)
+            .and_then(|peek| peek.request_id())
+        {
+            diagnostics.highest_sent.fetch_max(id, Ordering::SeqCst);
+        }
+        if stdin.write_all(&line).await.is_err() || stdin.flush().await.is_err() {
+            break;
+        }
+    }
+    let _ = stdin.shutdown().await;
 }
 
 async fn keep_stderr(mut stderr: tokio::process::ChildStderr, diagnostics: Arc<Diagnostics>) {

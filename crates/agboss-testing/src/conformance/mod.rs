@@ -24,6 +24,7 @@ pub mod events;
 mod leases;
 mod model;
 mod pauses;
+mod pins;
 mod threads;
 mod waits;
 
@@ -44,6 +45,7 @@ pub mod case {
     pub use super::cases::*;
     pub use super::leases::*;
     pub use super::pauses::*;
+    pub use super::pins::*;
     pub use super::run_case;
     pub use super::threads::*;
     pub use super::waits::*;
@@ -113,6 +115,9 @@ macro_rules! store_conformance {
             a_thread_belongs_to_the_owner_its_first_run_named,
             racing_first_runs_of_a_thread_leave_exactly_one_owner,
             a_store_on_a_manual_clock_never_waits_on_it,
+            pins_a_first_definition_and_holds_a_changed_one_for_approval,
+            pins_belong_to_one_application,
+            racing_first_sights_leave_one_pin,
             keeps_artifacts_per_execution_and_lists_them_by_kind,
             deletes_artifacts_with_their_execution,
         );

@@ -13,6 +13,7 @@ mod append;
 mod artifacts;
 mod error;
 mod lease;
+mod pins;
 mod pool;
 mod read;
 mod schema;
@@ -21,8 +22,9 @@ mod write;
 use std::time::Duration;
 
 use crate::journal::{
-    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
+    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, McpApproval,
+    McpDefinitionSeen, McpPin, PauseQuery, PauseRecord, Store, StoreError, StoreErrorKind,
+    StoreFuture, ThreadOwner,
 };
 use crate::time::Clock;
 use pool::Pool;
@@ -340,6 +342,42 @@ impl Store for PostgresStore {
     fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
         Box::pin(self.pool.run(move |mut conn, _| async move {
             let result = artifacts::delete(&mut conn, execution_id).await;
+            (conn, result)
+        }))
+    }
+
+    fn mcp_pin<'a>(
+        &'a self,
+        application: &'a str,
+        server: &'a str,
+        tool: &'a str,
+    ) -> StoreFuture<'a, Option<McpPin>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = pins::pin(&mut conn, application, server, tool).await;
+            (conn, result)
+        }))
+    }
+
+    fn mcp_pins<'a>(&'a self, application: &'a str) -> StoreFuture<'a, Vec<McpPin>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = pins::pins(&mut conn, application).await;
+            (conn, result)
+        }))
+    }
+
+    fn see_mcp_definition<'a>(&'a self, seen: &'a McpDefinitionSeen) -> StoreFuture<'a, McpPin> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = pins::see(&mut conn, seen).await;
+            (conn, result)
+        }))
+    }
+
+    fn approve_mcp_definition<'a>(
+        &'a self,
+        approval: &'a McpApproval,
+    ) -> StoreFuture<'a, Option<McpPin>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = pins::approve(&mut conn, approval).await;
             (conn, result)
         }))
     }

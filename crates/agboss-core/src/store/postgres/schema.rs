@@ -10,7 +10,7 @@ use crate::journal::{StoreError, StoreErrorKind};
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`.
 /// Append new ones; never edit a released one.
-const MIGRATIONS: &[&str] = &[V1, V2, super::artifacts::SCHEMA_V3];
+const MIGRATIONS: &[&str] = &[V1, V2, super::artifacts::SCHEMA_V3, V4];
 
 /// The schema version this build writes (the highest row of `migrations`).
 pub(super) const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
@@ -89,6 +89,18 @@ INSERT INTO threads (thread_id, owner_id)
 SELECT DISTINCT ON (thread_id) thread_id, record::json ->> 'owner_id'
 FROM executions
 ORDER BY thread_id, started;
+"#;
+
+/// Version 4: pinned MCP definitions (issue 17, fault plan T20). One row per application,
+/// server and tool; `record` is the pin as JSON.
+const V4: &str = r#"
+CREATE TABLE mcp_pins (
+    application text COLLATE "C" NOT NULL,
+    server text COLLATE "C" NOT NULL,
+    tool text COLLATE "C" NOT NULL,
+    record text NOT NULL,
+    PRIMARY KEY (application, server, tool)
+);
 "#;
 
 /// Whether `schema` is a name the store takes: lower-case ASCII letters, digits and `_`, not

@@ -10,6 +10,7 @@ mod artifacts;
 mod clock;
 mod lease;
 mod options;
+mod pins;
 mod read;
 mod schema;
 mod sql;
@@ -22,8 +23,9 @@ use std::time::Duration;
 
 use crate::base::Env;
 use crate::journal::{
-    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
-    Store, StoreError, StoreErrorKind, StoreFuture, ThreadOwner,
+    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, McpApproval,
+    McpDefinitionSeen, McpPin, PauseQuery, PauseRecord, Store, StoreError, StoreErrorKind,
+    StoreFuture, ThreadOwner,
 };
 pub use options::{Durability, SqliteOptions};
 use read::Readers;
@@ -152,7 +154,14 @@ impl SqliteStore {
     async fn claimed(&self, work: Work) -> Result<Vec<Lease>, StoreError> {
         match self.write(work).await? {
             Done::Claimed(leases) => Ok(leases),
-            Done::Written => Ok(Vec::new()),
+            Done::Written | Done::Pinned(_) => Ok(Vec::new()),
+        }
+    }
+
+    async fn pinned(&self, work: Work) -> Result<Option<McpPin>, StoreError> {
+        match self.write(work).await? {
+            Done::Pinned(pin) => Ok(pin),
+            Done::Written | Done::Claimed(_) => Ok(None),
         }
     }
 }
@@ -309,5 +318,41 @@ impl Store for SqliteStore {
             self.write(Work::Artifacts(write)).await?;
             Ok(held)
         })
+    }
+
+    fn mcp_pin<'a>(
+        &'a self,
+        application: &'a str,
+        server: &'a str,
+        tool: &'a str,
+    ) -> StoreFuture<'a, Option<McpPin>> {
+        let key = (application.to_owned(), server.to_owned(), tool.to_owned());
+        Box::pin(
+            self.readers
+                .read(move |conn| pins::pin(conn, &key.0, &key.1, &key.2)),
+        )
+    }
+
+    fn mcp_pins<'a>(&'a self, application: &'a str) -> StoreFuture<'a, Vec<McpPin>> {
+        let application = application.to_owned();
+        Box::pin(
+            self.readers
+                .read(move |conn| pins::pins(conn, &application)),
+        )
+    }
+
+    fn see_mcp_definition<'a>(&'a self, seen: &'a McpDefinitionSeen) -> StoreFuture<'a, McpPin> {
+        Box::pin(async move {
+            self.pinned(Work::SeeMcp(seen.clone()))
+                .await?
+                .ok_or_else(writer::stopped)
+        })
+    }
+
+    fn approve_mcp_definition<'a>(
+        &'a self,
+        approval: &'a McpApproval,
+    ) -> StoreFuture<'a, Option<McpPin>> {
+        Box::pin(self.pinned(Work::ApproveMcp(approval.clone())))
     }
 }

@@ -39,6 +39,10 @@ const MIGRATIONS: &[Migration] = &[
         sql: super::artifacts::SCHEMA_V4,
         then: None,
     },
+    Migration {
+        sql: V5,
+        then: None,
+    },
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -107,6 +111,18 @@ const V3: &str = "
 CREATE TABLE threads (
     thread_id TEXT PRIMARY KEY,
     owner_id TEXT
+);
+";
+
+/// Version 5: pinned MCP definitions (issue 17, fault plan T20). One row per application,
+/// server and tool; `record` is the pin as JSON.
+const V5: &str = "
+CREATE TABLE mcp_pins (
+    application TEXT NOT NULL,
+    server TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (application, server, tool)
 );
 ";
 

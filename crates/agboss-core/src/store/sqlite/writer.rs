@@ -14,9 +14,11 @@ use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 use tokio::sync::oneshot;
 
 use super::append::apply;
-use super::lease;
 use super::sql::{STORE, sqlite_error};
-use crate::journal::{Fence, Lease, LoopEvent, StoreError, StoreErrorKind};
+use super::{lease, pins};
+use crate::journal::{
+    Fence, Lease, LoopEvent, McpApproval, McpDefinitionSeen, McpPin, StoreError, StoreErrorKind,
+};
 
 /// The most appends one transaction takes: bounds how long the first one waits.
 const MAX_GROUP: usize = 512;
@@ -59,6 +61,10 @@ pub(super) enum Work {
     Renew(Lease),
     /// A release.
     Release(Lease),
+    /// A definition of an MCP server tool an application saw.
+    SeeMcp(McpDefinitionSeen),
+    /// A person's approval of a pinned MCP definition.
+    ApproveMcp(McpApproval),
     /// A put or a deletion of artifacts.
     Artifacts(super::artifacts::ArtifactWrite),
 }
@@ -70,6 +76,8 @@ pub(super) enum Done {
     Written,
     /// The leases claimed.
     Claimed(Vec<Lease>),
+    /// A pinned MCP definition after the write (`None`: no pin to approve).
+    Pinned(Option<McpPin>),
 }
 
 impl Job {
@@ -196,6 +204,8 @@ fn try_group(
                 super::artifacts::apply(&tx, write)?;
                 Ok(Done::Written)
             }
+            Work::SeeMcp(seen) => pins::see(&tx, seen)?.map(|pin| Done::Pinned(Some(pin))),
+            Work::ApproveMcp(approval) => pins::approve(&tx, approval)?.map(Done::Pinned),
         };
         results.push(done);
     }
