@@ -142,6 +142,35 @@ pub trait Store: Send + Sync {
     /// this one's. The default ignores it: a store that never waits.
     fn use_clock(&self, clock: &Clock) {
         let _ = clock;
+    }
+
+    // Artifacts (issue 17: `result_kind` / `wants`): results kept aside per execution, which the
+    // model passes by reference. Not journal events: they are looked up by reference, and
+    // deleted with their execution (docs/stores.md, docs/policies.md).
+
+    /// Keeps `artifact` under its reference, in its execution. A reference held already is
+    /// left as it is (a retry of the same put); references are random, so two artifacts never
+    /// share one.
+    fn put_artifact<'a>(&'a self, artifact: &'a Artifact) -> StoreFuture<'a, ()>;
+
+    /// The artifact `reference` of execution `execution_id`: `None` when that execution holds
+    /// no such reference (never made, deleted, or another execution's).
+    fn artifact<'a>(
+        &'a self,
+        execution_id: &'a str,
+        reference: &'a str,
+    ) -> StoreFuture<'a, Option<Artifact>>;
+
+    /// The artifacts of kind `kind` execution `execution_id` holds, oldest first, without their
+    /// data.
+    fn artifacts<'a>(
+        &'a self,
+        execution_id: &'a str,
+        kind: &'a str,
+    ) -> StoreFuture<'a, Vec<ArtifactRef>>;
+
+    /// Deletes every artifact of execution `execution_id`; the number deleted.
+    fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64>;
 
     // Pinned MCP definitions (issue 17, fault plan T20; `mcp_pin.rs`, docs/mcp.md "Pinned
     // definitions"). Pins are kept per application, server and tool.
@@ -172,35 +201,6 @@ pub trait Store: Send + Sync {
         &'a self,
         approval: &'a McpApproval,
     ) -> StoreFuture<'a, Option<McpPin>>;
-    }
-
-    // Artifacts (issue 17: `result_kind` / `wants`): results kept aside per execution, which the
-    // model passes by reference. Not journal events: they are looked up by reference, and
-    // deleted with their execution (docs/stores.md, docs/policies.md).
-
-    /// Keeps `artifact` under its reference, in its execution. A reference held already is
-    /// left as it is (a retry of the same put); references are random, so two artifacts never
-    /// share one.
-    fn put_artifact<'a>(&'a self, artifact: &'a Artifact) -> StoreFuture<'a, ()>;
-
-    /// The artifact `reference` of execution `execution_id`: `None` when that execution holds
-    /// no such reference (never made, deleted, or another execution's).
-    fn artifact<'a>(
-        &'a self,
-        execution_id: &'a str,
-        reference: &'a str,
-    ) -> StoreFuture<'a, Option<Artifact>>;
-
-    /// The artifacts of kind `kind` execution `execution_id` holds, oldest first, without their
-    /// data.
-    fn artifacts<'a>(
-        &'a self,
-        execution_id: &'a str,
-        kind: &'a str,
-    ) -> StoreFuture<'a, Vec<ArtifactRef>>;
-
-    /// Deletes every artifact of execution `execution_id`; the number deleted.
-    fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64>;
 }
 
 crate::infrastructure!(dyn Store, "a store");
