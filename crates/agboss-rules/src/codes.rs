@@ -224,6 +224,13 @@ catalogue! {
     /// A result over its tool's ceiling was refused: what the model reads after `Tool error: `.
     TOOL_RESULT_OVER_CEILING = ("tool.result-over-ceiling", "a tool's result was over its `result_ceiling` and was refused",
         "the result is {size} bytes, over this tool's ceiling of {ceiling} bytes, so none of it is shown; to narrow the call: {hint}");
+    /// `needs` is not a list of credential names, or names one twice.
+    TOOL_NEEDS_INVALID = ("tool.needs-invalid", "a tool's `needs` is not a list of kebab-case credential names, or names one twice",
+        "{detail}");
+    /// A call's tool needs a credential the provider has none of for this execution: what the
+    /// model reads after `Tool error: `.
+    TOOL_CREDENTIAL_MISSING = ("tool.credential-missing", "a call needed a credential and none was available for its execution, so the tool did not run",
+        "this tool needs the credential `{name}`, and none is available for this execution, so it did not run");
     /// A bound on results is not a whole number of bytes from 1.
     TOOLS_MAX_RESULT_SIZE_INVALID = ("tools.max-result-size-invalid", "a bound on results is zero or not a whole number of bytes",
         "{owner}: {reason}");
@@ -455,6 +462,17 @@ catalogue! {
         "tool `{tool}` of agent `{agent}` may return {bound} (about {tokens} tokens), and `{model}` reads {window} tokens per request: lower the tool's `max_result_size`, or the agent's");
     /// A journal this build cannot fold.
     JOURNAL = ("journal", "the execution's journal cannot be folded by this build (a newer layout, or events out of order); nothing was run",
+        "{detail}");
+
+    // Credentials.
+    /// Tools (or MCP servers) need credentials and the application has no provider.
+    CREDENTIALS_NO_PROVIDER = ("credentials.no-provider", "tools or MCP servers need credentials and the application has no credential provider",
+        "{subject} needs the credential {names}, and the application has no credential provider: set one with `ApplicationBuilder::credentials(..)`");
+    /// A credential name the provider does not know.
+    CREDENTIALS_UNKNOWN = ("credentials.unknown", "a tool or an MCP server needs a credential the application's provider does not know",
+        "{subject} needs the credential `{name}`, which the credential provider does not know (it knows: {known}){hint}");
+    /// An `#[mcp_server]`'s credential keys are not a usable combination.
+    MCP_CREDENTIAL_INVALID = ("mcp.credential-invalid", "an MCP server's `credential`, `credential_header` or `credential_env` is malformed or does not fit its transport",
         "{detail}");
 }
 

@@ -21,6 +21,7 @@
 //! | `agent.history-max-size-invalid` | an agent's bound on the history it reads keeps nothing or is not a size (configuration's `history_max_size`, or a context window of 0 tokens) |
 //! | `config.*` | the configuration file: syntax, secrets where names belong, unknown sections |
 //! | `app.lease-ttl-invalid` | a lease ttl too short to be renewed before it runs out |
+//! | `credentials.no-provider`, `credentials.unknown` | tools or MCP servers need credentials and the application has no provider, or one the provider does not know |
 //!
 //! The application that hosts executions (`app`) is built on what this returns, an
 //! [`Assembly`]; `describe` reads it.
@@ -32,6 +33,7 @@ mod channel_checks;
 mod checks;
 #[cfg(feature = "config")]
 mod configure;
+mod credential_checks;
 mod declarations;
 mod defaults;
 mod history_checks;

@@ -111,6 +111,10 @@ fn tool_schema(tool: &ToolDescriptor, app: &Application) -> Value {
     if tool.repeated_when() != crate::tool::RepeatedWhen::default() {
         schema["repeatedWhen"] = Value::from(tool.repeated_when().as_str());
     }
+    // The names of the credentials it needs, never a value.
+    if !tool.needs().is_empty() {
+        schema["needs"] = Value::from(tool.needs().to_vec());
+    }
     schema
 }
 

@@ -172,6 +172,10 @@ fn tool_line(out: &mut String, pad: &str, tool: &AppTool, app: &Application) {
     if descriptor.repeated_when() != crate::tool::RepeatedWhen::default() {
         waits.push_str(&format!(", repeated when: {}", descriptor.repeated_when()));
     }
+    // The names of the credentials it needs, never a value.
+    if !descriptor.needs().is_empty() {
+        waits.push_str(&format!(", needs: {}", descriptor.needs().join(", ")));
+    }
     let _ = writeln!(
         out,
         "{pad}    · {} ({}, {}{waits}){env} — {} · maxResultSize {}",

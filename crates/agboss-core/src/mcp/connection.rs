@@ -13,6 +13,7 @@ use rmcp::transport::streamable_http_client::{
 use tokio::sync::Mutex;
 
 use super::McpError;
+use super::credential::{McpCredentialCarrier, headers_for};
 use super::descriptor::{McpServerDescriptor, McpTransport};
 use super::elicitation::{Elicitations, Elicitor};
 use super::endpoint::Endpoint;
@@ -21,6 +22,7 @@ use super::process::ServerProcess;
 use super::stdio::{Diagnostics, spawn};
 use crate::base::Env;
 use crate::time::Clock;
+use crate::tool::CredentialProvider;
 
 /// How long a server may take to start and answer `initialize` and `tools/list`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -37,6 +39,8 @@ pub struct McpConnection {
     descriptor: &'static McpServerDescriptor,
     env: Env,
     clock: Clock,
+    /// What resolves the server's own credential, if it declares one.
+    credentials: Option<Arc<dyn CredentialProvider>>,
     live: Mutex<Option<Live>>,
     /// Its calls in flight, for its requests for input to find theirs.
     elicitations: Arc<Elicitations>,
@@ -59,9 +63,19 @@ impl McpConnection {
             descriptor,
             env,
             clock,
+            credentials: None,
             live: Mutex::new(None),
             elicitations: Elicitations::new(descriptor),
         }
+    }
+
+    /// The same connection, the server's own credential resolved through `provider`.
+    pub(crate) fn with_credentials(
+        mut self,
+        provider: Option<Arc<dyn CredentialProvider>>,
+    ) -> McpConnection {
+        self.credentials = provider;
+        self
     }
 
     /// The server.
@@ -131,9 +145,43 @@ impl McpConnection {
         }
     }
 
+    /// The server's own credential, if it declares one, resolved and put where it goes: a
+    /// variable of a stdio server's process (in `env`), or a header of an HTTP server's
+    /// requests (in the endpoint).
+    async fn add_credential(
+        &self,
+        endpoint: Endpoint,
+        env: &mut Vec<(String, String)>,
+    ) -> Result<Endpoint, String> {
+        let Some(credential) = self.descriptor.credential() else {
+            return Ok(endpoint);
+        };
+        let secret = credential
+            .resolve(self.credentials.as_ref(), self.descriptor.name())
+            .await?;
+        match (credential.carrier(), endpoint) {
+            (McpCredentialCarrier::Env(variable), endpoint @ Endpoint::Stdio { .. }) => {
+                env.retain(|(name, _)| name != variable);
+                env.push((variable.to_owned(), secret.expose().to_owned()));
+                Ok(endpoint)
+            }
+            (McpCredentialCarrier::Header(header), Endpoint::Http { url, oauth, .. }) => {
+                Ok(Endpoint::Http {
+                    url,
+                    oauth,
+                    headers: headers_for(header, &secret)?,
+                })
+            }
+            _ => Err(format!(
+                "its credential `{}` is declared for the other transport",
+                credential.name()
+            )),
+        }
+    }
+
     async fn start(&self) -> Result<Live, McpError> {
         let server = self.descriptor.name();
-        let env = self
+        let mut env = self
             .descriptor
             .env()
             .iter()
@@ -153,6 +201,15 @@ impl McpConnection {
                 .and_then(|endpoint| endpoint.with_oauth(self.descriptor.oauth(), &self.env)),
         }
         .map_err(|variable| McpError::EnvMissing { server, variable })?;
+        let command = endpoint.to_string();
+        let endpoint = self
+            .add_credential(endpoint, &mut env)
+            .await
+            .map_err(|reason| McpError::StartFailed {
+                server,
+                command: command.clone(),
+                reason,
+            })?;
         let failed = |reason| McpError::StartFailed {
             server,
             command: endpoint.to_string(),
@@ -241,11 +298,15 @@ impl Live {
                 child.stop().await;
                 Err(format!("{} ({reason})", describe_end(status, &diagnostics)))
             }
-            Endpoint::Http { url, oauth } => {
+            Endpoint::Http {
+                url,
+                oauth,
+                headers,
+            } => {
                 let config = StreamableHttpClientTransportConfig::with_uri(url.clone());
                 let served = match oauth {
                     None => {
-                        let client = super::http_client()?;
+                        let client = super::http_client_with(headers.clone())?;
                         let transport = StreamableHttpClientTransport::with_client(client, config);
                         within(clock, timeout, handler.serve(transport)).await?
                     }

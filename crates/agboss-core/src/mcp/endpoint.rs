@@ -15,6 +15,8 @@ pub(crate) enum Endpoint {
     Http {
         url: String,
         oauth: Option<ClientCredentials>,
+        /// The server's credential, as the headers that carry it.
+        headers: reqwest::header::HeaderMap,
     },
 }
 
@@ -39,6 +41,7 @@ impl Endpoint {
         Ok(Endpoint::Http {
             url: expand(url, env)?,
             oauth: None,
+            headers: reqwest::header::HeaderMap::new(),
         })
     }
 
@@ -50,9 +53,10 @@ impl Endpoint {
         env: &Env,
     ) -> Result<Endpoint, String> {
         match (self, oauth) {
-            (Endpoint::Http { url, .. }, Some(oauth)) => Ok(Endpoint::Http {
+            (Endpoint::Http { url, headers, .. }, Some(oauth)) => Ok(Endpoint::Http {
                 url,
                 oauth: Some(ClientCredentials::expand(oauth, env)?),
+                headers,
             }),
             (endpoint, _) => Ok(endpoint),
         }

@@ -8,11 +8,13 @@ use super::connection::McpConnection;
 use super::{McpError, McpServerDescriptor};
 use crate::base::Env;
 use crate::time::Clock;
+use crate::tool::CredentialProvider;
 
 /// The application's MCP servers, started on first use.
 pub struct McpHub {
     env: Env,
     clock: Clock,
+    credentials: Option<Arc<dyn CredentialProvider>>,
     connections: Mutex<HashMap<usize, Arc<McpConnection>>>,
 }
 
@@ -22,8 +24,16 @@ impl McpHub {
         McpHub {
             env,
             clock,
+            credentials: None,
             connections: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The same hub, whose servers' own credentials (`#[mcp_server(credential = ..)]`) are
+    /// resolved through `provider` as each starts.
+    pub fn with_credentials(mut self, provider: Option<Arc<dyn CredentialProvider>>) -> McpHub {
+        self.credentials = provider;
+        self
     }
 
     /// The connection to `server` (not started until a call needs it).
@@ -32,11 +42,10 @@ impl McpHub {
         self.lock()
             .entry(key)
             .or_insert_with(|| {
-                Arc::new(McpConnection::new(
-                    server,
-                    self.env.clone(),
-                    self.clock.clone(),
-                ))
+                Arc::new(
+                    McpConnection::new(server, self.env.clone(), self.clock.clone())
+                        .with_credentials(self.credentials.clone()),
+                )
             })
             .clone()
     }

@@ -2,6 +2,7 @@
 //! grandchildren go with it), its stdout checked line by line before rmcp reads it, and the
 //! tail of its stderr kept for error messages.
 
+use agboss_rules::vars::MODEL_PROVIDER_KEYS;
 use std::collections::VecDeque;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -54,13 +55,18 @@ pub(crate) struct Started {
     pub(crate) diagnostics: Arc<Diagnostics>,
 }
 
-/// Spawns `command args` with the variables `env` set on top of the process's environment.
+/// Spawns `command args` with the variables `env` set on top of the process's environment,
+/// less the model providers' keys ([`MODEL_PROVIDER_KEYS`]) that `env` does not set: a server
+/// never inherits the model provider's key.
 pub(crate) fn spawn(
     command: &str,
     args: &[String],
     env: &[(String, String)],
 ) -> std::io::Result<Started> {
     let mut wrap = CommandWrap::with_new(command, |c| {
+        for key in MODEL_PROVIDER_KEYS {
+            c.env_remove(key);
+        }
         c.args(args)
             .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::piped())

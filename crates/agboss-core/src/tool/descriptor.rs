@@ -36,6 +36,7 @@ pub struct ToolDescriptor {
     evidence: Option<EvidenceFn>,
     server_claims: &'static [&'static str],
     on_crash: OnCrash,
+    needs: &'static [&'static str],
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
     compiled: OnceLock<Result<Arc<CompiledSchemas>, SchemaError>>,
@@ -70,6 +71,7 @@ impl ToolDescriptor {
             evidence: None,
             server_claims: &[],
             on_crash: OnCrash::Rerun,
+            needs: &[],
             input_schema,
             output_schema,
             compiled: OnceLock::new(),
@@ -169,6 +171,18 @@ impl ToolDescriptor {
     pub const fn with_on_crash(mut self, on_crash: OnCrash) -> ToolDescriptor {
         self.on_crash = on_crash;
         self
+    }
+
+    /// With the names of the credentials its calls need (`needs = ["github"]`), resolved for
+    /// each call just before it runs (see [`CredentialProvider`](super::CredentialProvider)).
+    pub const fn with_needs(mut self, needs: &'static [&'static str]) -> ToolDescriptor {
+        self.needs = needs;
+        self
+    }
+
+    /// The names of the credentials its calls need, in declaration order.
+    pub fn needs(&self) -> &'static [&'static str] {
+        self.needs
     }
 
     /// With the fields `dependencies`.
@@ -288,6 +302,7 @@ impl fmt::Debug for ToolDescriptor {
             .field("max_result_size", &self.max_result_size)
             .field("result_ceiling", &self.result_ceiling)
             .field("repeated_when", &self.repeated_when)
+            .field("needs", &self.needs)
             .field("dependencies", &self.dependencies())
             .field("location", &self.location())
             .finish_non_exhaustive()

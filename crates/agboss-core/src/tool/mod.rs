@@ -18,6 +18,7 @@ pub mod bound;
 mod capability;
 mod ceiling;
 mod check_in;
+mod credentials;
 pub mod definition;
 mod dependency;
 mod descriptor;
@@ -25,6 +26,7 @@ mod error;
 mod handler;
 mod invoke;
 mod issues;
+mod needs;
 mod on_crash;
 mod origin;
 mod outcome;
@@ -34,6 +36,7 @@ mod repeat;
 mod role_ref;
 mod schema;
 mod scope;
+mod static_credentials;
 mod tape;
 
 pub use asker::{AskFailure, AskFuture, Asker};
@@ -43,6 +46,10 @@ pub use ceiling::ResultCeiling;
 pub use check_in::{
     CheckIn, CheckInFn, CheckInPredicate, EvidenceFn, EvidenceOf, Typed, check_in_with,
     evidence_with,
+};
+pub use credentials::{
+    CredentialError, CredentialFuture, CredentialProvider, CredentialRequest, CredentialUse,
+    Credentials, Secret,
 };
 pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use dependency::Dependency;
@@ -60,3 +67,4 @@ pub use role_ref::RoleRef;
 pub(crate) use schema::SchemaCheck;
 pub use schema::{input_schema_of, output_schema_of};
 pub use scope::Scope;
+pub use static_credentials::StaticCredentials;

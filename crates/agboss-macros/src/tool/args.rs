@@ -38,6 +38,7 @@ pub const MCP_KEYS: &[&str] = &[
     "server_claims",
     "on_crash",
     "crate",
+    "needs",
 ];
 
 /// The keys `#[tool]` accepts.
@@ -58,6 +59,7 @@ pub const KEYS: &[&str] = &[
     "check_in_evidence",
     "on_crash",
     "crate",
+    "needs",
 ];
 
 /// `#[tool(..)]` as written; checked in `check`.
@@ -101,6 +103,8 @@ pub struct ToolArgs {
     /// For `#[mcp_tool]`: with `output`, the macro writes the pass-through handler.
     pub input: Option<syn::TypePath>,
     pub output: Option<syn::TypePath>,
+    /// The credentials its calls need, by name: `needs = ["github"]`.
+    pub needs: Option<syn::Expr>,
 }
 
 impl ToolArgs {

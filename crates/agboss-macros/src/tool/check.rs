@@ -9,6 +9,7 @@ use syn::{ItemStruct, Path, Type, TypePath};
 
 use super::args::{Kind, ToolArgs};
 use super::consent::{CapabilityValue, CheckInValue, check_capabilities, check_check_in};
+use super::needs::check_needs;
 use super::results::{CeilingValue, check_ceiling, check_repeated_when};
 use crate::ctxt::Ctxt;
 use crate::fields::{Field, fields_of, written_type};
@@ -50,6 +51,8 @@ pub struct ResolvedTool {
     pub mcp: Option<McpCall>,
     /// The struct's fields, then the one the pass-through handler adds, if any.
     pub fields: Vec<Field>,
+    /// `needs = [".."]`: the credentials its calls need, by name.
+    pub needs: Vec<syn::LitStr>,
 }
 
 impl ResolvedTool {
@@ -117,6 +120,7 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         };
         list_of(list, &messages, shape::text, cx)
     });
+    let needs = check_needs(args.needs.as_ref(), cx);
     let mut fields = fields_of(item);
     if let Some(call) = mcp.as_ref().filter(|call| call.pass_through.is_some()) {
         fields.push(client_field(item, &call.server, header.krate.as_ref()));
@@ -141,6 +145,7 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         on_crash,
         mcp,
         fields,
+        needs,
     })
 }
 

@@ -5,6 +5,7 @@ mod args;
 mod check;
 mod codegen;
 mod consent;
+mod needs;
 mod results;
 
 use syn::ItemStruct;
