@@ -367,9 +367,9 @@ pub mod describe {
 pub mod mcp {
     pub use agboss_core::mcp::{
         CLIENT_NAME, CLIENT_VERSION, ElicitationAnswer, ElicitationQuestion, ElicitationTypes,
-        ListError, ListedTool, McpClient, McpConnection, McpError, McpOAuth, McpServer,
-        McpServerDescriptor, McpTransport, PROTOCOL_VERSION, START_TIMEOUT, ServerAddress,
-        list_tools, registered_mcp_servers,
+        ListError, ListedTool, McpClient, McpConnection, McpCredential, McpCredentialCarrier,
+        McpError, McpOAuth, McpServer, McpServerDescriptor, McpTransport, PROTOCOL_VERSION,
+        START_TIMEOUT, ServerAddress, list_tools, registered_mcp_servers,
     };
 }
 

@@ -41,6 +41,7 @@ pub use list::{ListError, ListedTool, ServerAddress, list_tools};
 pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
 
 /// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
+#[cfg(feature = "mcp-oauth")]
 pub(crate) fn http_client() -> Result<reqwest::Client, String> {
     http_client_with(reqwest::header::HeaderMap::new())
 }

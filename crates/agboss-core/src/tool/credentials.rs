@@ -186,24 +186,57 @@ pub trait CredentialProvider: Send + Sync + 'static {
 /// ```
 #[derive(Clone, Default)]
 pub struct Credentials {
-    values: Arc<[(&'static str, Secret)]>,
+    values: Values,
+}
+
+/// The values, one inline (the usual case: no allocation, a clone is a count), or many.
+#[derive(Clone, Default)]
+enum Values {
+    #[default]
+    None,
+    One((&'static str, Secret)),
+    Many(Arc<[(&'static str, Secret)]>),
 }
 
 impl Credentials {
     /// Credentials holding `values`.
-    pub(crate) fn new(values: Vec<(&'static str, Secret)>) -> Credentials {
+    pub(crate) fn new(mut values: Vec<(&'static str, Secret)>) -> Credentials {
+        let values = match values.len() {
+            0 => Values::None,
+            1 => {
+                Values::One(values.swap_remove(0))
+            }
+            _ => Values::Many(values.into()),
+        };
+        Credentials { values }
+    }
+
+    /// The one credential `name` worth `secret`.
+    pub(crate) fn one(name: &'static str, secret: Secret) -> Credentials {
         Credentials {
-            values: values.into(),
+            values: Values::One((name, secret)),
+        }
+    }
+
+    fn entries(&self) -> &[(&'static str, Secret)] {
+        match &self.values {
+            Values::None => &[],
+            Values::One(pair) => std::slice::from_ref(pair),
+            Values::Many(values) => values,
         }
     }
 
     /// The credential `name`, if the call has it (every name of the tool's `needs` when `run`
     /// is called).
     pub fn get(&self, name: &str) -> Option<&Secret> {
-        self.values
-            .iter()
-            .find(|(known, _)| *known == name)
-            .map(|(_, secret)| secret)
+        match &self.values {
+            Values::None => None,
+            Values::One((known, secret)) => (*known == name).then_some(secret),
+            Values::Many(values) => values
+                .iter()
+                .find(|(known, _)| *known == name)
+                .map(|(_, secret)| secret),
+        }
     }
 
     /// The credential `name`, or a tool error saying the tool does not declare it, for `?` in
@@ -218,7 +251,7 @@ impl Credentials {
 
     /// The names it holds, in the order of `needs`.
     pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.values.iter().map(|(name, _)| *name)
+        self.entries().iter().map(|(name, _)| *name)
     }
 }
 

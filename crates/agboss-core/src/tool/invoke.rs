@@ -260,15 +260,14 @@ impl<T: Tool> Invoker<T> {
         let credentials: Option<Credentials> = if self.descriptor.needs().is_empty() {
             None
         } else {
-            // Boxed, so the future of a call that needs none stays as small as before.
             Some(
-                Box::pin(resolve_needs(
+                resolve_needs(
                     self.env.credentials.as_ref(),
                     self.descriptor,
                     &frame.execution,
                     &self.env.clock,
                     self.timeout,
-                ))
+                )
                 .await?,
             )
         };

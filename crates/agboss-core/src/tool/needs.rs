@@ -22,7 +22,7 @@ pub(super) async fn resolve_needs(
     clock: &Clock,
     timeout: TimeSpan,
 ) -> Result<Credentials, ToolFailure> {
-    let mut values = Vec::with_capacity(tool.needs().len());
+    let mut values = Vec::new();
     for &name in tool.needs() {
         let Some(provider) = provider else {
             return Err(missing(
@@ -46,6 +46,10 @@ pub(super) async fn resolve_needs(
             signal,
         );
         match race.await {
+            // The usual case, one credential, needs no list.
+            Finish::Done(Ok(Ok(Some(secret)))) if tool.needs().len() == 1 => {
+                return Ok(Credentials::one(name, secret));
+            }
             Finish::Done(Ok(Ok(Some(secret)))) => values.push((name, secret)),
             Finish::Done(Ok(Ok(None))) => {
                 return Err(missing(
