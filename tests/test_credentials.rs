@@ -320,9 +320,17 @@ async fn test_tool_resolves_through_the_provider_it_is_given() {
     let tool = agboss::testing::test_tool::<OpenIssue>()
         .with(seen.clone())
         .credentials(StaticCredentials::new().for_owner("test-owner", "github", "t-1"));
-    let run = tool.run(Repo { repo: "acme/api".into() }).await.unwrap();
+    let run = tool
+        .run(Repo {
+            repo: "acme/api".into(),
+        })
+        .await
+        .unwrap();
     assert_eq!(run.output.text, "opened an issue in acme/api as test-owner");
     assert_eq!(seen.all(), [("test-owner".to_owned(), "t-1".to_owned())]);
     let bare = agboss::testing::test_tool::<OpenIssue>().with(seen.clone());
-    assert_eq!(bare.invoke(r#"{"repo": "acme/api"}"#).await.content, MISSING);
+    assert_eq!(
+        bare.invoke(r#"{"repo": "acme/api"}"#).await.content,
+        MISSING
+    );
 }

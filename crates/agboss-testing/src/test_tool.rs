@@ -119,11 +119,10 @@ impl<T: Tool> TestTool<T> {
 
     #[cfg(feature = "mcp")]
     fn mcp(&self) -> &Arc<McpHub> {
-        self.mcp
-            .get_or_init(|| {
-                let hub = McpHub::new(self.env.clone(), Clock::from(&self.clock));
-                Arc::new(hub.with_credentials(self.credentials.clone()))
-            })
+        self.mcp.get_or_init(|| {
+            let hub = McpHub::new(self.env.clone(), Clock::from(&self.clock));
+            Arc::new(hub.with_credentials(self.credentials.clone()))
+        })
     }
 
     /// The runner's clock: calls time out when a test [`advance`](ManualClock::advance)s it.

@@ -13,10 +13,9 @@ use rmcp::transport::streamable_http_client::{
 use tokio::sync::Mutex;
 
 use super::McpError;
-use super::credential::{McpCredentialCarrier, headers_for};
 use super::descriptor::{McpServerDescriptor, McpTransport};
 use super::elicitation::{Elicitations, Elicitor};
-use super::endpoint::Endpoint;
+use super::endpoint::{Endpoint, with_credential};
 use super::oauth;
 use super::process::ServerProcess;
 use super::stdio::{Diagnostics, spawn};
@@ -145,40 +144,6 @@ impl McpConnection {
         }
     }
 
-    /// The server's own credential, if it declares one, resolved and put where it goes: a
-    /// variable of a stdio server's process (in `env`), or a header of an HTTP server's
-    /// requests (in the endpoint).
-    async fn add_credential(
-        &self,
-        endpoint: Endpoint,
-        env: &mut Vec<(String, String)>,
-    ) -> Result<Endpoint, String> {
-        let Some(credential) = self.descriptor.credential() else {
-            return Ok(endpoint);
-        };
-        let secret = credential
-            .resolve(self.credentials.as_ref(), self.descriptor.name())
-            .await?;
-        match (credential.carrier(), endpoint) {
-            (McpCredentialCarrier::Env(variable), endpoint @ Endpoint::Stdio { .. }) => {
-                env.retain(|(name, _)| name != variable);
-                env.push((variable.to_owned(), secret.expose().to_owned()));
-                Ok(endpoint)
-            }
-            (McpCredentialCarrier::Header(header), Endpoint::Http { url, oauth, .. }) => {
-                Ok(Endpoint::Http {
-                    url,
-                    oauth,
-                    headers: headers_for(header, &secret)?,
-                })
-            }
-            _ => Err(format!(
-                "its credential `{}` is declared for the other transport",
-                credential.name()
-            )),
-        }
-    }
-
     async fn start(&self) -> Result<Live, McpError> {
         let server = self.descriptor.name();
         let mut env = self
@@ -202,14 +167,19 @@ impl McpConnection {
         }
         .map_err(|variable| McpError::EnvMissing { server, variable })?;
         let command = endpoint.to_string();
-        let endpoint = self
-            .add_credential(endpoint, &mut env)
-            .await
-            .map_err(|reason| McpError::StartFailed {
-                server,
-                command: command.clone(),
-                reason,
-            })?;
+        let endpoint = with_credential(
+            self.descriptor.credential(),
+            server,
+            self.credentials.as_ref(),
+            endpoint,
+            &mut env,
+        )
+        .await
+        .map_err(|reason| McpError::StartFailed {
+            server,
+            command: command.clone(),
+            reason,
+        })?;
         let failed = |reason| McpError::StartFailed {
             server,
             command: endpoint.to_string(),

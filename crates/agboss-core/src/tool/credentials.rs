@@ -86,6 +86,7 @@ pub enum CredentialUse<'a> {
 
 /// What a [`CredentialProvider`] is asked: one credential, by name, for one use.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct CredentialRequest<'a> {
     /// The credential's name, as `needs` (or the server's `credential`) declares it.
     pub name: &'a str,
@@ -203,9 +204,7 @@ impl Credentials {
     pub(crate) fn new(mut values: Vec<(&'static str, Secret)>) -> Credentials {
         let values = match values.len() {
             0 => Values::None,
-            1 => {
-                Values::One(values.swap_remove(0))
-            }
+            1 => Values::One(values.swap_remove(0)),
             _ => Values::Many(values.into()),
         };
         Credentials { values }
