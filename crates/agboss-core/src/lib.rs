@@ -77,8 +77,9 @@ pub mod __private {
     pub use crate::deps::InfrastructureType;
     #[cfg(feature = "mcp")]
     pub use crate::mcp::{
-        McpClient, McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,
-        declares as mcp_declares, remote_tool as mcp_remote_tool,
+        McpClient, McpCredential, McpCredentialCarrier, McpOAuth, McpServer, McpServerDescriptor,
+        McpServerRegistration, McpTransport, declares as mcp_declares,
+        remote_tool as mcp_remote_tool,
     };
     pub use crate::model::Thinking;
     pub use crate::tool::{

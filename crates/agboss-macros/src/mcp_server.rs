@@ -15,8 +15,10 @@ use crate::header::{self, Header, HeaderArgs, Naming, source_location};
 use crate::pipeline::{Attribute, Misplaced, keep_nothing};
 use crate::shape::{self, ListOf, list_of, unit_struct};
 
+mod credential;
 mod oauth;
 
+use credential::{Credential, CredentialKeys, check_credential_keys};
 use oauth::{OAuth, check_oauth};
 
 const KEYS: &[&str] = &[
@@ -31,6 +33,9 @@ const KEYS: &[&str] = &[
     "oauth_client_secret",
     "oauth_scopes",
     "crate",
+    "credential",
+    "credential_header",
+    "credential_env",
 ];
 
 /// How servers are named: kebab-case only, its name being the `source` of its tools; no
@@ -71,6 +76,9 @@ pub struct ServerArgs {
     oauth_client_id: Option<LitStr>,
     oauth_client_secret: Option<LitStr>,
     oauth_scopes: Option<Expr>,
+    credential: Option<LitStr>,
+    credential_header: Option<LitStr>,
+    credential_env: Option<LitStr>,
 }
 
 /// A server declaration that passed every check.
@@ -88,6 +96,8 @@ pub struct ResolvedServer {
     elicitation: Option<syn::Path>,
     /// The OAuth client credentials an HTTP server's client authorizes itself with.
     oauth: Option<OAuth>,
+    /// Its own credential, resolved through the application's provider as it starts.
+    credential: Option<Credential>,
 }
 
 /// How the server is reached.
@@ -133,6 +143,16 @@ fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedS
     let texts = args.command.iter().chain(&args.url).chain(&server_args);
     let oauth_texts = args.oauth_client_id.iter().chain(&args.oauth_client_secret);
     check_variables_declared(texts.chain(oauth_texts).chain(&scopes), &env, cx);
+    let credential = check_credential_keys(
+        CredentialKeys {
+            name: args.credential,
+            header: args.credential_header,
+            env: args.credential_env,
+            is_http: args.url.is_some(),
+            has_oauth: args.oauth_client_id.is_some(),
+        },
+        cx,
+    );
     let oauth = check_oauth(
         args.oauth_client_id,
         args.oauth_client_secret,
@@ -169,6 +189,7 @@ fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedS
         env,
         elicitation,
         oauth,
+        credential,
     })
 }
 
@@ -275,6 +296,7 @@ fn generate(server: &ResolvedServer, item: &ItemStruct) -> TokenStream {
         }
     };
     let (oauth, value) = oauth::emit(server.oauth.as_ref(), &private, value);
+    let (credential, value) = credential::emit(server.credential.as_ref(), &private, value);
     let descriptor = descriptor.emit(value, ident, Members::default());
     let registration = submit(
         &private,
@@ -286,6 +308,7 @@ fn generate(server: &ResolvedServer, item: &ItemStruct) -> TokenStream {
         env,
         elicitation,
         oauth,
+        credential,
         descriptor,
         registration,
     ];

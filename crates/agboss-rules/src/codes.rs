@@ -238,6 +238,13 @@ catalogue! {
     /// input: `.
     TOOL_ARGUMENTS_TOO_LARGE = ("tool.arguments-too-large", "a call's arguments were longer than its tool's `max_argument_size`, so they were not read",
         "the arguments are {size} bytes, over the {limit} bytes this tool accepts: send less, or raise the tool's `max_argument_size`");
+    /// `needs` is not a list of credential names, or names one twice.
+    TOOL_NEEDS_INVALID = ("tool.needs-invalid", "a tool's `needs` is not a list of kebab-case credential names, or names one twice",
+        "{detail}");
+    /// A call's tool needs a credential the provider has none of for this execution: what the
+    /// model reads after `Tool error: `.
+    TOOL_CREDENTIAL_MISSING = ("tool.credential-missing", "a call needed a credential and none was available for its execution, so the tool did not run",
+        "this tool needs the credential `{name}`, and none is available for this execution, so it did not run");
     /// A bound on results is not a whole number of bytes from 1.
     TOOLS_MAX_RESULT_SIZE_INVALID = ("tools.max-result-size-invalid", "a bound on results is zero or not a whole number of bytes",
         "{owner}: {reason}");
@@ -512,6 +519,17 @@ catalogue! {
         "tool `{tool}` calls `{server_tool}` of server `{server}`, whose definition the application has not pinned yet: whatever the server first lists is trusted then; start the server where its definition can be reviewed (`start_mcp_servers`, then `mcp pins`) before the application runs unattended");
     /// A journal this build cannot fold.
     JOURNAL = ("journal", "the execution's journal cannot be folded by this build (a newer layout, or events out of order); nothing was run",
+        "{detail}");
+
+    // Credentials.
+    /// Tools (or MCP servers) need credentials and the application has no provider.
+    CREDENTIALS_NO_PROVIDER = ("credentials.no-provider", "tools or MCP servers need credentials and the application has no credential provider",
+        "{subject} needs the credential {names}, and the application has no credential provider: set one with `ApplicationBuilder::credentials(..)`");
+    /// A credential name the provider does not know.
+    CREDENTIALS_UNKNOWN = ("credentials.unknown", "a tool or an MCP server needs a credential the application's provider does not know",
+        "{subject} needs the credential `{name}`, which the credential provider does not know (it knows: {known}){hint}");
+    /// An `#[mcp_server]`'s credential keys are not a usable combination.
+    MCP_CREDENTIAL_INVALID = ("mcp.credential-invalid", "an MCP server's `credential`, `credential_header` or `credential_env` is malformed or does not fit its transport",
         "{detail}");
 }
 

@@ -122,6 +122,18 @@ pub fn check_kebab(name: &str, kind: &str) -> Vec<Finding> {
     findings
 }
 
+/// Every rule a credential's name breaks (a tool's `needs`, an MCP server's `credential`):
+/// kebab-case, at most [`MAX_NAME_LEN`] characters, as [`check_kebab`] says.
+///
+/// ```
+/// use agboss_rules::names::check_credential;
+/// assert!(check_credential("github").is_empty());
+/// assert!(check_credential("GitHub")[0].to_string().starts_with("[name.kebab-case] credential name"));
+/// ```
+pub fn check_credential(name: &str) -> Vec<Finding> {
+    check_kebab(name, "credential")
+}
+
 /// By how many characters `name` is over [`MAX_NAME_LEN`], if it is.
 fn too_long(name: &str) -> Option<usize> {
     name.chars()

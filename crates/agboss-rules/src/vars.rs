@@ -74,6 +74,18 @@ pub fn expand(text: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<Str
     Ok(out)
 }
 
+/// The variables model providers read their API keys from. A stdio MCP server, a child of the
+/// application, does not inherit them from the application's environment unless its
+/// `#[mcp_server(env = [..])]` lists them: a server gets its own credential, never the model
+/// provider's.
+pub const MODEL_PROVIDER_KEYS: &[&str] = &[
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "OPENROUTER_API_KEY",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,9 @@ use agboss_core::deps::Providers;
 use agboss_core::mcp::{McpConnection, McpHub, McpServer};
 use agboss_core::spend::SpendEntry;
 use agboss_core::time::{Clock, ManualClock};
-use agboss_core::tool::{CallFrame, CallOutcome, Invoker, Tool, ToolEnv, ToolFailure};
+use agboss_core::tool::{
+    CallFrame, CallOutcome, CredentialProvider, Invoker, Tool, ToolEnv, ToolFailure,
+};
 use agboss_core::units::{ByteSize, TimeSpan};
 
 /// A runner for tool `T`; see the [crate docs](crate).
@@ -25,6 +27,7 @@ pub fn test_tool<T: Tool>() -> TestTool<T> {
         timeout: None,
         bound: None,
         env: Env::process(),
+        credentials: None,
         #[cfg(feature = "mcp")]
         mcp: OnceLock::new(),
         execution: Execution::builder("test-execution")
@@ -45,6 +48,7 @@ pub struct TestTool<T> {
     bound: Option<ByteSize>,
     #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     env: Env,
+    credentials: Option<Arc<dyn CredentialProvider>>,
     #[cfg(feature = "mcp")]
     mcp: OnceLock<Arc<McpHub>>,
     execution: Execution,
@@ -67,6 +71,14 @@ impl<T: Tool> TestTool<T> {
     /// Provides `value` for the tool's `Arc<D>` fields: `.with::<dyn IssuesApi>(Arc::new(Fake))`.
     pub fn with<D: ?Sized + Send + Sync + 'static>(mut self, value: Arc<D>) -> Self {
         self.providers.provide::<D>(value);
+        self
+    }
+
+    /// Resolves the credentials the tool `needs` (and its MCP server's own) through
+    /// `provider`: `.credentials(StaticCredentials::new().with("github", "t-1"))`. Calls run
+    /// as owner `test-owner`.
+    pub fn credentials(mut self, provider: impl CredentialProvider) -> Self {
+        self.credentials = Some(Arc::new(provider));
         self
     }
 
@@ -107,8 +119,10 @@ impl<T: Tool> TestTool<T> {
 
     #[cfg(feature = "mcp")]
     fn mcp(&self) -> &Arc<McpHub> {
-        self.mcp
-            .get_or_init(|| Arc::new(McpHub::new(self.env.clone(), Clock::from(&self.clock))))
+        self.mcp.get_or_init(|| {
+            let hub = McpHub::new(self.env.clone(), Clock::from(&self.clock));
+            Arc::new(hub.with_credentials(self.credentials.clone()))
+        })
     }
 
     /// The runner's clock: calls time out when a test [`advance`](ManualClock::advance)s it.
@@ -160,7 +174,8 @@ impl<T: Tool> TestTool<T> {
         let mut providers = self.providers.clone();
         #[cfg(feature = "mcp")]
         providers.provide(self.mcp().clone());
-        let env = ToolEnv::new(Arc::new(providers), Clock::from(&self.clock));
+        let env = ToolEnv::new(Arc::new(providers), Clock::from(&self.clock))
+            .with_credentials(self.credentials.clone());
         let mut invoker = Invoker::<T>::new(env);
         if let Some(timeout) = self.timeout {
             invoker = invoker.with_timeout(timeout);

@@ -62,7 +62,8 @@
 //!
 //! Modules: [`units`] (`seconds(10)`, `kilobytes(256)`, `usd("0.25")`), [`dto`](mod@dto),
 //! [`component`] (what every kind of component shares), [`tool`](mod@tool) (the call
-//! contract), [`agent`](mod@agent), [`app`] (workflows, applications, assembly), [`run`]
+//! contract), [`credentials`] (what tools and MCP servers need to sign in),
+//! [`agent`](mod@agent), [`app`] (workflows, applications, assembly), [`run`]
 //! (outcomes and errors), [`model`] (chat models, providers, scripted models), [`journal`]
 //! (events and the records derived from them), [`store`] (where journals are kept, and
 //! `store::implement` for those who write one), [`channel`](mod@channel) (approval roles and
@@ -121,6 +122,7 @@ pub mod prelude {
     pub use agboss_core::spend::SpendRecorder;
     pub use agboss_core::time::Clock;
     pub use agboss_core::tool::Wanted;
+    pub use agboss_core::tool::Credentials;
     pub use agboss_core::tool::{ToolError, ToolHandler};
     pub use agboss_macros::{agent, channel, channel_role, dto, tool};
     #[cfg(feature = "mcp")]
@@ -167,6 +169,16 @@ pub mod tool {
     pub use agboss_core::tool::{
         Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, ResultKind, ShelfFuture, Wanted,
         WantedArgument, WantsField, minted_text,
+    };
+}
+
+/// Credentials tools declare they need (`#[tool(needs = ["github"])]`) and MCP servers declare
+/// (`#[mcp_server(credential = "..")]`): the provider an application resolves them with, the
+/// field a tool reads them from, and the value that redacts itself (docs/policies.md).
+pub mod credentials {
+    pub use agboss_core::tool::{
+        CredentialError, CredentialFuture, CredentialProvider, CredentialRequest, CredentialUse,
+        Credentials, Secret, StaticCredentials,
     };
 }
 
@@ -371,9 +383,9 @@ pub mod mcp {
     pub use agboss_core::mcp::{
         CLIENT_NAME, CLIENT_VERSION, Definition, ElicitationAnswer, ElicitationQuestion,
         ElicitationTypes, FIRST_BACKOFF, ListError, ListedTool, MAX_BACKOFF, McpClient,
-        McpConnection, McpError, McpOAuth, McpServer, McpServerDescriptor, McpTransport,
-        MemoryPins, PROTOCOL_VERSION, PinFuture, PinKeeper, START_TIMEOUT, ServerAddress, Verdict,
-        canonical_json, list_tools, registered_mcp_servers,
+        McpConnection, McpCredential, McpCredentialCarrier, McpError, McpOAuth, McpServer,
+        McpServerDescriptor, McpTransport, MemoryPins, PROTOCOL_VERSION, PinFuture, PinKeeper,
+        START_TIMEOUT, ServerAddress, Verdict, canonical_json, list_tools, registered_mcp_servers,
     };
 }
 

@@ -14,6 +14,7 @@ use crate::model::{ChatModel, ModelRouter};
 use crate::policy::PermissionChecker;
 use crate::spend::Budgets;
 use crate::time::Clock;
+use crate::tool::CredentialProvider;
 use crate::units::TimeSpan;
 
 /// Builds an [`Application`].
@@ -174,6 +175,16 @@ impl ApplicationBuilder {
     /// declared `approves = Value` (or a built-in channel); list its channel too.
     pub fn check_in_role<R: Approves<serde_json::Value>>(mut self) -> Self {
         self.declarations.check_in_role = Some(R::DESCRIPTOR);
+        self
+    }
+
+    /// Resolves the credentials its tools `need` (for each call, from the call's execution) and
+    /// its MCP servers declare (as each starts), by name (docs/policies.md, "Credentials").
+    /// Assembly refuses a needed name `provider` does not know (`[credentials.unknown]`), and
+    /// tools or servers that need credentials in an application without a provider
+    /// (`[credentials.no-provider]`).
+    pub fn credentials(mut self, provider: impl CredentialProvider) -> Self {
+        self.declarations.credentials = Some(Arc::new(provider));
         self
     }
 

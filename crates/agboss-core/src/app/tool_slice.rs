@@ -19,6 +19,7 @@ use crate::tool::{CallFrame, CallOutcome, Invoker, Tool, ToolEnv, ToolFailure};
 pub struct ToolSlice<'a, T> {
     app: &'a Application,
     workflow: Option<String>,
+    owner: Option<String>,
     _tool: PhantomData<fn() -> T>,
 }
 
@@ -28,6 +29,7 @@ impl Application {
         ToolSlice {
             app: self,
             workflow: None,
+            owner: None,
             _tool: PhantomData,
         }
     }
@@ -38,6 +40,12 @@ impl<T: Tool> ToolSlice<'_, T> {
     /// that uses it.
     pub fn in_workflow(mut self, name: &str) -> Self {
         self.workflow = Some(name.to_owned());
+        self
+    }
+
+    /// Calls it in an execution of `owner` (its credentials are that owner's).
+    pub fn owner(mut self, owner: &str) -> Self {
+        self.owner = Some(owner.to_owned());
         self
     }
 
@@ -66,7 +74,8 @@ impl<T: Tool> ToolSlice<'_, T> {
                 ToolEnv::new(
                     Arc::new(self.app.assembly().providers().clone()),
                     self.app.clock().clone(),
-                ),
+                )
+                .with_credentials(self.app.assembly().credentials().cloned()),
                 self.app.max_result_size().clone(),
             ),
         };
@@ -75,6 +84,9 @@ impl<T: Tool> ToolSlice<'_, T> {
         let mut execution = Execution::builder(format!("tool-slice-{n}"));
         if let Some(workflow) = workflow {
             execution = execution.workflow(workflow.name());
+        }
+        if let Some(owner) = &self.owner {
+            execution = execution.owner(owner.as_str());
         }
         let frame = CallFrame::new(
             execution.build(),

@@ -61,7 +61,7 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
         }
     };
     #[cfg(feature = "mcp")]
-    builder.provided.push_mcp_hub();
+    builder.provided.push_mcp_hub(builder.credentials.clone());
     let app = builder.name.clone();
     let app_source = Source::Application(app.clone());
     check_defaults(
@@ -120,6 +120,7 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
         consent,
         &mut problems,
     );
+    super::credential_checks::check(builder.credentials.as_deref(), &workflows, &mut problems);
     if !problems.is_empty() {
         return Err(AssemblyError::new(app, problems));
     }
@@ -132,6 +133,7 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
         approvals: Arc::new(approvals),
         channels: builder.channels.clone(),
         lease_ttl: builder.lease_ttl.as_duration(),
+        credentials: builder.credentials.clone(),
     })
 }
 
@@ -169,7 +171,8 @@ impl Context<'_> {
             .to_providers(&self.builder.env, &self.builder.clock);
         let mut providers = self.app_providers.clone();
         providers.extend(&own_providers);
-        let env = ToolEnv::new(Arc::new(providers), self.builder.clock.clone());
+        let env = ToolEnv::new(Arc::new(providers), self.builder.clock.clone())
+            .with_credentials(self.builder.credentials.clone());
         let max_result_size = Setting::first_of(
             None,
             levels(&defaults, size_of),

@@ -7,7 +7,7 @@ use crate::base::Setting;
 use crate::deps::Providers;
 use crate::run::Approvals;
 use crate::time::Clock;
-use crate::tool::{ToolDescriptor, ToolEnv};
+use crate::tool::{CredentialProvider, ToolDescriptor, ToolEnv};
 use crate::units::ByteSize;
 
 /// An application whose declarations passed every check: its workflows with their agents and
@@ -21,6 +21,8 @@ pub struct Assembly {
     pub(crate) approvals: Arc<Approvals>,
     pub(crate) channels: Vec<crate::channel::ChannelRegistration>,
     pub(crate) lease_ttl: std::time::Duration,
+    /// What resolves the credentials its tools and MCP servers need.
+    pub(crate) credentials: Option<Arc<dyn CredentialProvider>>,
 }
 
 impl Assembly {
@@ -63,6 +65,11 @@ impl Assembly {
     /// The roles its tools wait for, with their channels.
     pub fn approvals(&self) -> &Arc<Approvals> {
         &self.approvals
+    }
+
+    /// What resolves the credentials its tools and MCP servers need, if it has one.
+    pub fn credentials(&self) -> Option<&Arc<dyn CredentialProvider>> {
+        self.credentials.as_ref()
     }
 
     /// How long a lease on one of its executions lasts without a renewal.

@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::model::ModelRouter;
 use crate::policy::PermissionChecker;
 use crate::time::Clock;
+use crate::tool::CredentialProvider;
 use crate::units::TimeSpan;
 
 /// What an application declares, as the application's builder collected it: its workflows,
@@ -35,6 +36,8 @@ pub struct Declarations {
     pub(crate) permissions: Option<Arc<dyn PermissionChecker>>,
     /// The role asked when a tool that must ask a person names none.
     pub(crate) check_in_role: Option<&'static RoleDescriptor>,
+    /// What resolves the credentials tools and MCP servers need (credentials' part).
+    pub(crate) credentials: Option<Arc<dyn CredentialProvider>>,
 }
 
 impl Declarations {
@@ -56,6 +59,7 @@ impl Declarations {
             channels: Vec::new(),
             permissions: None,
             check_in_role: None,
+            credentials: None,
             lease_ttl,
         }
     }

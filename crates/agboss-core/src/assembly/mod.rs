@@ -22,6 +22,7 @@
 //! | `config.*` | the configuration file: syntax, secrets where names belong, unknown sections |
 //! | `app.lease-ttl-invalid` | a lease ttl too short to be renewed before it runs out |
 //! | `agent.wants-unproduced` | an agent's tool `wants` a kind of artifact that no tool of the application declares as its `result_kind` |
+//! | `credentials.no-provider`, `credentials.unknown` | tools or MCP servers need credentials and the application has no provider, or one the provider does not know |
 //!
 //! The application that hosts executions (`app`) is built on what this returns, an
 //! [`Assembly`]; `describe` reads it.
@@ -34,6 +35,7 @@ mod channel_checks;
 mod checks;
 #[cfg(feature = "config")]
 mod configure;
+mod credential_checks;
 mod declarations;
 mod defaults;
 mod history_checks;

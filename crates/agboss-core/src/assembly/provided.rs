@@ -57,9 +57,12 @@ impl ProvidedList {
 
     /// The MCP servers' connections, made on first use.
     #[cfg(feature = "mcp")]
-    pub(crate) fn push_mcp_hub(&mut self) {
-        self.push_made::<McpHub>(&[], |env, clock| {
-            Ok(McpHub::new(env.clone(), clock.clone()))
+    pub(crate) fn push_mcp_hub(
+        &mut self,
+        credentials: Option<Arc<dyn crate::tool::CredentialProvider>>,
+    ) {
+        self.push_made::<McpHub>(&[], move |env, clock| {
+            Ok(McpHub::new(env.clone(), clock.clone()).with_credentials(credentials.clone()))
         });
     }
 

@@ -138,6 +138,10 @@ fn tool_schema(tool: &ToolDescriptor, app: &Application) -> Value {
         schema["maxArgumentSize"] = Value::from(tool.max_argument_size().get());
     }
     super::artifacts::json(tool, &mut schema);
+    // The names of the credentials it needs, never a value.
+    if !tool.needs().is_empty() {
+        schema["needs"] = Value::from(tool.needs().to_vec());
+    }
     schema
 }
 

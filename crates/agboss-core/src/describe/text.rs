@@ -191,6 +191,10 @@ fn tool_line(out: &mut String, pad: &str, tool: &AppTool, app: &Application) {
         waits.push_str(&format!(", repeated when: {}", descriptor.repeated_when()));
     }
     waits.push_str(&super::artifacts::text(descriptor));
+    // The names of the credentials it needs, never a value.
+    if !descriptor.needs().is_empty() {
+        waits.push_str(&format!(", needs: {}", descriptor.needs().join(", ")));
+    }
     let _ = writeln!(
         out,
         "{pad}    · {} ({}, {}{waits}){env} — {} · maxResultSize {}",

@@ -16,7 +16,7 @@ use super::McpError;
 use super::definitions::Listing;
 use super::descriptor::{McpServerDescriptor, McpTransport};
 use super::elicitation::{Elicitations, Elicitor};
-use super::endpoint::Endpoint;
+use super::endpoint::{Endpoint, with_credential};
 use super::oauth;
 use super::pin::PinSlot;
 use super::process::ServerProcess;
@@ -24,6 +24,7 @@ use super::restarts::Restarts;
 use super::stdio::{Diagnostics, spawn};
 use crate::base::Env;
 use crate::time::Clock;
+use crate::tool::CredentialProvider;
 
 /// How long a server may take to start and answer `initialize` and `tools/list`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -42,6 +43,8 @@ pub struct McpConnection {
     descriptor: &'static McpServerDescriptor,
     env: Env,
     clock: Clock,
+    /// What resolves the server's own credential, if it declares one.
+    credentials: Option<Arc<dyn CredentialProvider>>,
     live: Mutex<Option<Live>>,
     /// Its calls in flight, for its requests for input to find theirs.
     elicitations: Arc<Elicitations>,
@@ -72,11 +75,21 @@ impl McpConnection {
             descriptor,
             env,
             clock,
+            credentials: None,
             live: Mutex::new(None),
             elicitations: Elicitations::new(descriptor),
             pins,
             restarts: Restarts::default(),
         }
+    }
+
+    /// The same connection, the server's own credential resolved through `provider`.
+    pub(crate) fn with_credentials(
+        mut self,
+        provider: Option<Arc<dyn CredentialProvider>>,
+    ) -> McpConnection {
+        self.credentials = provider;
+        self
     }
 
     /// The server.
@@ -165,7 +178,7 @@ impl McpConnection {
 
     async fn start(&self) -> Result<Live, McpError> {
         let server = self.descriptor.name();
-        let env = self
+        let mut env = self
             .descriptor
             .env()
             .iter()
@@ -185,6 +198,20 @@ impl McpConnection {
                 .and_then(|endpoint| endpoint.with_oauth(self.descriptor.oauth(), &self.env)),
         }
         .map_err(|variable| McpError::EnvMissing { server, variable })?;
+        let command = endpoint.to_string();
+        let endpoint = with_credential(
+            self.descriptor.credential(),
+            server,
+            self.credentials.as_ref(),
+            endpoint,
+            &mut env,
+        )
+        .await
+        .map_err(|reason| McpError::StartFailed {
+            server,
+            command: command.clone(),
+            reason,
+        })?;
         let failed = |reason| McpError::StartFailed {
             server,
             command: endpoint.to_string(),
@@ -278,11 +305,15 @@ impl Live {
                 child.stop().await;
                 Err(format!("{} ({reason})", describe_end(status, &diagnostics)))
             }
-            Endpoint::Http { url, oauth } => {
+            Endpoint::Http {
+                url,
+                oauth,
+                headers,
+            } => {
                 let config = StreamableHttpClientTransportConfig::with_uri(url.clone());
                 let served = match oauth {
                     None => {
-                        let client = super::http_client()?;
+                        let client = super::http_client_with(headers.clone())?;
                         let transport = StreamableHttpClientTransport::with_client(client, config);
                         within(clock, timeout, handler.serve(transport)).await?
                     }

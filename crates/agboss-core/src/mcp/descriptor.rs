@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::McpCredential;
 use crate::base::Env;
 use crate::component::{Component, ComponentKind, SourceLocation, derefs_to_component, registry};
 use crate::tool::{RemoteTool, RoleRef};
@@ -79,6 +80,8 @@ pub struct McpServerDescriptor {
     elicitation: &'static [RoleRef],
     /// How an HTTP server's client authorizes itself, if it must.
     oauth: Option<&'static McpOAuth>,
+    /// Its own credential, resolved through the application's provider as it starts.
+    credential: Option<&'static McpCredential>,
 }
 
 impl McpServerDescriptor {
@@ -97,7 +100,23 @@ impl McpServerDescriptor {
             env: &[],
             elicitation: &[],
             oauth: None,
+            credential: None,
         }
+    }
+
+    /// With its own credential (`credential = ".."`): resolved through the application's
+    /// credential provider as it starts, and sent to it alone (a header, or a variable).
+    pub const fn with_credential(
+        mut self,
+        credential: &'static McpCredential,
+    ) -> McpServerDescriptor {
+        self.credential = Some(credential);
+        self
+    }
+
+    /// Its own credential, if it declares one.
+    pub fn credential(&self) -> Option<&'static McpCredential> {
+        self.credential
     }
 
     /// With the OAuth its client authorizes itself with (an HTTP server).

@@ -1,9 +1,13 @@
 //! [`Endpoint`]: where a server is, its `${VAR}`s expanded from the application's `Env`.
 
+use std::sync::Arc;
+
 use super::McpOAuth;
+use super::credential::{McpCredential, McpCredentialCarrier, headers_for};
 use super::descriptor::expand;
 use super::oauth::ClientCredentials;
 use crate::base::Env;
+use crate::tool::CredentialProvider;
 
 /// Where a server is, its `${VAR}`s expanded: a program and its arguments, or a URL (and
 /// the credentials its client authorizes itself with, if it must).
@@ -15,6 +19,8 @@ pub(crate) enum Endpoint {
     Http {
         url: String,
         oauth: Option<ClientCredentials>,
+        /// The server's credential, as the headers that carry it.
+        headers: reqwest::header::HeaderMap,
     },
 }
 
@@ -39,6 +45,7 @@ impl Endpoint {
         Ok(Endpoint::Http {
             url: expand(url, env)?,
             oauth: None,
+            headers: reqwest::header::HeaderMap::new(),
         })
     }
 
@@ -50,9 +57,10 @@ impl Endpoint {
         env: &Env,
     ) -> Result<Endpoint, String> {
         match (self, oauth) {
-            (Endpoint::Http { url, .. }, Some(oauth)) => Ok(Endpoint::Http {
+            (Endpoint::Http { url, headers, .. }, Some(oauth)) => Ok(Endpoint::Http {
                 url,
                 oauth: Some(ClientCredentials::expand(oauth, env)?),
+                headers,
             }),
             (endpoint, _) => Ok(endpoint),
         }
@@ -69,5 +77,39 @@ impl std::fmt::Display for Endpoint {
             }
             Endpoint::Http { url, .. } => f.write_str(url),
         }
+    }
+}
+
+/// `endpoint` and `env` with the `credential` of server `server`, if it declares one, resolved
+/// through `provider` and put where it goes: a variable of a stdio server's process (in `env`),
+/// or a header of an HTTP server's requests (in the endpoint). Why not, without the value.
+pub(crate) async fn with_credential(
+    credential: Option<&McpCredential>,
+    server: &str,
+    provider: Option<&Arc<dyn CredentialProvider>>,
+    endpoint: Endpoint,
+    env: &mut Vec<(String, String)>,
+) -> Result<Endpoint, String> {
+    let Some(credential) = credential else {
+        return Ok(endpoint);
+    };
+    let secret = credential.resolve(provider, server).await?;
+    match (credential.carrier(), endpoint) {
+        (McpCredentialCarrier::Env(variable), endpoint @ Endpoint::Stdio { .. }) => {
+            env.retain(|(name, _)| name != variable);
+            env.push((variable.to_owned(), secret.expose().to_owned()));
+            Ok(endpoint)
+        }
+        (McpCredentialCarrier::Header(header), Endpoint::Http { url, oauth, .. }) => {
+            Ok(Endpoint::Http {
+                url,
+                oauth,
+                headers: headers_for(header, &secret)?,
+            })
+        }
+        _ => Err(format!(
+            "its credential `{}` is declared for the other transport",
+            credential.name()
+        )),
     }
 }

@@ -9,11 +9,13 @@ use super::pin::{PinKeeper, PinSlot};
 use super::{McpError, McpServerDescriptor};
 use crate::base::Env;
 use crate::time::Clock;
+use crate::tool::CredentialProvider;
 
 /// The application's MCP servers, started on first use.
 pub struct McpHub {
     env: Env,
     clock: Clock,
+    credentials: Option<Arc<dyn CredentialProvider>>,
     connections: Mutex<HashMap<usize, Arc<McpConnection>>>,
     /// What judges the tools' definitions: pins in memory, until the application hands its
     /// store's.
@@ -26,6 +28,7 @@ impl McpHub {
         McpHub {
             env,
             clock,
+            credentials: None,
             connections: Mutex::new(HashMap::new()),
             pins: PinSlot::new(),
         }
@@ -37,18 +40,28 @@ impl McpHub {
         self.pins.set(keeper);
     }
 
+    /// The same hub, whose servers' own credentials (`#[mcp_server(credential = ..)]`) are
+    /// resolved through `provider` as each starts.
+    pub fn with_credentials(mut self, provider: Option<Arc<dyn CredentialProvider>>) -> McpHub {
+        self.credentials = provider;
+        self
+    }
+
     /// The connection to `server` (not started until a call needs it).
     pub fn connection(&self, server: &'static McpServerDescriptor) -> Arc<McpConnection> {
         let key = std::ptr::from_ref(server) as usize;
         self.lock()
             .entry(key)
             .or_insert_with(|| {
-                Arc::new(McpConnection::new(
-                    server,
-                    self.env.clone(),
-                    self.clock.clone(),
-                    self.pins.clone(),
-                ))
+                Arc::new(
+                    McpConnection::new(
+                        server,
+                        self.env.clone(),
+                        self.clock.clone(),
+                        self.pins.clone(),
+                    )
+                    .with_credentials(self.credentials.clone()),
+                )
             })
             .clone()
     }

@@ -18,6 +18,7 @@
 mod client;
 mod connection;
 mod definitions;
+mod credential;
 mod descriptor;
 mod elicitation;
 mod endpoint;
@@ -35,6 +36,7 @@ mod stdio;
 
 pub use client::McpClient;
 pub use connection::{McpConnection, START_TIMEOUT};
+pub use credential::{McpCredential, McpCredentialCarrier};
 pub use descriptor::{
     McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
     registered_mcp_servers, remote_tool,
@@ -48,10 +50,20 @@ pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
 pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
 
 /// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
+#[cfg(feature = "mcp-oauth")]
 pub(crate) fn http_client() -> Result<reqwest::Client, String> {
+    http_client_with(reqwest::header::HeaderMap::new())
+}
+
+/// The HTTP client for a streamable-HTTP server, sending `headers` (its credential) on every
+/// request.
+pub(crate) fn http_client_with(
+    headers: reqwest::header::HeaderMap,
+) -> Result<reqwest::Client, String> {
     let (tls, _) = crate::base::http::tls_config()?;
     reqwest::Client::builder()
         .tls_backend_preconfigured(tls)
+        .default_headers(headers)
         .build()
         .map_err(|e| format!("could not build the HTTP client: {e}"))
 }

@@ -3,6 +3,7 @@
 //! tail of its stderr kept for error messages. What the client writes passes through too, so
 //! that an answer to a request the client never sent is seen for what it is.
 
+use agboss_rules::vars::MODEL_PROVIDER_KEYS;
 use std::collections::VecDeque;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -99,13 +100,18 @@ pub(crate) struct Started {
     pub(crate) diagnostics: Arc<Diagnostics>,
 }
 
-/// Spawns `command args` with the variables `env` set on top of the process's environment.
+/// Spawns `command args` with the variables `env` set on top of the process's environment,
+/// less the model providers' keys ([`MODEL_PROVIDER_KEYS`]) that `env` does not set: a server
+/// never inherits the model provider's key.
 pub(crate) fn spawn(
     command: &str,
     args: &[String],
     env: &[(String, String)],
 ) -> std::io::Result<Started> {
     let mut wrap = CommandWrap::with_new(command, |c| {
+        for key in MODEL_PROVIDER_KEYS {
+            c.env_remove(key);
+        }
         c.args(args)
             .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::piped())

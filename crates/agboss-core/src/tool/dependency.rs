@@ -15,7 +15,7 @@ use crate::time::Clock;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a dependency of a tool",
     label = "not something agboss can give a tool",
-    note = "a tool's fields are its dependencies: `ExecutionContext`, `SpendRecorder`, `ModelClient`, `Clock`, `McpClient<Server>`, or an `Arc<T>` / `Arc<dyn Trait>` the application provides"
+    note = "a tool's fields are its dependencies: `ExecutionContext`, `SpendRecorder`, `Credentials`, `ModelClient`, `Clock`, `McpClient<Server>`, or an `Arc<T>` / `Arc<dyn Trait>` the application provides"
 )]
 pub trait Dependency: Sized + Send + Sync + 'static {
     /// What the application must supply for it.
@@ -60,6 +60,17 @@ impl Dependency for Clock {
 
     fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved> {
         Ok(scope.clock().clone())
+    }
+}
+
+impl Dependency for super::Credentials {
+    fn requirement() -> Requirement {
+        Requirement::Builtin
+    }
+
+    /// The credentials resolved for the call (none for a tool that needs none).
+    fn resolve(scope: &Scope<'_>) -> Result<Self, Unresolved> {
+        Ok(scope.credentials().cloned().unwrap_or_default())
     }
 }
 

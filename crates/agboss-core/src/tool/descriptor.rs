@@ -40,6 +40,7 @@ pub struct ToolDescriptor {
     on_crash: OnCrash,
     allow: &'static [AllowList],
     max_argument_size: ByteSize,
+    needs: &'static [&'static str],
     input_schema: fn() -> Value,
     output_schema: fn() -> Value,
     compiled: OnceLock<Result<Arc<CompiledSchemas>, SchemaError>>,
@@ -110,6 +111,7 @@ impl ToolDescriptor {
             on_crash: OnCrash::Rerun,
             allow: &[],
             max_argument_size: Self::DEFAULT_MAX_ARGUMENT_SIZE,
+            needs: &[],
             input_schema,
             output_schema,
             compiled: OnceLock::new(),
@@ -223,6 +225,18 @@ impl ToolDescriptor {
     pub const fn with_max_argument_size(mut self, size: ByteSize) -> ToolDescriptor {
         self.max_argument_size = size;
         self
+    }
+
+    /// With the names of the credentials its calls need (`needs = ["github"]`), resolved for
+    /// each call just before it runs (see [`CredentialProvider`](super::CredentialProvider)).
+    pub const fn with_needs(mut self, needs: &'static [&'static str]) -> ToolDescriptor {
+        self.needs = needs;
+        self
+    }
+
+    /// The names of the credentials its calls need, in declaration order.
+    pub fn needs(&self) -> &'static [&'static str] {
+        self.needs
     }
 
     /// With the fields `dependencies`.
@@ -372,6 +386,7 @@ impl fmt::Debug for ToolDescriptor {
             .field("max_result_size", &self.max_result_size)
             .field("result_ceiling", &self.result_ceiling)
             .field("repeated_when", &self.repeated_when)
+            .field("needs", &self.needs)
             .field("dependencies", &self.dependencies())
             .field("location", &self.location())
             .finish_non_exhaustive()

@@ -131,6 +131,14 @@ pub enum ToolFailure {
     /// The store of artifacts failed while a reference was redeemed or a result kept.
     #[error("the artifact store failed: {0}")]
     ArtifactStore(String),
+    /// A credential the tool `needs` was not available for the call's execution (the provider
+    /// has none, failed, or there is no provider); the tool did not run
+    /// (`[tool.credential-missing]`).
+    #[error("{}", codes::TOOL_CREDENTIAL_MISSING.fill(&[("name", name)]))]
+    MissingCredential {
+        /// The credential's name.
+        name: &'static str,
+    },
 }
 
 impl ToolFailure {

@@ -6,10 +6,12 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use super::Scope;
+use super::needs::resolve_needs;
 use super::race::{Finish, Race, panic_message};
 use super::schema::CompiledSchemas;
 use super::{
-    ArtifactShelf, Asker, CallOutcome, Issues, Tool, ToolDescriptor, ToolFailure, ToolResult,
+    ArtifactShelf, Asker, CallOutcome, CredentialProvider, Credentials, Issues, Tool,
+    ToolDescriptor, ToolFailure, ToolResult,
 };
 use crate::base::Setting;
 use crate::context::{AbortReason, Execution, Step};
@@ -17,17 +19,44 @@ use crate::deps::Providers;
 use crate::time::Clock;
 use crate::units::{ByteSize, TimeSpan};
 
-/// What tools are called in: the application's providers and clock. Cloning is cheap.
-#[derive(Clone, Debug, Default)]
+/// What tools are called in: the application's providers, clock and credential provider.
+/// Cloning is cheap.
+#[derive(Clone, Default)]
 pub struct ToolEnv {
     providers: Arc<Providers>,
     clock: Clock,
+    credentials: Option<Arc<dyn CredentialProvider>>,
+}
+
+impl std::fmt::Debug for ToolEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolEnv")
+            .field("providers", &self.providers)
+            .field("clock", &self.clock)
+            .field("credentials", &self.credentials.is_some())
+            .finish()
+    }
 }
 
 impl ToolEnv {
     /// Tools calling into `providers` on `clock`.
     pub fn new(providers: Arc<Providers>, clock: Clock) -> ToolEnv {
-        ToolEnv { providers, clock }
+        ToolEnv {
+            providers,
+            clock,
+            credentials: None,
+        }
+    }
+
+    /// The same, resolving the credentials tools need through `provider`.
+    pub fn with_credentials(mut self, provider: Option<Arc<dyn CredentialProvider>>) -> ToolEnv {
+        self.credentials = provider;
+        self
+    }
+
+    /// What resolves the credentials tools need, if the application has one.
+    pub fn credentials(&self) -> Option<&Arc<dyn CredentialProvider>> {
+        self.credentials.as_ref()
     }
 
     /// The providers.
@@ -280,6 +309,22 @@ impl<T: Tool> Invoker<T> {
         if let Some(reason) = signal.reason() {
             return Err(ToolFailure::Aborted(reason));
         }
+        // After every gate, just before `run`: nothing to resolve (and nothing allocated) for a
+        // tool that needs no credential.
+        let credentials: Option<Credentials> = if self.descriptor.needs().is_empty() {
+            None
+        } else {
+            Some(
+                resolve_needs(
+                    self.env.credentials.as_ref(),
+                    self.descriptor,
+                    &frame.execution,
+                    &self.env.clock,
+                    self.timeout,
+                )
+                .await?,
+            )
+        };
         let scope = Scope::new(
             &self.env.providers,
             &self.env.clock,
@@ -287,7 +332,8 @@ impl<T: Tool> Invoker<T> {
             &frame.step,
             self.descriptor,
         )
-        .with_asker(frame.asker.as_ref());
+        .with_asker(frame.asker.as_ref())
+        .with_credentials(credentials.as_ref());
         let tool = T::build(&scope).map_err(ToolFailure::Dependency)?;
         let call_signal = scope.into_call_signal();
         let race = Race::new(

@@ -30,6 +30,7 @@ pub mod bound;
 mod capability;
 mod ceiling;
 mod check_in;
+mod credentials;
 pub mod definition;
 mod dependency;
 mod descriptor;
@@ -37,6 +38,7 @@ mod error;
 mod handler;
 mod invoke;
 mod issues;
+mod needs;
 mod on_crash;
 mod origin;
 mod outcome;
@@ -47,6 +49,7 @@ mod role_ref;
 mod schema;
 mod scope;
 mod subprocess;
+mod static_credentials;
 mod tape;
 mod wanted;
 
@@ -63,6 +66,10 @@ pub use ceiling::ResultCeiling;
 pub use check_in::{
     CheckIn, CheckInFn, CheckInPredicate, EvidenceFn, EvidenceOf, Typed, check_in_with,
     evidence_with,
+};
+pub use credentials::{
+    CredentialError, CredentialFuture, CredentialProvider, CredentialRequest, CredentialUse,
+    Credentials, Secret,
 };
 pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use dependency::Dependency;
@@ -83,3 +90,4 @@ pub use schema::{input_schema_of, output_schema_of};
 pub use scope::Scope;
 pub use subprocess::Subprocess;
 pub use wanted::{Wanted, WantsField, wants_field};
+pub use static_credentials::StaticCredentials;

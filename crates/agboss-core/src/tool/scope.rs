@@ -4,7 +4,7 @@ use std::cell::OnceCell;
 
 use std::sync::Arc;
 
-use super::{Asker, ToolDescriptor};
+use super::{Asker, Credentials, ToolDescriptor};
 use crate::context::{Execution, Signal, Step};
 use crate::deps::Providers;
 use crate::time::Clock;
@@ -21,6 +21,7 @@ pub struct Scope<'a> {
     step: &'a Step,
     tool: &'static ToolDescriptor,
     asker: Option<&'a Arc<dyn Asker>>,
+    credentials: Option<&'a Credentials>,
     call_signal: OnceCell<Signal>,
 }
 
@@ -40,6 +41,7 @@ impl<'a> Scope<'a> {
             step,
             tool,
             asker: None,
+            credentials: None,
             call_signal: OnceCell::new(),
         }
     }
@@ -49,6 +51,17 @@ impl<'a> Scope<'a> {
     pub fn with_asker(mut self, asker: Option<&'a Arc<dyn Asker>>) -> Scope<'a> {
         self.asker = asker;
         self
+    }
+
+    /// The same scope, with the credentials resolved for the call.
+    pub fn with_credentials(mut self, credentials: Option<&'a Credentials>) -> Scope<'a> {
+        self.credentials = credentials;
+        self
+    }
+
+    /// The credentials resolved for the call, if its tool needs any.
+    pub fn credentials(&self) -> Option<&'a Credentials> {
+        self.credentials
     }
 
     /// What the call asks its questions through, if it is part of a run that can pause.

@@ -44,6 +44,7 @@ pub const MCP_KEYS: &[&str] = &[
     "crate",
     "result_kind",
     "artifact_above",
+    "needs",
 ];
 
 /// The keys `#[tool]` accepts.
@@ -70,6 +71,7 @@ pub const KEYS: &[&str] = &[
     "result_kind",
     "artifact_above",
     "wants",
+    "needs",
 ];
 
 /// `#[tool(..)]` as written; checked in `check`.
@@ -127,6 +129,8 @@ pub struct ToolArgs {
     pub artifact_above: Option<syn::Expr>,
     /// The arguments that take artifact references: `wants(dataset = "dataset/rows")`.
     pub wants: Option<syn::Meta>,
+    /// The credentials its calls need, by name: `needs = ["github"]`.
+    pub needs: Option<syn::Expr>,
 }
 
 impl ToolArgs {

@@ -11,6 +11,7 @@ use super::allow::{AllowValue, check_allowlists};
 use super::args::{Kind, ToolArgs};
 use super::artifacts::{ResultKindValue, WantedValue, check_result_kind, check_wants};
 use super::consent::{CapabilityValue, CheckInValue, check_capabilities, check_check_in};
+use super::needs::check_needs;
 use super::results::{CeilingValue, check_ceiling, check_repeated_when};
 use crate::ctxt::Ctxt;
 use crate::fields::{Field, fields_of, written_type};
@@ -60,6 +61,8 @@ pub struct ResolvedTool {
     pub result_kind: Option<ResultKindValue>,
     /// `wants(argument = "kind", ..)`.
     pub wants: Vec<WantedValue>,
+    /// `needs = [".."]`: the credentials its calls need, by name.
+    pub needs: Vec<syn::LitStr>,
 }
 
 impl ResolvedTool {
@@ -135,6 +138,7 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         };
         list_of(list, &messages, shape::text, cx)
     });
+    let needs = check_needs(args.needs.as_ref(), cx);
     let mut fields = fields_of(item);
     if let Some(call) = mcp.as_ref().filter(|call| call.pass_through.is_some()) {
         fields.push(client_field(item, &call.server, header.krate.as_ref()));
@@ -163,6 +167,7 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         fields,
         result_kind,
         wants,
+        needs,
     })
 }
 

@@ -11,6 +11,7 @@ use super::ResolvedTool;
 use super::artifacts::gen_wants;
 use super::check::{McpCall, PassThrough};
 use super::consent::Consent;
+use super::needs::needs_tokens;
 use super::results::repeated_when_tokens;
 use crate::emit::{self, Builder, Descriptor, submit};
 use crate::fields::{Field, dependencies_of, gen_dependent_impl};
@@ -239,5 +240,8 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
             quote!(#private::mcp_remote_tool(#server::DESCRIPTOR, #calls))
         },
     );
+    if !tool.needs.is_empty() {
+        descriptor.call("with_needs", needs_tokens(&tool.needs));
+    }
     dependencies_of(descriptor, &tool.fields)
 }

@@ -7,6 +7,7 @@ mod artifacts;
 mod check;
 mod codegen;
 mod consent;
+mod needs;
 mod results;
 
 use syn::ItemStruct;

@@ -1,0 +1,262 @@
+//! Credentials a tool declares it needs (`#[tool(needs = ["github"])]`): the [`Secret`] value
+//! that redacts itself, the [`CredentialProvider`] an application resolves them with, and the
+//! [`Credentials`] field a tool reads them from.
+//!
+//! A credential is resolved for each call after every gate (permission, check-in, approval)
+//! and just before `run`, from the call's execution (owner, tenant, thread); its value goes to
+//! the tool's field and nowhere else: not the schema, the journal, a trace, a log line, an error
+//! text or `describe`, which show names only.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use crate::context::{Execution, Tenant};
+
+/// A credential's value: it prints `<redacted>` in `Debug` and `Display` and has no `Serialize`,
+/// so it cannot reach a log line, a trace or a journal by accident; [`expose`](Self::expose) is
+/// the one way to read it. Cloning is cheap (the text is shared).
+///
+/// ```
+/// use agboss_core::tool::Secret;
+/// let token = Secret::new("ghp_123");
+/// assert_eq!(format!("{token} {token:?}"), "<redacted> Secret(<redacted>)");
+/// assert_eq!(token.expose(), "ghp_123");
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(Arc<str>);
+
+impl Secret {
+    /// A secret holding `value`.
+    pub fn new(value: impl Into<String>) -> Secret {
+        Secret(Arc::from(value.into()))
+    }
+
+    /// The value itself, to hand to the system that needs it (a header, a client). Keep it out
+    /// of everything that is written down.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for Secret {
+    fn from(value: String) -> Secret {
+        Secret::new(value)
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(value: &str) -> Secret {
+        Secret::new(value)
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(<redacted>)")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+/// Who a credential is asked for: one call of a tool in an execution, or an MCP server as it
+/// starts (its own credential, the same for every execution).
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum CredentialUse<'a> {
+    /// A call of tool `tool` in `execution`.
+    Call {
+        /// The tool's name.
+        tool: &'a str,
+        /// The execution the call runs in: its owner, tenant and thread.
+        execution: &'a Execution,
+    },
+    /// MCP server `server`, starting: one session serves every execution, so its credential is
+    /// the application's for that server, never a user's.
+    McpServer {
+        /// The server's name.
+        server: &'a str,
+    },
+}
+
+/// What a [`CredentialProvider`] is asked: one credential, by name, for one use.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct CredentialRequest<'a> {
+    /// The credential's name, as `needs` (or the server's `credential`) declares it.
+    pub name: &'a str,
+    /// Who it is for.
+    pub used_by: CredentialUse<'a>,
+}
+
+impl<'a> CredentialRequest<'a> {
+    /// The execution of a call (none for an MCP server).
+    pub fn execution(&self) -> Option<&'a Execution> {
+        match self.used_by {
+            CredentialUse::Call { execution, .. } => Some(execution),
+            CredentialUse::McpServer { .. } => None,
+        }
+    }
+
+    /// The owner of the call's execution, if it has one.
+    pub fn owner_id(&self) -> Option<&'a str> {
+        self.execution().and_then(Execution::owner_id)
+    }
+
+    /// The tenant of the call's execution, if it has one.
+    pub fn tenant(&self) -> Option<&'a Tenant> {
+        self.execution().and_then(Execution::tenant)
+    }
+}
+
+/// Why a provider could not answer (its store is out of reach, a token could not be
+/// refreshed). Its text goes to the `tracing` warning of the failed call, never to the model:
+/// write no credential value in it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct CredentialError {
+    message: String,
+}
+
+impl CredentialError {
+    /// An error saying `message`.
+    pub fn new(message: impl Into<String>) -> CredentialError {
+        CredentialError {
+            message: message.into(),
+        }
+    }
+}
+
+/// What [`CredentialProvider::resolve`] returns: the value, none (this use has no such
+/// credential), or why the provider could not say.
+pub type CredentialFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<Option<Secret>, CredentialError>> + Send + 'a>>;
+
+/// Resolves credentials by name for each use: set one on the application
+/// (`ApplicationBuilder::credentials`) when a tool `needs` a credential or an MCP server
+/// declares one. Object-safe; [`StaticCredentials`](super::StaticCredentials) is a ready one.
+///
+/// ```
+/// use agboss_core::tool::{CredentialFuture, CredentialProvider, CredentialRequest, Secret};
+///
+/// /// One GitHub token per owner, from the program's own table.
+/// struct Tokens(std::collections::HashMap<String, String>);
+///
+/// impl CredentialProvider for Tokens {
+///     fn names(&self) -> Vec<String> {
+///         vec!["github".to_owned()]
+///     }
+///
+///     fn resolve<'a>(&'a self, request: CredentialRequest<'a>) -> CredentialFuture<'a> {
+///         let found = request.owner_id().and_then(|owner| self.0.get(owner));
+///         let value = found.map(|token| Secret::new(token.as_str()));
+///         Box::pin(async move { Ok(value) })
+///     }
+/// }
+/// ```
+pub trait CredentialProvider: Send + Sync + 'static {
+    /// The names it can resolve; assembly refuses a tool or server that needs another
+    /// (`[credentials.unknown]`), listing these.
+    fn names(&self) -> Vec<String>;
+
+    /// Whether it can resolve `name`: by default, whether [`names`](Self::names) lists it. A
+    /// provider that passes any name on (a vault) answers `true`.
+    fn knows(&self, name: &str) -> bool {
+        self.names().iter().any(|known| known == name)
+    }
+
+    /// The value of `request.name` for `request.used_by`, `None` when that use has none. Asked
+    /// once per needed credential per call, just before the call runs.
+    fn resolve<'a>(&'a self, request: CredentialRequest<'a>) -> CredentialFuture<'a>;
+}
+
+/// The credentials of one call, by name, as the tool's `needs` lists them: a field of this type
+/// receives them.
+///
+/// ```ignore
+/// #[tool(name = "open-issue-tool", needs = ["github"])]
+/// pub struct OpenIssue { credentials: Credentials }
+///
+/// // in `run`:
+/// let token = self.credentials.require("github")?.expose();
+/// ```
+#[derive(Clone, Default)]
+pub struct Credentials {
+    values: Values,
+}
+
+/// The values, one inline (the usual case: no allocation, a clone is a count), or many.
+#[derive(Clone, Default)]
+enum Values {
+    #[default]
+    None,
+    One((&'static str, Secret)),
+    Many(Arc<[(&'static str, Secret)]>),
+}
+
+impl Credentials {
+    /// Credentials holding `values`.
+    pub(crate) fn new(mut values: Vec<(&'static str, Secret)>) -> Credentials {
+        let values = match values.len() {
+            0 => Values::None,
+            1 => Values::One(values.swap_remove(0)),
+            _ => Values::Many(values.into()),
+        };
+        Credentials { values }
+    }
+
+    /// The one credential `name` worth `secret`.
+    pub(crate) fn one(name: &'static str, secret: Secret) -> Credentials {
+        Credentials {
+            values: Values::One((name, secret)),
+        }
+    }
+
+    fn entries(&self) -> &[(&'static str, Secret)] {
+        match &self.values {
+            Values::None => &[],
+            Values::One(pair) => std::slice::from_ref(pair),
+            Values::Many(values) => values,
+        }
+    }
+
+    /// The credential `name`, if the call has it (every name of the tool's `needs` when `run`
+    /// is called).
+    pub fn get(&self, name: &str) -> Option<&Secret> {
+        match &self.values {
+            Values::None => None,
+            Values::One((known, secret)) => (*known == name).then_some(secret),
+            Values::Many(values) => values
+                .iter()
+                .find(|(known, _)| *known == name)
+                .map(|(_, secret)| secret),
+        }
+    }
+
+    /// The credential `name`, or a tool error saying the tool does not declare it, for `?` in
+    /// `run`.
+    pub fn require(&self, name: &str) -> Result<&Secret, super::ToolError> {
+        self.get(name).ok_or_else(|| {
+            super::ToolError::new(format!(
+                "the credential `{name}` is not among this tool's `needs`"
+            ))
+        })
+    }
+
+    /// The names it holds, in the order of `needs`.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.entries().iter().map(|(name, _)| *name)
+    }
+}
+
+impl fmt::Debug for Credentials {
+    /// The names only.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.names()).finish()
+    }
+}
