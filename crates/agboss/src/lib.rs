@@ -121,8 +121,8 @@ pub mod prelude {
     pub use agboss_core::model::ModelClient;
     pub use agboss_core::spend::SpendRecorder;
     pub use agboss_core::time::Clock;
-    pub use agboss_core::tool::Wanted;
     pub use agboss_core::tool::Credentials;
+    pub use agboss_core::tool::Wanted;
     pub use agboss_core::tool::{ToolError, ToolHandler};
     pub use agboss_macros::{agent, channel, channel_role, dto, tool};
     #[cfg(feature = "mcp")]

@@ -17,8 +17,8 @@
 
 mod client;
 mod connection;
-mod definitions;
 mod credential;
+mod definitions;
 mod descriptor;
 mod elicitation;
 mod endpoint;

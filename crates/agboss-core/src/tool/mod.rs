@@ -48,8 +48,8 @@ mod repeat;
 mod role_ref;
 mod schema;
 mod scope;
-mod subprocess;
 mod static_credentials;
+mod subprocess;
 mod tape;
 mod wanted;
 
@@ -88,6 +88,6 @@ pub use role_ref::RoleRef;
 pub(crate) use schema::SchemaCheck;
 pub use schema::{input_schema_of, output_schema_of};
 pub use scope::Scope;
+pub use static_credentials::StaticCredentials;
 pub use subprocess::Subprocess;
 pub use wanted::{Wanted, WantsField, wants_field};
-pub use static_credentials::StaticCredentials;
