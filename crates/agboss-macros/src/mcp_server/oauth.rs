@@ -166,7 +166,9 @@ mod tests {
             oauth_client_secret = "hunter2"
         ));
         assert!(
-            problems.starts_with("`oauth_client_secret` names the variable that holds the secret"),
+            problems.starts_with(
+                "[mcp.oauth-invalid] `oauth_client_secret` names the variable that holds the secret"
+            ),
             "{problems}"
         );
         let problems = problems_of(quote!(
@@ -178,7 +180,7 @@ mod tests {
             oauth_client_secret = "${SECRET}"
         ));
         assert!(
-            problems.starts_with("OAuth is for a streamable-HTTP server"),
+            problems.starts_with("[mcp.oauth-invalid] OAuth is for a streamable-HTTP server"),
             "{problems}"
         );
         let problems = problems_of(quote!(
@@ -190,7 +192,7 @@ mod tests {
             oauth_scopes = ["a"]
         ));
         assert_eq!(
-            problems, "`oauth_client_secret` goes with `oauth_client_id`",
+            problems, "[mcp.oauth-invalid] `oauth_client_secret` goes with `oauth_client_id`",
             "{problems}"
         );
         let problems = problems_of(quote!(
