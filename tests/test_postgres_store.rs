@@ -59,7 +59,7 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
             database.url(),
             "SELECT version FROM agboss.migrations ORDER BY version"
         ),
-        ["1", "2", "3"],
+        ["1", "2", "3", "4"],
         "each migration, applied once"
     );
     let tables = texts(
@@ -88,7 +88,7 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
     assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
     assert_eq!(
         texts(database.url(), "SELECT count(*) FROM agboss.migrations"),
-        ["3"]
+        ["4"]
     );
 }
 
@@ -127,7 +127,7 @@ async fn a_store_of_schema_1_gives_each_thread_the_owner_of_its_first_execution(
     let store = connect(database.url()).await;
     assert_eq!(
         texts(database.url(), "SELECT max(version) FROM agboss.migrations"),
-        ["3"]
+        ["4"]
     );
     store_common::owners_after_migration(&store).await;
 }
@@ -147,7 +147,7 @@ async fn a_store_of_a_newer_schema_is_refused_naming_the_database() {
         error.to_string(),
         format!(
             "store `postgres`: cannot open the store in database `{}` at {endpoint}: its store \
-             schema is version 7, newer than the 3 this build knows: connect with a newer agboss",
+             schema is version 7, newer than the 4 this build knows: connect with a newer agboss",
             database.name()
         )
     );

@@ -62,11 +62,12 @@ pub(crate) async fn authorize(
     credentials: &ClientCredentials,
 ) -> Result<AuthorizedClient, String> {
     let first = grant(url, credentials).await?;
-    Ok(super::regrant::RegrantingClient::new(
-        url,
-        credentials.clone(),
-        first,
-    ))
+    let (again_url, again_credentials) = (url.to_owned(), credentials.clone());
+    let again: super::regrant::Grant = std::sync::Arc::new(move || {
+        let (url, credentials) = (again_url.clone(), again_credentials.clone());
+        Box::pin(async move { grant(&url, &credentials).await })
+    });
+    Ok(super::regrant::RegrantingClient::new(url, first, again))
 }
 
 /// One client-credentials grant: discovery, then the token; the client whose requests carry it.
@@ -74,7 +75,7 @@ pub(crate) async fn authorize(
 pub(crate) async fn grant(
     url: &str,
     credentials: &ClientCredentials,
-) -> Result<rmcp::transport::auth::AuthClient<reqwest::Client>, String> {
+) -> Result<super::regrant::Inner, String> {
     use rmcp::transport::auth::{AuthClient, ClientCredentialsConfig, OAuthState};
 
     // rmcp's OAuth requests (discovery, the token) go through a client of its own, which

@@ -5,6 +5,7 @@
 //! with the new token. Requests waiting meanwhile use the token the first one got.
 
 use std::collections::HashMap;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use futures_util::stream::BoxStream;
@@ -18,26 +19,29 @@ use rmcp::transport::streamable_http_client::{
 use sse_stream::Sse;
 use tokio::sync::RwLock;
 
-use super::oauth::{ClientCredentials, grant};
+/// The client of one grant.
+pub(crate) type Inner = AuthClient<reqwest::Client>;
 
-type Inner = AuthClient<reqwest::Client>;
+/// Runs the grant again: a new client, or why not (without the secret).
+pub(crate) type Grant =
+    Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<Inner, String>> + Send>> + Send + Sync>;
 type HttpError = StreamableHttpError<reqwest::Error>;
 
 /// A session's client: the token's client and how to get another.
 #[derive(Clone)]
 pub(crate) struct RegrantingClient {
     url: Arc<str>,
-    credentials: Arc<ClientCredentials>,
+    grant: Grant,
     /// The client of the newest grant, and how many grants came before it.
     current: Arc<RwLock<(u64, Inner)>>,
 }
 
 impl RegrantingClient {
-    /// The client of a first grant, `first`, for the server at `url`.
-    pub(crate) fn new(url: &str, credentials: ClientCredentials, first: Inner) -> Self {
+    /// The client of a first grant, `first`, for the server at `url`; `grant` runs it again.
+    pub(crate) fn new(url: &str, first: Inner, grant: Grant) -> Self {
         RegrantingClient {
             url: url.into(),
-            credentials: Arc::new(credentials),
+            grant,
             current: Arc::new(RwLock::new((0, first))),
         }
     }
@@ -69,7 +73,7 @@ impl RegrantingClient {
         if current.0 != generation {
             return Ok(current.1.clone());
         }
-        let fresh = grant(&self.url, &self.credentials).await?;
+        let fresh = (self.grant)().await?;
         tracing::info!(url = %self.url, grant = generation + 2, "OAuth token granted again");
         *current = (generation + 1, fresh.clone());
         Ok(fresh)
