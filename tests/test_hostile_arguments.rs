@@ -232,7 +232,7 @@ fn kinds() -> Vec<(u8, &'static str, String, &'static str)> {
                 "https://uploads",
                 "https://uploads.example.com@evil.net/x?https://uploads",
             ),
-            "url: \"https://uploads.example.com@evil.net/x?https://uploads.ex\"... names a user or a password",
+            "url: \"https://uploads.example.com@evil.net/x?https://uploads.e... names a user or a password",
         ),
         (
             14,

@@ -307,14 +307,11 @@ fn describe(value: &Value) -> String {
     format!("{kind} {}", short(value))
 }
 
-/// A text as JSON, shortened to about 60 characters without reading past them.
+/// A text as JSON, shortened by [`short`]'s rule without copying more of it than the rule
+/// shows: the first 61 characters decide what `short` keeps of the whole text.
 pub(crate) fn quoted(text: &str) -> String {
-    match text.char_indices().nth(57) {
-        Some((end, _)) if text.chars().nth(60).is_some() => {
-            format!("{}...", Value::String(text[..end].to_owned()))
-        }
-        _ => Value::String(text.to_owned()).to_string(),
-    }
+    let end = text.char_indices().nth(61).map_or(text.len(), |(at, _)| at);
+    short(&Value::String(text[..end].to_owned()))
 }
 
 /// The value's JSON, shortened to about 60 characters.
