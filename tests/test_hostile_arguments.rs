@@ -205,7 +205,7 @@ fn kinds() -> Vec<(u8, &'static str, String, &'static str)> {
             11,
             "10 MB string",
             GOOD.replace("q1.csv", &huge),
-            "the arguments are 10,485,8",
+            "the arguments are 10,485,842 bytes, over the 1,048,576 bytes this tool accepts: send less, or raise the tool's `max_argument_size`",
         ),
         (
             13,
