@@ -11,8 +11,10 @@
 //! - `auth/*`: calls the server's `test-tool`; when the suite gives a client id and secret
 //!   (`MCP_CONFORMANCE_CONTEXT`), through a server declared with `oauth_client_id` and
 //!   `oauth_client_secret` (OAuth's client-credentials grant, feature `mcp-oauth`), else
-//!   through one declared without OAuth, which fails as agboss fails against a server that
-//!   needs an authorization it does not do.
+//!   through one declared with `oauth_redirect` (the authorization code grant), whose
+//!   approval an [`Authorizer`] of this program gives the way the suite's authorization
+//!   server expects of a client without a browser: it fetches the approval page and takes the
+//!   address the page redirects to.
 //!
 //! It prints what the tool returned to the model and exits with 0, or prints why and exits 1.
 
@@ -22,19 +24,14 @@ use std::time::Duration;
 
 use agboss::app::Env;
 use agboss::dto::Value;
-use agboss::mcp::{ElicitationAnswer, ElicitationQuestion, ServerAddress};
+use agboss::mcp::{
+    AuthorizationPrompt, Authorizer, AuthorizerFuture, ElicitationAnswer, ElicitationQuestion,
+    ServerAddress,
+};
 use agboss::model::{Message, ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::{Application, Workflow};
 use serde_json::json;
-
-#[mcp_server(
-    name = "conformance-open",
-    url = "${MCP_SERVER_URL}",
-    tools = ["test-tool"],
-    env = ["MCP_SERVER_URL"],
-)]
-pub struct OpenServer;
 
 #[mcp_server(
     name = "conformance-protected",
@@ -47,16 +44,6 @@ pub struct OpenServer;
 pub struct ProtectedServer;
 
 #[mcp_tool(
-    name = "open-test-tool",
-    description = "The test tool of a server called without authorization",
-    server = OpenServer,
-    calls = "test-tool",
-    input = Nothing,
-    output = PlainText,
-)]
-pub struct OpenTest;
-
-#[mcp_tool(
     name = "protected-test-tool",
     description = "The test tool of a server called with OAuth client credentials",
     server = ProtectedServer,
@@ -66,8 +53,57 @@ pub struct OpenTest;
 )]
 pub struct ProtectedTest;
 
+/// The suite's scenarios that need a person's approval: no client registered ahead, so the
+/// client identifies itself by its metadata document where the authorization server takes
+/// one, else registers itself.
+#[mcp_server(
+    name = "conformance-approved",
+    url = "${MCP_SERVER_URL}",
+    tools = ["test-tool"],
+    env = ["MCP_SERVER_URL"],
+    oauth_redirect = "http://localhost:3000/callback",
+    oauth_client_metadata_url = "https://conformance-test.local/client-metadata.json",
+)]
+pub struct ApprovedServer;
+
+#[mcp_tool(
+    name = "approved-test-tool",
+    description = "The test tool of a server called with a person's approval (OAuth's authorization code grant)",
+    server = ApprovedServer,
+    calls = "test-tool",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct ApprovedTest;
+
+/// Approves as the suite's authorization server lets a client without a browser: the approval
+/// page answers with a redirect to the redirect address, which is returned as is.
+struct FollowTheRedirect;
+
+impl Authorizer for FollowTheRedirect {
+    fn authorize<'a>(&'a self, prompt: &'a AuthorizationPrompt) -> AuthorizerFuture<'a> {
+        Box::pin(async move {
+            let client = reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .map_err(|e| e.to_string())?;
+            let answer = client
+                .get(prompt.page())
+                .send()
+                .await
+                .map_err(|e| format!("the approval page could not be fetched: {e}"))?;
+            answer
+                .headers()
+                .get(reqwest::header::LOCATION)
+                .and_then(|location| location.to_str().ok())
+                .map(str::to_owned)
+                .ok_or_else(|| format!("the approval page answered {} without a redirect", answer.status()))
+        })
+    }
+}
+
 /// Calls a server's test tool.
-#[agent(name = "tester", prompt = "../prompts/helper.prompt.md", model = "test/conformance", tools = [OpenTest, ProtectedTest])]
+#[agent(name = "tester", prompt = "../prompts/helper.prompt.md", model = "test/conformance", tools = [ProtectedTest, ApprovedTest])]
 pub struct Tester;
 
 /// Two numbers.
@@ -196,7 +232,7 @@ async fn main() -> ExitCode {
                 let tool = "protected-test-tool";
                 call_with(&url, "tester", tool, json!({}), &credentials).await
             }
-            None => call(&url, "tester", "open-test-tool", json!({})).await,
+            None => call(&url, "tester", "approved-test-tool", json!({})).await,
         },
         _ => call(&url, "adder", "add-numbers-tool", json!({"a": 2, "b": 3})).await,
     };
@@ -263,6 +299,7 @@ async fn call_with(
         .workflow(Workflow::new("form-filler").agent::<FormFiller>())
         .workflow(Workflow::new("tester").agent::<Tester>())
         .channel::<AcceptDefaults>()
+        .authorizer(FollowTheRedirect)
         .env(env)
         .chat_model(Arc::new(model.clone()))
         .build()

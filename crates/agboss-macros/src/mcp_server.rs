@@ -19,7 +19,7 @@ mod credential;
 mod oauth;
 
 use credential::{Credential, CredentialKeys, check_credential_keys};
-use oauth::{OAuth, check_oauth};
+use oauth::{OAuth, OAuthKeys, check_oauth};
 
 const KEYS: &[&str] = &[
     "name",
@@ -32,6 +32,8 @@ const KEYS: &[&str] = &[
     "oauth_client_id",
     "oauth_client_secret",
     "oauth_scopes",
+    "oauth_redirect",
+    "oauth_client_metadata_url",
     "crate",
     "credential",
     "credential_header",
@@ -76,6 +78,8 @@ pub struct ServerArgs {
     oauth_client_id: Option<LitStr>,
     oauth_client_secret: Option<LitStr>,
     oauth_scopes: Option<Expr>,
+    oauth_redirect: Option<LitStr>,
+    oauth_client_metadata_url: Option<LitStr>,
     credential: Option<LitStr>,
     credential_header: Option<LitStr>,
     credential_env: Option<LitStr>,
@@ -94,7 +98,7 @@ pub struct ResolvedServer {
     env: Vec<LitStr>,
     /// The question role its requests for input during a call are asked through.
     elicitation: Option<syn::Path>,
-    /// The OAuth client credentials an HTTP server's client authorizes itself with.
+    /// The OAuth grant an HTTP server's client authorizes itself with.
     oauth: Option<OAuth>,
     /// Its own credential, resolved through the application's provider as it starts.
     credential: Option<Credential>,
@@ -141,25 +145,32 @@ fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedS
     }
     let scopes = texts_of(&args.oauth_scopes, "oauth_scopes", cx);
     let texts = args.command.iter().chain(&args.url).chain(&server_args);
-    let oauth_texts = args.oauth_client_id.iter().chain(&args.oauth_client_secret);
+    let oauth_texts = args
+        .oauth_client_id
+        .iter()
+        .chain(&args.oauth_client_secret)
+        .chain(&args.oauth_redirect)
+        .chain(&args.oauth_client_metadata_url);
     check_variables_declared(texts.chain(oauth_texts).chain(&scopes), &env, cx);
+    let oauth_keys = OAuthKeys {
+        client_id: args.oauth_client_id,
+        client_secret: args.oauth_client_secret,
+        scopes: args.oauth_scopes.is_some().then_some(scopes),
+        redirect: args.oauth_redirect,
+        client_metadata_url: args.oauth_client_metadata_url,
+        is_http: args.url.is_some(),
+    };
     let credential = check_credential_keys(
         CredentialKeys {
             name: args.credential,
             header: args.credential_header,
             env: args.credential_env,
             is_http: args.url.is_some(),
-            has_oauth: args.oauth_client_id.is_some(),
+            has_oauth: oauth_keys.declared(),
         },
         cx,
     );
-    let oauth = check_oauth(
-        args.oauth_client_id,
-        args.oauth_client_secret,
-        args.oauth_scopes.is_some().then_some(scopes),
-        args.url.is_some(),
-        cx,
-    );
+    let oauth = check_oauth(oauth_keys, cx);
     let transport = check_transport(args.command, args.url, args.args.is_some(), cx);
     let elicitation = args.elicitation.as_ref().and_then(|role| {
         let path = shape::path(role);

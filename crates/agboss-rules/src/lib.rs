@@ -23,6 +23,7 @@ pub mod codes;
 pub mod distance;
 pub mod model_id;
 pub mod names;
+pub mod oauth;
 pub mod vars;
 
 pub use codes::{Code, Finding};

@@ -381,6 +381,8 @@ pub mod describe {
 #[cfg(feature = "mcp")]
 pub mod mcp {
     pub use agboss_core::mcp::{
+        AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, AuthorizerFuture,
+        LoopbackAuthorizer, MOST_STEP_UPS, McpGrant,
         CLIENT_NAME, CLIENT_VERSION, Definition, ElicitationAnswer, ElicitationQuestion,
         ElicitationTypes, FIRST_BACKOFF, ListError, ListedTool, MAX_BACKOFF, McpClient,
         McpConnection, McpCredential, McpCredentialCarrier, McpError, McpOAuth, McpServer,

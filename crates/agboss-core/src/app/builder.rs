@@ -188,6 +188,17 @@ impl ApplicationBuilder {
         self
     }
 
+    /// Has a person approve the MCP servers declared with OAuth's authorization code grant
+    /// (`#[mcp_server(.., oauth_redirect = ..)]`) through `authorizer`: it gets the page to
+    /// approve on and returns the address the browser came back to. Without one, a
+    /// [`LoopbackAuthorizer`](crate::mcp::LoopbackAuthorizer) prints the page on standard
+    /// error and listens on the redirect (docs/mcp.md, "OAuth").
+    #[cfg(feature = "mcp")]
+    pub fn authorizer(mut self, authorizer: impl crate::mcp::Authorizer) -> Self {
+        self.declarations.authorizer = Some(Arc::new(authorizer));
+        self
+    }
+
     /// Token and money limits of every execution (a run may set its own).
     pub fn budgets(mut self, budgets: Budgets) -> Self {
         self.budgets = budgets;

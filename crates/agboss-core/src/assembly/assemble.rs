@@ -61,7 +61,9 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
         }
     };
     #[cfg(feature = "mcp")]
-    builder.provided.push_mcp_hub(builder.credentials.clone());
+    builder
+        .provided
+        .push_mcp_hub(builder.credentials.clone(), builder.authorizer.clone());
     let app = builder.name.clone();
     let app_source = Source::Application(app.clone());
     check_defaults(

@@ -38,6 +38,9 @@ pub struct Declarations {
     pub(crate) check_in_role: Option<&'static RoleDescriptor>,
     /// What resolves the credentials tools and MCP servers need (credentials' part).
     pub(crate) credentials: Option<Arc<dyn CredentialProvider>>,
+    /// Who approves the OAuth authorization code grants of its MCP servers.
+    #[cfg(feature = "mcp")]
+    pub(crate) authorizer: Option<Arc<dyn crate::mcp::Authorizer>>,
 }
 
 impl Declarations {
@@ -60,6 +63,8 @@ impl Declarations {
             permissions: None,
             check_in_role: None,
             credentials: None,
+            #[cfg(feature = "mcp")]
+            authorizer: None,
             lease_ttl,
         }
     }

@@ -60,9 +60,12 @@ impl ProvidedList {
     pub(crate) fn push_mcp_hub(
         &mut self,
         credentials: Option<Arc<dyn crate::tool::CredentialProvider>>,
+        authorizer: Option<Arc<dyn crate::mcp::Authorizer>>,
     ) {
         self.push_made::<McpHub>(&[], move |env, clock| {
-            Ok(McpHub::new(env.clone(), clock.clone()).with_credentials(credentials.clone()))
+            Ok(McpHub::new(env.clone(), clock.clone())
+                .with_credentials(credentials.clone())
+                .with_authorizer(authorizer.clone()))
         });
     }
 

@@ -17,7 +17,9 @@ use super::definitions::Listing;
 use super::descriptor::{McpServerDescriptor, McpTransport};
 use super::elicitation::{Elicitations, Elicitor};
 use super::endpoint::{Endpoint, with_credential};
+use super::authorizer::Authorizer;
 use super::oauth;
+use super::oauth_code::Approval;
 use super::pin::PinSlot;
 use super::process::ServerProcess;
 use super::restarts::Restarts;
@@ -45,6 +47,9 @@ pub struct McpConnection {
     clock: Clock,
     /// What resolves the server's own credential, if it declares one.
     credentials: Option<Arc<dyn CredentialProvider>>,
+    /// Who approves its OAuth authorization code grant, if it declares one (else a
+    /// [`LoopbackAuthorizer`](super::LoopbackAuthorizer)).
+    authorizer: Option<Arc<dyn Authorizer>>,
     live: Mutex<Option<Live>>,
     /// Its calls in flight, for its requests for input to find theirs.
     elicitations: Arc<Elicitations>,
@@ -76,6 +81,7 @@ impl McpConnection {
             env,
             clock,
             credentials: None,
+            authorizer: None,
             live: Mutex::new(None),
             elicitations: Elicitations::new(descriptor),
             pins,
@@ -89,6 +95,12 @@ impl McpConnection {
         provider: Option<Arc<dyn CredentialProvider>>,
     ) -> McpConnection {
         self.credentials = provider;
+        self
+    }
+
+    /// The same connection, its OAuth authorization code grant approved through `authorizer`.
+    pub(crate) fn with_authorizer(mut self, authorizer: Option<Arc<dyn Authorizer>>) -> McpConnection {
+        self.authorizer = authorizer;
         self
     }
 
@@ -194,8 +206,10 @@ impl McpConnection {
             .collect::<Result<Vec<_>, _>>()?;
         let endpoint = match self.descriptor.transport() {
             McpTransport::Stdio { command, args } => Endpoint::stdio(command, args, &self.env),
-            McpTransport::Http { url } => Endpoint::http(url, &self.env)
-                .and_then(|endpoint| endpoint.with_oauth(self.descriptor.oauth(), &self.env)),
+            McpTransport::Http { url } => Endpoint::http(url, &self.env).and_then(|endpoint| {
+                let approval = Approval::new(server, self.authorizer.clone(), self.clock.clone());
+                endpoint.with_oauth(self.descriptor.oauth(), &self.env, approval)
+            }),
         }
         .map_err(|variable| McpError::EnvMissing { server, variable })?;
         let command = endpoint.to_string();
@@ -219,10 +233,11 @@ impl McpConnection {
         };
         let listing = Listing::new(self.descriptor, self.pins.clone());
         let handler = Elicitor::of(self.elicitations.clone(), listing.clone());
-        let mut live = Live::open(&endpoint, &env, &self.clock, START_TIMEOUT, handler)
+        let timeout = endpoint.start_timeout();
+        let mut live = Live::open(&endpoint, &env, &self.clock, timeout, handler)
             .await
             .map_err(failed)?;
-        let offered = match live.list_tools(&self.clock, START_TIMEOUT).await {
+        let offered = match live.list_tools(&self.clock, timeout).await {
             Ok(Ok(offered)) => offered,
             Ok(Err(detail)) => {
                 live.stop().await;
@@ -317,9 +332,8 @@ impl Live {
                         let transport = StreamableHttpClientTransport::with_client(client, config);
                         within(clock, timeout, handler.serve(transport)).await?
                     }
-                    Some(credentials) => {
-                        let client =
-                            within(clock, timeout, oauth::authorize(url, credentials)).await??;
+                    Some(oauth) => {
+                        let client = within(clock, timeout, oauth::authorize(url, oauth)).await??;
                         let transport = StreamableHttpClientTransport::with_client(client, config);
                         within(clock, timeout, handler.serve(transport)).await?
                     }

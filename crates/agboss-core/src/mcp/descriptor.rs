@@ -24,15 +24,41 @@ pub enum McpTransport {
     },
 }
 
-/// How an HTTP server's client authorizes itself, per MCP's authorization (OAuth 2.1): for now
-/// the client-credentials grant with a client secret, for a server a program reaches on its
-/// own behalf. Its texts name environment variables (`${VAR}`), expanded when the server
-/// starts; the secret is never written in the declaration.
+/// How an HTTP server's client authorizes itself, per MCP's authorization (OAuth 2.1). Two
+/// grants:
+///
+/// - the client-credentials grant ([`client_credentials`](Self::client_credentials)), for a
+///   server a program reaches on its own behalf, with a client id and secret;
+/// - the authorization code grant with PKCE ([`authorization_code`](Self::authorization_code)),
+///   for a server a person lets the application use: a person approves in a browser, which
+///   comes back to the redirect address (the application's `Authorizer` listens there). The
+///   client is pre-registered ([`with_client`](Self::with_client)), identified by a metadata
+///   document ([`with_client_metadata_url`](Self::with_client_metadata_url)) where the
+///   authorization server accepts one, or else registered dynamically.
+///
+/// Its texts may name environment variables (`${VAR}`), expanded when the server starts; a
+/// secret is a variable alone, never written in the declaration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct McpOAuth {
-    client_id: &'static str,
-    client_secret: &'static str,
+    client_id: Option<&'static str>,
+    client_secret: Option<&'static str>,
     scopes: &'static [&'static str],
+    /// Where the person's browser is sent back: `Some` for the authorization code grant.
+    redirect: Option<&'static str>,
+    client_metadata_url: Option<&'static str>,
+}
+
+/// Which OAuth grant an [`McpOAuth`] uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum McpGrant {
+    /// The client-credentials grant: the program is the client, with its id and secret.
+    ClientCredentials,
+    /// The authorization code grant with PKCE: a person approves, the browser comes back to
+    /// this redirect address.
+    AuthorizationCode {
+        /// The redirect address, as declared (`${VAR}`s not expanded).
+        redirect: &'static str,
+    },
 }
 
 impl McpOAuth {
@@ -44,20 +70,73 @@ impl McpOAuth {
         scopes: &'static [&'static str],
     ) -> McpOAuth {
         McpOAuth {
-            client_id,
-            client_secret,
+            client_id: Some(client_id),
+            client_secret: Some(client_secret),
             scopes,
+            redirect: None,
+            client_metadata_url: None,
         }
     }
 
-    /// The client's id, as declared (`${VAR}`s not expanded).
-    pub fn client_id(&self) -> &'static str {
+    /// The authorization code grant with PKCE, the browser sent back to `redirect` (an
+    /// `http` address on the loopback interface, or an `https` one), asking for `scopes`
+    /// (none: those the server's challenge or metadata names). Without a client, the client
+    /// registers itself dynamically.
+    pub const fn authorization_code(
+        redirect: &'static str,
+        scopes: &'static [&'static str],
+    ) -> McpOAuth {
+        McpOAuth {
+            client_id: None,
+            client_secret: None,
+            scopes,
+            redirect: Some(redirect),
+            client_metadata_url: None,
+        }
+    }
+
+    /// The same grant with a client registered ahead: its id, and its secret's variable for
+    /// a confidential client (`None`: a public client).
+    pub const fn with_client(
+        mut self,
+        client_id: &'static str,
+        client_secret: Option<&'static str>,
+    ) -> McpOAuth {
+        self.client_id = Some(client_id);
+        self.client_secret = client_secret;
+        self
+    }
+
+    /// The same grant, the client identified by the `https` address of its metadata document
+    /// where the authorization server accepts one (else it registers itself dynamically).
+    pub const fn with_client_metadata_url(mut self, url: &'static str) -> McpOAuth {
+        self.client_metadata_url = Some(url);
+        self
+    }
+
+    /// Which grant it uses.
+    pub fn grant(&self) -> McpGrant {
+        match self.redirect {
+            None => McpGrant::ClientCredentials,
+            Some(redirect) => McpGrant::AuthorizationCode { redirect },
+        }
+    }
+
+    /// The client's id, as declared (`${VAR}`s not expanded); `None` for a client that
+    /// registers itself or is identified by its metadata document.
+    pub fn client_id(&self) -> Option<&'static str> {
         self.client_id
     }
 
-    /// The client's secret, as declared: the variable that holds it (`${VAR}`).
-    pub fn client_secret(&self) -> &'static str {
+    /// The client's secret, as declared: the variable that holds it (`${VAR}`); `None` for a
+    /// public client.
+    pub fn client_secret(&self) -> Option<&'static str> {
         self.client_secret
+    }
+
+    /// The address of the client's metadata document, if declared.
+    pub fn client_metadata_url(&self) -> Option<&'static str> {
+        self.client_metadata_url
     }
 
     /// The scopes to ask for.

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use super::McpOAuth;
 use super::credential::{McpCredential, McpCredentialCarrier, headers_for};
 use super::descriptor::expand;
-use super::oauth::ClientCredentials;
+use super::oauth::OAuthClient;
+use super::oauth_code::Approval;
 use crate::base::Env;
 use crate::tool::CredentialProvider;
 
@@ -18,7 +19,7 @@ pub(crate) enum Endpoint {
     },
     Http {
         url: String,
-        oauth: Option<ClientCredentials>,
+        oauth: Option<OAuthClient>,
         /// The server's credential, as the headers that carry it.
         headers: reqwest::header::HeaderMap,
     },
@@ -50,19 +51,34 @@ impl Endpoint {
     }
 
     /// An HTTP endpoint whose client authorizes itself with `oauth`, its `${VAR}`s replaced
-    /// from `env`; the first variable that is not set.
+    /// from `env`, a person approving through `approval` where the grant needs one; the first
+    /// variable that is not set.
     pub(crate) fn with_oauth(
         self,
         oauth: Option<&McpOAuth>,
         env: &Env,
+        approval: Approval,
     ) -> Result<Endpoint, String> {
         match (self, oauth) {
             (Endpoint::Http { url, headers, .. }, Some(oauth)) => Ok(Endpoint::Http {
                 url,
-                oauth: Some(ClientCredentials::expand(oauth, env)?),
+                oauth: Some(OAuthClient::expand(oauth, env, approval)?),
                 headers,
             }),
             (endpoint, _) => Ok(endpoint),
+        }
+    }
+
+    /// How long its start may take: [`START_TIMEOUT`](super::START_TIMEOUT), and as long
+    /// again as a person may take to approve when its grant waits for one.
+    pub(crate) fn start_timeout(&self) -> std::time::Duration {
+        match self {
+            Endpoint::Http {
+                oauth: Some(oauth), ..
+            } if oauth.waits_for_a_person() => {
+                super::START_TIMEOUT + super::authorizer::AUTHORIZATION_TIMEOUT
+            }
+            _ => super::START_TIMEOUT,
         }
     }
 }

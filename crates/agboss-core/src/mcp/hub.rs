@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use super::authorizer::Authorizer;
 use super::connection::McpConnection;
 use super::pin::{PinKeeper, PinSlot};
 use super::{McpError, McpServerDescriptor};
@@ -16,6 +17,7 @@ pub struct McpHub {
     env: Env,
     clock: Clock,
     credentials: Option<Arc<dyn CredentialProvider>>,
+    authorizer: Option<Arc<dyn Authorizer>>,
     connections: Mutex<HashMap<usize, Arc<McpConnection>>>,
     /// What judges the tools' definitions: pins in memory, until the application hands its
     /// store's.
@@ -29,6 +31,7 @@ impl McpHub {
             env,
             clock,
             credentials: None,
+            authorizer: None,
             connections: Mutex::new(HashMap::new()),
             pins: PinSlot::new(),
         }
@@ -47,6 +50,14 @@ impl McpHub {
         self
     }
 
+    /// The same hub, whose servers' OAuth authorization code grants a person approves through
+    /// `authorizer` (without one, a [`LoopbackAuthorizer`](super::LoopbackAuthorizer) prints
+    /// the page to approve on standard error).
+    pub fn with_authorizer(mut self, authorizer: Option<Arc<dyn Authorizer>>) -> McpHub {
+        self.authorizer = authorizer;
+        self
+    }
+
     /// The connection to `server` (not started until a call needs it).
     pub fn connection(&self, server: &'static McpServerDescriptor) -> Arc<McpConnection> {
         let key = std::ptr::from_ref(server) as usize;
@@ -60,7 +71,8 @@ impl McpHub {
                         self.clock.clone(),
                         self.pins.clone(),
                     )
-                    .with_credentials(self.credentials.clone()),
+                    .with_credentials(self.credentials.clone())
+                    .with_authorizer(self.authorizer.clone()),
                 )
             })
             .clone()

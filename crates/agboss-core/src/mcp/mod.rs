@@ -15,6 +15,7 @@
 //! pinned at first sight and a call is sent only while the server's definition is the approved
 //! one ([`PinKeeper`]). docs/mcp.md has the details.
 
+mod authorizer;
 mod client;
 mod connection;
 mod credential;
@@ -26,6 +27,7 @@ mod error;
 mod hub;
 mod list;
 mod oauth;
+mod oauth_code;
 mod pin;
 mod process;
 #[cfg(feature = "mcp-oauth")]
@@ -34,11 +36,14 @@ mod restarts;
 mod session;
 mod stdio;
 
+pub use authorizer::{
+    AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, AuthorizerFuture, LoopbackAuthorizer,
+};
 pub use client::McpClient;
 pub use connection::{McpConnection, START_TIMEOUT};
 pub use credential::{McpCredential, McpCredentialCarrier};
 pub use descriptor::{
-    McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
+    McpGrant, McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
     registered_mcp_servers, remote_tool,
 };
 pub use elicitation::{ElicitationAnswer, ElicitationQuestion, ElicitationTypes};
@@ -46,6 +51,7 @@ pub use error::McpError;
 pub use hub::McpHub;
 pub use list::{ListError, ListedTool, ServerAddress, list_tools};
 pub use pin::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
+pub use oauth_code::MOST_STEP_UPS;
 pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
 pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
 

@@ -1,14 +1,77 @@
 //! OAuth for streamable-HTTP servers (MCP's authorization, OAuth 2.1 with rmcp's `auth`
-//! feature, behind agboss's `mcp-oauth`): the client-credentials grant with a client secret.
-//! Before the session opens, the server's protected-resource metadata and its authorization
-//! server's metadata are discovered, a token is asked for with the declared client id and
-//! secret, and every request of the session carries it; a token the server refuses later (it
-//! expired) is replaced by a new grant (`regrant.rs`).
+//! feature, behind agboss's `mcp-oauth`). Two grants:
+//!
+//! - the client-credentials grant with a client secret: before the session opens, the
+//!   server's protected-resource metadata and its authorization server's metadata are
+//!   discovered and a token is asked for with the declared client id and secret;
+//! - the authorization code grant with PKCE (`oauth_code.rs`): the session opens without a
+//!   token, and the server's first refusal starts the authorization, a person approving
+//!   through the application's [`Authorizer`](super::Authorizer).
+//!
+//! Every request of the session carries the token; a refusal later (an expired token, a scope
+//! the token lacks) authorizes again (`regrant.rs`).
 
 use std::fmt;
 
-use super::descriptor::{McpOAuth, expand};
+use super::descriptor::{McpGrant, McpOAuth, expand};
+use super::oauth_code::{Approval, CodeFlow};
 use crate::base::Env;
+
+/// How a server's client authorizes itself, its variables expanded.
+#[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
+pub(crate) enum OAuthClient {
+    ClientCredentials(ClientCredentials),
+    AuthorizationCode(CodeFlow),
+}
+
+impl OAuthClient {
+    /// `oauth`'s texts with their `${VAR}`s replaced from `env`, a person's approval asked
+    /// through `approval` (the authorization code grant); the first variable not set.
+    pub(crate) fn expand(
+        oauth: &McpOAuth,
+        env: &Env,
+        approval: Approval,
+    ) -> Result<OAuthClient, String> {
+        let optional = |text: Option<&str>| text.map(|text| expand(text, env)).transpose();
+        let scopes = oauth
+            .scopes()
+            .iter()
+            .map(|scope| expand(scope, env))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(match oauth.grant() {
+            McpGrant::ClientCredentials => OAuthClient::ClientCredentials(ClientCredentials {
+                client_id: optional(oauth.client_id())?.unwrap_or_default(),
+                client_secret: optional(oauth.client_secret())?.unwrap_or_default(),
+                scopes,
+            }),
+            McpGrant::AuthorizationCode { redirect } => {
+                OAuthClient::AuthorizationCode(CodeFlow {
+                    redirect: expand(redirect, env)?,
+                    client_id: optional(oauth.client_id())?,
+                    client_secret: optional(oauth.client_secret())?,
+                    client_metadata_url: optional(oauth.client_metadata_url())?,
+                    scopes,
+                    approval,
+                })
+            }
+        })
+    }
+
+    /// Whether a person approves (the authorization code grant): the server's start then
+    /// waits for them.
+    pub(crate) fn waits_for_a_person(&self) -> bool {
+        matches!(self, OAuthClient::AuthorizationCode(_))
+    }
+}
+
+impl fmt::Debug for OAuthClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OAuthClient::ClientCredentials(credentials) => credentials.fmt(f),
+            OAuthClient::AuthorizationCode(flow) => flow.fmt(f),
+        }
+    }
+}
 
 /// A server's client credentials with their variables expanded. The secret shows nowhere:
 /// not in `Debug`, not in errors.
@@ -30,22 +93,7 @@ impl fmt::Debug for ClientCredentials {
     }
 }
 
-impl ClientCredentials {
-    /// `oauth`'s texts with their `${VAR}`s replaced from `env`; the first variable not set.
-    pub(crate) fn expand(oauth: &McpOAuth, env: &Env) -> Result<ClientCredentials, String> {
-        Ok(ClientCredentials {
-            client_id: expand(oauth.client_id(), env)?,
-            client_secret: expand(oauth.client_secret(), env)?,
-            scopes: oauth
-                .scopes()
-                .iter()
-                .map(|scope| expand(scope, env))
-                .collect::<Result<_, _>>()?,
-        })
-    }
-}
-
-/// The HTTP client of a session whose requests carry a token, granted again when refused.
+/// The HTTP client of a session whose requests carry a token, authorized again when refused.
 #[cfg(feature = "mcp-oauth")]
 pub(crate) type AuthorizedClient = super::regrant::RegrantingClient;
 
@@ -53,45 +101,58 @@ pub(crate) type AuthorizedClient = super::regrant::RegrantingClient;
 #[cfg(not(feature = "mcp-oauth"))]
 pub(crate) type AuthorizedClient = reqwest::Client;
 
-/// Discovers how the server at `url` is authorized and gets a token with `credentials`; the
-/// client whose requests carry it, and which runs the grant again when the server refuses its
-/// token (an expired one). The error says which step failed, without the secret.
+/// The client of a session with the server at `url`, authorized as `oauth` says: with a
+/// first token (client credentials), or none until the server asks (authorization code);
+/// it authorizes again when the server refuses. The error says which step failed, without
+/// the secret.
 #[cfg(feature = "mcp-oauth")]
 pub(crate) async fn authorize(
     url: &str,
-    credentials: &ClientCredentials,
+    oauth: &OAuthClient,
 ) -> Result<AuthorizedClient, String> {
-    let first = grant(url, credentials).await?;
+    use std::sync::Arc;
+
+    use super::regrant::{Grant, Refusal, RegrantingClient};
+
+    let credentials = match oauth {
+        OAuthClient::AuthorizationCode(flow) => return flow.client(url).await,
+        OAuthClient::ClientCredentials(credentials) => credentials,
+    };
+    let first = grant(url, credentials, &credentials.scopes).await?;
     let (again_url, again_credentials) = (url.to_owned(), credentials.clone());
-    let again: super::regrant::Grant = std::sync::Arc::new(move || {
+    let again: Grant = Arc::new(move |refusal, refused| {
         let (url, credentials) = (again_url.clone(), again_credentials.clone());
-        Box::pin(async move { grant(&url, &credentials).await })
+        Box::pin(async move {
+            let scopes = match refusal {
+                Refusal::Unauthorized(_) => credentials.scopes.clone(),
+                Refusal::InsufficientScope(challenge) => {
+                    super::oauth_code::wider_scopes(&url, &refused, &challenge).await?
+                }
+            };
+            grant(&url, &credentials, &scopes).await
+        })
     });
-    Ok(super::regrant::RegrantingClient::new(url, first, again))
+    Ok(RegrantingClient::new(url, first, again))
 }
 
-/// One client-credentials grant: discovery, then the token; the client whose requests carry it.
+/// One client-credentials grant asking for `scopes`: discovery, then the token; the client
+/// whose requests carry it.
 #[cfg(feature = "mcp-oauth")]
-pub(crate) async fn grant(
+async fn grant(
     url: &str,
     credentials: &ClientCredentials,
+    scopes: &[String],
 ) -> Result<super::regrant::Inner, String> {
     use rmcp::transport::auth::{AuthClient, ClientCredentialsConfig, OAuthState};
 
-    // rmcp's OAuth requests (discovery, the token) go through a client of its own, which
-    // keeps discovered URLs off addresses the server's own does not share (link-local, cloud
-    // metadata) and stops at redirects where OAuth says to; it takes rustls's process-wide
-    // crypto provider, so one is installed when the program has none (ring, as agboss's own
-    // clients use).
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let client = super::http_client()?;
+    let client = super::oauth_code::oauth_http_client()?;
     let mut state = OAuthState::new(url, None)
         .await
         .map_err(|e| format!("OAuth could not start: {e}"))?;
     let config = ClientCredentialsConfig::ClientSecret {
         client_id: credentials.client_id.clone(),
         client_secret: credentials.client_secret.clone(),
-        scopes: credentials.scopes.clone(),
+        scopes: scopes.to_vec(),
         // MCP's authorization names the server the token is for: its URL.
         resource: Some(url.to_owned()),
     };
@@ -109,7 +170,7 @@ pub(crate) async fn grant(
 #[cfg(not(feature = "mcp-oauth"))]
 pub(crate) async fn authorize(
     _url: &str,
-    _credentials: &ClientCredentials,
+    _oauth: &OAuthClient,
 ) -> Result<AuthorizedClient, String> {
     Err(
         "it declares OAuth, and agboss was built without its `mcp-oauth` feature: enable it"
@@ -127,11 +188,33 @@ mod tests {
         static OAUTH: McpOAuth =
             McpOAuth::client_credentials("${NOTES_ID}", "${NOTES_SECRET}", &SCOPES);
         let env = Env::from_pairs([("NOTES_ID", "desk"), ("NOTES_SECRET", "s3cr3t-marker")]);
-        let credentials = ClientCredentials::expand(&OAUTH, &env).unwrap();
+        let Ok(OAuthClient::ClientCredentials(credentials)) =
+            OAuthClient::expand(&OAUTH, &env, Approval::for_tests())
+        else {
+            panic!("client credentials expected");
+        };
         assert_eq!(credentials.client_id, "desk");
         assert_eq!(credentials.client_secret, "s3cr3t-marker");
         assert!(!format!("{credentials:?}").contains("s3cr3t-marker"));
-        let missing = ClientCredentials::expand(&OAUTH, &Env::from_pairs([("NOTES_ID", "d")]));
+        let missing = OAuthClient::expand(
+            &OAUTH,
+            &Env::from_pairs([("NOTES_ID", "d")]),
+            Approval::for_tests(),
+        );
         assert_eq!(missing.unwrap_err(), "NOTES_SECRET");
+    }
+
+    #[test]
+    fn a_code_grant_expands_its_redirect_and_hides_its_secret() {
+        static SCOPES: [&str; 0] = [];
+        static OAUTH: McpOAuth =
+            McpOAuth::authorization_code("http://127.0.0.1:${PORT}/cb", &SCOPES)
+                .with_client("${ID}", Some("${SECRET}"));
+        let env = Env::from_pairs([("PORT", "8765"), ("ID", "desk"), ("SECRET", "s3cr3t-marker")]);
+        let oauth = OAuthClient::expand(&OAUTH, &env, Approval::for_tests()).unwrap();
+        assert!(oauth.waits_for_a_person());
+        let shown = format!("{oauth:?}");
+        assert!(shown.contains("http://127.0.0.1:8765/cb"), "{shown}");
+        assert!(!shown.contains("s3cr3t-marker"), "{shown}");
     }
 }

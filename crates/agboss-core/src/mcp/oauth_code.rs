@@ -1,0 +1,246 @@
+//! OAuth's authorization code grant with PKCE, for an MCP server a person lets the application
+//! use. The session opens without a token; the server's first `401` starts the authorization
+//! from its challenge (the resource's metadata it points at, the scope it names): discovery of
+//! the authorization server, the client (pre-registered, its metadata document, or registered
+//! dynamically), the page a person approves on through the application's [`Authorizer`], and
+//! the code exchanged for a token (rmcp's `auth` does the protocol). A later `403` with
+//! `insufficient_scope` asks the person again for the wider scope, at most
+//! [`MOST_STEP_UPS`] times a session, and never for a scope the token already has.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::authorizer::{AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, LoopbackAuthorizer};
+use crate::time::Clock;
+
+/// How many times a session asks a person for a wider scope after the first approval.
+pub const MOST_STEP_UPS: u32 = 2;
+
+/// Who approves, on which clock their wait is bounded, for which server.
+#[derive(Clone)]
+pub(crate) struct Approval {
+    server: &'static str,
+    authorizer: Arc<dyn Authorizer>,
+    clock: Clock,
+}
+
+impl Approval {
+    /// `authorizer` (else a [`LoopbackAuthorizer`]) approves for `server`, waited for on `clock`.
+    pub(crate) fn new(
+        server: &'static str,
+        authorizer: Option<Arc<dyn Authorizer>>,
+        clock: Clock,
+    ) -> Approval {
+        Approval {
+            server,
+            authorizer: authorizer.unwrap_or_else(|| Arc::new(LoopbackAuthorizer::new())),
+            clock,
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn for_tests() -> Approval {
+        Approval::new("tests", None, Clock::system())
+    }
+
+    /// The address the browser came back to after a person approved on `page`.
+    #[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
+    async fn ask(&self, page: String, redirect: &str) -> Result<String, String> {
+        let prompt = AuthorizationPrompt::new(self.server, page, redirect.to_owned());
+        tokio::select! {
+            back = self.authorizer.authorize(&prompt) => back.map_err(|why| format!("the approval failed: {why}")),
+            () = self.clock.sleep(AUTHORIZATION_TIMEOUT) => Err(format!(
+                "nobody approved within {} s (OAuth's authorization code grant)",
+                AUTHORIZATION_TIMEOUT.as_secs()
+            )),
+        }
+    }
+}
+
+/// The authorization code grant of one server, its variables expanded. The secret shows
+/// nowhere: not in `Debug`, not in errors.
+#[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
+pub(crate) struct CodeFlow {
+    pub(crate) redirect: String,
+    pub(crate) client_id: Option<String>,
+    pub(crate) client_secret: Option<String>,
+    pub(crate) client_metadata_url: Option<String>,
+    pub(crate) scopes: Vec<String>,
+    pub(crate) approval: Approval,
+}
+
+impl fmt::Debug for CodeFlow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CodeFlow")
+            .field("redirect", &self.redirect)
+            .field("client_id", &self.client_id)
+            .field("client_secret", &self.client_secret.as_ref().map(|_| "<redacted>"))
+            .field("client_metadata_url", &self.client_metadata_url)
+            .field("scopes", &self.scopes)
+            .finish()
+    }
+}
+
+#[cfg(feature = "mcp-oauth")]
+mod grant {
+    use std::sync::Arc;
+
+    use rmcp::transport::auth::{
+        AuthClient, AuthorizationCallback, AuthorizationManager, AuthorizationRequest,
+        OAuthState, ScopeUpgradeConfig, WWWAuthenticateParams,
+    };
+
+    use super::{CodeFlow, MOST_STEP_UPS};
+    use crate::mcp::regrant::{Grant, Inner, Refusal, RegrantingClient};
+
+    /// The HTTP client rmcp's OAuth requests and the session's go through. rmcp's own
+    /// (discovery, registration, the token) keeps discovered URLs off addresses the server's
+    /// does not share (link-local, cloud metadata) and stops at redirects where OAuth says
+    /// to; it takes rustls's process-wide crypto provider, so one is installed when the
+    /// program has none (ring, as agboss's own clients use).
+    pub(crate) fn oauth_http_client() -> Result<reqwest::Client, String> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        crate::mcp::http_client()
+    }
+
+    impl CodeFlow {
+        /// The session's client for the server at `url`: no token until the server asks for
+        /// one, then the person's approval.
+        pub(crate) async fn client(&self, url: &str) -> Result<RegrantingClient, String> {
+            // First: it installs the crypto provider rmcp's own client needs.
+            let http = oauth_http_client()?;
+            let unauthorized = AuthorizationManager::new(url)
+                .await
+                .map_err(|e| format!("OAuth could not start: {e}"))?;
+            let first = AuthClient::new(http, unauthorized);
+            let flow = Arc::new(self.clone_for_grants());
+            let url_again = url.to_owned();
+            let grant: Grant = Arc::new(move |refusal, refused| {
+                let (flow, url) = (flow.clone(), url_again.clone());
+                Box::pin(async move {
+                    match refusal {
+                        Refusal::Unauthorized(challenge) => flow.approve(&url, &challenge).await,
+                        Refusal::InsufficientScope(challenge) => {
+                            flow.step_up(&url, refused, &challenge).await
+                        }
+                    }
+                })
+            });
+            Ok(RegrantingClient::new(url, first, grant))
+        }
+
+        fn clone_for_grants(&self) -> CodeFlow {
+            CodeFlow {
+                redirect: self.redirect.clone(),
+                client_id: self.client_id.clone(),
+                client_secret: self.client_secret.clone(),
+                client_metadata_url: self.client_metadata_url.clone(),
+                scopes: self.scopes.clone(),
+                approval: self.approval.clone(),
+            }
+        }
+
+        /// A whole authorization after the server's `challenge`: discovery from it, the
+        /// client, the person's approval, the token.
+        async fn approve(&self, url: &str, challenge: &str) -> Result<Inner, String> {
+            let mut state = OAuthState::new(url, None)
+                .await
+                .map_err(|e| format!("OAuth could not start: {e}"))?;
+            let mut request = AuthorizationRequest::new(self.redirect.clone())
+                .with_client_name(format!("agboss ({})", self.approval.server))
+                .with_challenge(challenge);
+            if !self.scopes.is_empty() {
+                request = request.with_scopes(self.scopes.clone());
+            }
+            if let Some(id) = &self.client_id {
+                request = request.with_preregistered_client(id.clone());
+                if let Some(secret) = &self.client_secret {
+                    request = request.with_client_secret(secret.clone());
+                }
+            }
+            if let Some(document) = &self.client_metadata_url {
+                request = request.with_client_metadata_url(document.clone());
+            }
+            state
+                .start_authorization(request)
+                .await
+                .map_err(|e| format!("OAuth's authorization could not start: {e}"))?;
+            let page = state
+                .get_authorization_url()
+                .await
+                .map_err(|e| format!("OAuth gave no page to approve on: {e}"))?;
+            let back = self.approval.ask(page, &self.redirect).await?;
+            state
+                .handle_callback_url(&back)
+                .await
+                .map_err(|e| format!("the approval could not be exchanged for a token: {e}"))?;
+            let mut manager = state
+                .into_authorization_manager()
+                .ok_or_else(|| "the approval gave no token".to_owned())?;
+            let mut step_ups = ScopeUpgradeConfig::default();
+            step_ups.max_upgrade_attempts = MOST_STEP_UPS;
+            manager.set_scope_upgrade_config(step_ups);
+            Ok(AuthClient::new(oauth_http_client()?, manager))
+        }
+
+        /// The person approves the wider scope `challenge` names, for the client `refused`
+        /// (its token replaced in place).
+        async fn step_up(&self, url: &str, refused: Inner, challenge: &str) -> Result<Inner, String> {
+            let required = needed_scopes(url, &refused, challenge).await?;
+            let page = {
+                let manager = refused.auth_manager.lock().await;
+                manager
+                    .request_scope_upgrade(&required.join(" "))
+                    .await
+                    .map_err(|e| format!("a wider scope could not be asked for: {e}"))?
+            };
+            let back = self.approval.ask(page, &self.redirect).await?;
+            let callback = AuthorizationCallback::from_redirect_url(&back)
+                .map_err(|e| format!("the approval came back without a code: {e}"))?;
+            refused
+                .auth_manager
+                .lock()
+                .await
+                .exchange_code_for_token_with_issuer(
+                    &callback.code,
+                    &callback.csrf_token,
+                    callback.issuer.as_deref(),
+                )
+                .await
+                .map_err(|e| format!("the approval could not be exchanged for a token: {e}"))?;
+            Ok(refused)
+        }
+    }
+
+    /// The scopes `challenge` (a `403 insufficient_scope`) names that the token of `refused`
+    /// lacks; an error when it lacks none: asking again would change nothing.
+    async fn needed_scopes(url: &str, refused: &Inner, challenge: &str) -> Result<Vec<String>, String> {
+        let base = reqwest::Url::parse(url).map_err(|e| format!("`{url}`: {e}"))?;
+        let named = WWWAuthenticateParams::parse(challenge, &base)
+            .scope
+            .unwrap_or_default();
+        let granted = refused.auth_manager.lock().await.get_current_scopes().await;
+        let required: Vec<String> = named.split_whitespace().map(str::to_owned).collect();
+        if required.iter().all(|scope| granted.contains(scope)) {
+            return Err(format!(
+                "the server refused for want of the scope `{named}`, which the token already has: asking again would change nothing"
+            ));
+        }
+        Ok(required)
+    }
+
+    /// The scopes to ask for after `challenge` (a `403 insufficient_scope`): those of the
+    /// token of `refused` and those the challenge names; an error when the token has them all.
+    pub(crate) async fn wider_scopes(url: &str, refused: &Inner, challenge: &str) -> Result<Vec<String>, String> {
+        let mut scopes = refused.auth_manager.lock().await.get_current_scopes().await;
+        for scope in needed_scopes(url, refused, challenge).await? {
+            if !scopes.contains(&scope) {
+                scopes.push(scope);
+            }
+        }
+        Ok(scopes)
+    }
+}
+
+#[cfg(feature = "mcp-oauth")]
+pub(crate) use grant::{oauth_http_client, wider_scopes};
