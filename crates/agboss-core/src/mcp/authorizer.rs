@@ -22,6 +22,7 @@ pub const AUTHORIZATION_TIMEOUT: Duration = Duration::from_secs(300);
 #[derive(Clone, Debug)]
 pub struct AuthorizationPrompt {
     server: &'static str,
+    owner: Option<String>,
     page: String,
     redirect: String,
 }
@@ -31,9 +32,23 @@ impl AuthorizationPrompt {
     pub fn new(server: &'static str, page: String, redirect: String) -> AuthorizationPrompt {
         AuthorizationPrompt {
             server,
+            owner: None,
             page,
             redirect,
         }
+    }
+
+    /// The same prompt, on behalf of `owner`.
+    pub fn for_owner(mut self, owner: Option<String>) -> AuthorizationPrompt {
+        self.owner = owner;
+        self
+    }
+
+    /// The owner whose executions the approval is for: each owner approves their own session
+    /// with the server (and gets their own token); `None` for the session of no owner (a run
+    /// without an owner, or `Application::start_mcp_servers`).
+    pub fn owner(&self) -> Option<&str> {
+        self.owner.as_deref()
     }
 
     /// The MCP server's name, as declared.
@@ -113,12 +128,15 @@ impl Authorizer for LoopbackAuthorizer {
             let listener = TcpListener::bind((redirect.bind_host.as_str(), redirect.port))
                 .await
                 .map_err(|e| format!("could not listen on {}: {e}", prompt.redirect()))?;
+            let on_behalf = prompt
+                .owner()
+                .map_or_else(String::new, |owner| format!(" for `{owner}`"));
             eprintln!(
-                "To let this application use the MCP server `{}`, open this page and approve:\n  {}",
+                "To let this application use the MCP server `{}`{on_behalf}, open this page and approve:\n  {}",
                 prompt.server(),
                 prompt.page()
             );
-            tracing::info!(server = prompt.server(), page = prompt.page(), "waiting for an OAuth approval");
+            tracing::info!(server = prompt.server(), owner = prompt.owner(), page = prompt.page(), "waiting for an OAuth approval");
             if self.open_browser {
                 open_in_browser(prompt.page());
             }

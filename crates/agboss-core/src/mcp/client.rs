@@ -269,7 +269,7 @@ impl<S: McpServer> Dependency for McpClient<S> {
             })
             .map(|remote| remote.tool());
         Ok(McpClient {
-            connection: hub.connection(S::DESCRIPTOR),
+            connection: hub.connection_for(S::DESCRIPTOR, scope.execution().owner_id()),
             bound,
             signal: scope.call_signal(),
             asker: elicitation_asker::<S>(scope),

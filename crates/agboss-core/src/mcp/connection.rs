@@ -50,6 +50,8 @@ pub struct McpConnection {
     /// Who approves its OAuth authorization code grant, if it declares one (else a
     /// [`LoopbackAuthorizer`](super::LoopbackAuthorizer)).
     authorizer: Option<Arc<dyn Authorizer>>,
+    /// The owner whose session it is, for a server a person approves.
+    owner: Option<String>,
     live: Mutex<Option<Live>>,
     /// Its calls in flight, for its requests for input to find theirs.
     elicitations: Arc<Elicitations>,
@@ -82,6 +84,7 @@ impl McpConnection {
             clock,
             credentials: None,
             authorizer: None,
+            owner: None,
             live: Mutex::new(None),
             elicitations: Elicitations::new(descriptor),
             pins,
@@ -98,9 +101,15 @@ impl McpConnection {
         self
     }
 
-    /// The same connection, its OAuth authorization code grant approved through `authorizer`.
-    pub(crate) fn with_authorizer(mut self, authorizer: Option<Arc<dyn Authorizer>>) -> McpConnection {
+    /// The same connection, its OAuth authorization code grant approved through `authorizer`
+    /// by `owner` (the owner whose session it is; `None`: the session of no owner).
+    pub(crate) fn with_authorizer(
+        mut self,
+        authorizer: Option<Arc<dyn Authorizer>>,
+        owner: Option<String>,
+    ) -> McpConnection {
         self.authorizer = authorizer;
+        self.owner = owner;
         self
     }
 
@@ -207,7 +216,8 @@ impl McpConnection {
         let endpoint = match self.descriptor.transport() {
             McpTransport::Stdio { command, args } => Endpoint::stdio(command, args, &self.env),
             McpTransport::Http { url } => Endpoint::http(url, &self.env).and_then(|endpoint| {
-                let approval = Approval::new(server, self.authorizer.clone(), self.clock.clone());
+                let approval = Approval::new(server, self.owner.clone(), self.authorizer.clone())
+                    .on(self.clock.clone());
                 endpoint.with_oauth(self.descriptor.oauth(), &self.env, approval)
             }),
         }

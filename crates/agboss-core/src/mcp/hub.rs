@@ -7,10 +7,13 @@ use std::sync::{Arc, Mutex};
 use super::authorizer::Authorizer;
 use super::connection::McpConnection;
 use super::pin::{PinKeeper, PinSlot};
-use super::{McpError, McpServerDescriptor};
+use super::{McpError, McpGrant, McpServerDescriptor};
 use crate::base::Env;
 use crate::time::Clock;
 use crate::tool::CredentialProvider;
+
+/// The connections, by server and owner.
+type Connections = HashMap<(usize, Option<String>), Arc<McpConnection>>;
 
 /// The application's MCP servers, started on first use.
 pub struct McpHub {
@@ -18,7 +21,9 @@ pub struct McpHub {
     clock: Clock,
     credentials: Option<Arc<dyn CredentialProvider>>,
     authorizer: Option<Arc<dyn Authorizer>>,
-    connections: Mutex<HashMap<usize, Arc<McpConnection>>>,
+    /// By server, and by owner for a server a person approves (each owner their own session
+    /// and token).
+    connections: Mutex<Connections>,
     /// What judges the tools' definitions: pins in memory, until the application hands its
     /// store's.
     pins: Arc<PinSlot>,
@@ -58,9 +63,25 @@ impl McpHub {
         self
     }
 
-    /// The connection to `server` (not started until a call needs it).
+    /// The connection to `server` (not started until a call needs it), shared by every
+    /// execution; for a server whose OAuth grant a person approves, the session of no owner.
     pub fn connection(&self, server: &'static McpServerDescriptor) -> Arc<McpConnection> {
-        let key = std::ptr::from_ref(server) as usize;
+        self.connection_for(server, None)
+    }
+
+    /// The connection to `server` that a call of an execution of `owner` uses: the server's
+    /// one connection, or, when a person approves its OAuth grant (the authorization code
+    /// grant), the owner's own, whose token is that owner's approval.
+    pub fn connection_for(
+        &self,
+        server: &'static McpServerDescriptor,
+        owner: Option<&str>,
+    ) -> Arc<McpConnection> {
+        let per_owner = server
+            .oauth()
+            .is_some_and(|oauth| matches!(oauth.grant(), McpGrant::AuthorizationCode { .. }));
+        let owner = owner.filter(|_| per_owner).map(str::to_owned);
+        let key = (std::ptr::from_ref(server) as usize, owner.clone());
         self.lock()
             .entry(key)
             .or_insert_with(|| {
@@ -72,7 +93,7 @@ impl McpHub {
                         self.pins.clone(),
                     )
                     .with_credentials(self.credentials.clone())
-                    .with_authorizer(self.authorizer.clone()),
+                    .with_authorizer(self.authorizer.clone(), owner),
                 )
             })
             .clone()
@@ -130,7 +151,7 @@ impl McpHub {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<usize, Arc<McpConnection>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connections> {
         self.connections.lock().unwrap_or_else(|p| p.into_inner())
     }
 }

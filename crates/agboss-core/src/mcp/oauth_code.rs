@@ -16,37 +16,47 @@ use crate::time::Clock;
 /// How many times a session asks a person for a wider scope after the first approval.
 pub const MOST_STEP_UPS: u32 = 2;
 
-/// Who approves, on which clock their wait is bounded, for which server.
+/// Who approves, for which server and owner, on which clock their wait is bounded.
 #[derive(Clone)]
 pub(crate) struct Approval {
     server: &'static str,
+    owner: Option<String>,
     authorizer: Arc<dyn Authorizer>,
     clock: Clock,
 }
 
 impl Approval {
-    /// `authorizer` (else a [`LoopbackAuthorizer`]) approves for `server`, waited for on `clock`.
+    /// `authorizer` (else a [`LoopbackAuthorizer`]) approves for `server` on behalf of `owner`,
+    /// waited for on the system clock until [`on`](Self::on) names another.
     pub(crate) fn new(
         server: &'static str,
+        owner: Option<String>,
         authorizer: Option<Arc<dyn Authorizer>>,
-        clock: Clock,
     ) -> Approval {
         Approval {
             server,
+            owner,
             authorizer: authorizer.unwrap_or_else(|| Arc::new(LoopbackAuthorizer::new())),
-            clock,
+            clock: Clock::system(),
         }
+    }
+
+    /// The same, the wait bounded on `clock`.
+    pub(crate) fn on(mut self, clock: Clock) -> Approval {
+        self.clock = clock;
+        self
     }
 
     #[cfg(test)]
     pub(crate) fn for_tests() -> Approval {
-        Approval::new("tests", None, Clock::system())
+        Approval::new("tests", None, None)
     }
 
     /// The address the browser came back to after a person approved on `page`.
     #[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
     async fn ask(&self, page: String, redirect: &str) -> Result<String, String> {
-        let prompt = AuthorizationPrompt::new(self.server, page, redirect.to_owned());
+        let prompt = AuthorizationPrompt::new(self.server, page, redirect.to_owned())
+            .for_owner(self.owner.clone());
         tokio::select! {
             back = self.authorizer.authorize(&prompt) => back.map_err(|why| format!("the approval failed: {why}")),
             () = self.clock.sleep(AUTHORIZATION_TIMEOUT) => Err(format!(
