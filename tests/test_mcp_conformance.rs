@@ -4,9 +4,9 @@
 //! `bin/mcp_conformance_client.rs` (an application written through the facade) with its URL,
 //! and checks what the server saw. The scenarios agboss supports must pass; the `auth/*`
 //! scenarios must be exactly those docs/mcp.md lists, each doing what the docs say: passing
-//! (the client-credentials grant, feature `mcp-oauth`), failing (what OAuth agboss does not do
-//! yet), or for the one that checks a client refuses a wrong authorization server, passing
-//! without being claimed. A scenario that starts or stops passing is to be moved in the docs.
+//! (both OAuth grants, feature `mcp-oauth`) or failing (the JWT extensions, and one whose
+//! metadata a client must refuse), each failure with its reason. A scenario that starts or
+//! stops passing is to be moved in the docs.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -75,7 +75,7 @@ fn the_suite_still_has_the_scenarios_this_file_runs() {
 }
 
 /// Whether docs/mcp.md says each `auth/*` scenario passes, from its table's rows
-/// (`` | `auth/...` | passes | .. | `` or `fails`; "passes, not claimed" passes too).
+/// (`` | `auth/...` | passes | .. | `` or `fails`).
 fn documented_auth() -> BTreeMap<String, bool> {
     let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/mcp.md"))
         .expect("docs/mcp.md");

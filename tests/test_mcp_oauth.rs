@@ -119,10 +119,13 @@ async fn browse(page: &str, user: &str, follow: bool) -> Result<String, String> 
         .ok_or_else(|| format!("no redirect: {}", answer.status()))
 }
 
+/// Who was asked to approve: the server and the owner.
+type Asked = Vec<(String, Option<String>)>;
+
 /// Approves as the execution's owner would, and remembers who was asked for which server.
 #[derive(Clone, Default)]
 struct AsTheOwner {
-    asked: Arc<Mutex<Vec<(String, Option<String>)>>>,
+    asked: Arc<Mutex<Asked>>,
 }
 
 impl Authorizer for AsTheOwner {
@@ -213,7 +216,9 @@ async fn each_owner_approves_once_and_calls_with_their_own_token() {
     );
     let log = std::fs::read_to_string(dir.join("grants.log")).unwrap();
     assert_eq!(
-        log.lines().filter(|l| l.starts_with("grant")).collect::<Vec<_>>(),
+        log.lines()
+            .filter(|l| l.starts_with("grant"))
+            .collect::<Vec<_>>(),
         ["grant 1 of alice", "grant 2 of bob"],
         "{log}"
     );

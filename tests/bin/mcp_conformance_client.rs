@@ -97,7 +97,12 @@ impl Authorizer for FollowTheRedirect {
                 .get(reqwest::header::LOCATION)
                 .and_then(|location| location.to_str().ok())
                 .map(str::to_owned)
-                .ok_or_else(|| format!("the approval page answered {} without a redirect", answer.status()))
+                .ok_or_else(|| {
+                    format!(
+                        "the approval page answered {} without a redirect",
+                        answer.status()
+                    )
+                })
         })
     }
 }

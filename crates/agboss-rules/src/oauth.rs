@@ -56,7 +56,10 @@ mod tests {
             redirect_problem("desk://callback"),
             Some("is neither `http` on the loopback interface nor `https`")
         );
-        assert_eq!(redirect_problem("127.0.0.1:8765"), Some("is not an address"));
+        assert_eq!(
+            redirect_problem("127.0.0.1:8765"),
+            Some("is not an address")
+        );
     }
 
     #[test]

@@ -381,13 +381,13 @@ pub mod describe {
 #[cfg(feature = "mcp")]
 pub mod mcp {
     pub use agboss_core::mcp::{
-        AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, AuthorizerFuture,
-        LoopbackAuthorizer, MOST_STEP_UPS, McpGrant,
-        CLIENT_NAME, CLIENT_VERSION, Definition, ElicitationAnswer, ElicitationQuestion,
-        ElicitationTypes, FIRST_BACKOFF, ListError, ListedTool, MAX_BACKOFF, McpClient,
-        McpConnection, McpCredential, McpCredentialCarrier, McpError, McpOAuth, McpServer,
-        McpServerDescriptor, McpTransport, MemoryPins, PROTOCOL_VERSION, PinFuture, PinKeeper,
-        START_TIMEOUT, ServerAddress, Verdict, canonical_json, list_tools, registered_mcp_servers,
+        AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, AuthorizerFuture, CLIENT_NAME,
+        CLIENT_VERSION, Definition, ElicitationAnswer, ElicitationQuestion, ElicitationTypes,
+        FIRST_BACKOFF, ListError, ListedTool, LoopbackAuthorizer, MAX_BACKOFF, MOST_STEP_UPS,
+        McpClient, McpConnection, McpCredential, McpCredentialCarrier, McpError, McpGrant,
+        McpOAuth, McpServer, McpServerDescriptor, McpTransport, MemoryPins, PROTOCOL_VERSION,
+        PinFuture, PinKeeper, START_TIMEOUT, ServerAddress, Verdict, canonical_json, list_tools,
+        registered_mcp_servers,
     };
 }
 

@@ -136,7 +136,12 @@ impl Authorizer for LoopbackAuthorizer {
                 prompt.server(),
                 prompt.page()
             );
-            tracing::info!(server = prompt.server(), owner = prompt.owner(), page = prompt.page(), "waiting for an OAuth approval");
+            tracing::info!(
+                server = prompt.server(),
+                owner = prompt.owner(),
+                page = prompt.page(),
+                "waiting for an OAuth approval"
+            );
             if self.open_browser {
                 open_in_browser(prompt.page());
             }
@@ -158,7 +163,11 @@ impl Redirect {
     fn parse(text: &str) -> Result<Redirect, String> {
         let url = reqwest::Url::parse(text)
             .map_err(|e| format!("the redirect `{text}` is not an address: {e}"))?;
-        let refuse = |why: &str| Err(format!("the redirect `{text}` {why}: the loopback authorizer listens on `http://127.0.0.1:<port>/<path>`; give the application an `Authorizer` of its own for another"));
+        let refuse = |why: &str| {
+            Err(format!(
+                "the redirect `{text}` {why}: the loopback authorizer listens on `http://127.0.0.1:<port>/<path>`; give the application an `Authorizer` of its own for another"
+            ))
+        };
         if url.scheme() != "http" {
             return refuse("is not `http`");
         }
@@ -289,11 +298,17 @@ mod tests {
     #[test]
     fn only_a_loopback_http_redirect_with_a_port_is_listened_on() {
         let ok = Redirect::parse("http://localhost:8765/callback").unwrap();
-        assert_eq!((ok.bind_host.as_str(), ok.port, ok.path.as_str()), ("127.0.0.1", 8765, "/callback"));
+        assert_eq!(
+            (ok.bind_host.as_str(), ok.port, ok.path.as_str()),
+            ("127.0.0.1", 8765, "/callback")
+        );
         assert_eq!(ok.origin, "http://localhost:8765");
         for (text, why) in [
             ("https://127.0.0.1:8765/cb", "is not `http`"),
-            ("http://example.com:8765/cb", "is not on the loopback interface"),
+            (
+                "http://example.com:8765/cb",
+                "is not on the loopback interface",
+            ),
             ("http://127.0.0.1/cb", "names no port"),
         ] {
             let error = Redirect::parse(text).err().unwrap();
@@ -339,9 +354,15 @@ mod tests {
         // A connection that never says anything (a browser's preconnect) blocks nothing.
         let _idle = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
         assert_eq!(browse(port, "/favicon.ico").await, "HTTP/1.1 404 Not Found");
-        assert_eq!(browse(port, "/callback?code=c0de&state=s").await, "HTTP/1.1 200 OK");
+        assert_eq!(
+            browse(port, "/callback?code=c0de&state=s").await,
+            "HTTP/1.1 200 OK"
+        );
         let back = waiting.await.unwrap().unwrap();
-        assert_eq!(back, format!("http://localhost:{port}/callback?code=c0de&state=s"));
+        assert_eq!(
+            back,
+            format!("http://localhost:{port}/callback?code=c0de&state=s")
+        );
     }
 
     #[tokio::test]
@@ -352,7 +373,8 @@ mod tests {
             "https://auth.example/authorize".to_owned(),
             format!("http://127.0.0.1:{port}/cb"),
         );
-        let waiting = tokio::spawn(async move { LoopbackAuthorizer::new().authorize(&prompt).await });
+        let waiting =
+            tokio::spawn(async move { LoopbackAuthorizer::new().authorize(&prompt).await });
         let mut tries = 0;
         while TcpStream::connect(("127.0.0.1", port)).await.is_err() && tries < 200 {
             tokio::time::sleep(Duration::from_millis(5)).await;

@@ -13,11 +13,11 @@ use rmcp::transport::streamable_http_client::{
 use tokio::sync::Mutex;
 
 use super::McpError;
+use super::authorizer::{AUTHORIZATION_TIMEOUT, Authorizer};
 use super::definitions::Listing;
 use super::descriptor::{McpServerDescriptor, McpTransport};
 use super::elicitation::{Elicitations, Elicitor};
 use super::endpoint::{Endpoint, with_credential};
-use super::authorizer::Authorizer;
 use super::oauth;
 use super::oauth_code::Approval;
 use super::pin::PinSlot;
@@ -243,7 +243,12 @@ impl McpConnection {
         };
         let listing = Listing::new(self.descriptor, self.pins.clone());
         let handler = Elicitor::of(self.elicitations.clone(), listing.clone());
-        let timeout = endpoint.start_timeout();
+        // A person's approval may come within the start, with time of its own.
+        let timeout = if endpoint.waits_for_a_person() {
+            START_TIMEOUT + AUTHORIZATION_TIMEOUT
+        } else {
+            START_TIMEOUT
+        };
         let mut live = Live::open(&endpoint, &env, &self.clock, timeout, handler)
             .await
             .map_err(failed)?;

@@ -19,7 +19,7 @@ pub(crate) enum Endpoint {
     },
     Http {
         url: String,
-        oauth: Option<OAuthClient>,
+        oauth: Option<Box<OAuthClient>>,
         /// The server's credential, as the headers that carry it.
         headers: reqwest::header::HeaderMap,
     },
@@ -62,24 +62,16 @@ impl Endpoint {
         match (self, oauth) {
             (Endpoint::Http { url, headers, .. }, Some(oauth)) => Ok(Endpoint::Http {
                 url,
-                oauth: Some(OAuthClient::expand(oauth, env, approval)?),
+                oauth: Some(Box::new(OAuthClient::expand(oauth, env, approval)?)),
                 headers,
             }),
             (endpoint, _) => Ok(endpoint),
         }
     }
 
-    /// How long its start may take: [`START_TIMEOUT`](super::START_TIMEOUT), and as long
-    /// again as a person may take to approve when its grant waits for one.
-    pub(crate) fn start_timeout(&self) -> std::time::Duration {
-        match self {
-            Endpoint::Http {
-                oauth: Some(oauth), ..
-            } if oauth.waits_for_a_person() => {
-                super::START_TIMEOUT + super::authorizer::AUTHORIZATION_TIMEOUT
-            }
-            _ => super::START_TIMEOUT,
-        }
+    /// Whether its start may wait for a person's approval (OAuth's authorization code grant).
+    pub(crate) fn waits_for_a_person(&self) -> bool {
+        matches!(self, Endpoint::Http { oauth: Some(oauth), .. } if oauth.waits_for_a_person())
     }
 }
 

@@ -43,15 +43,15 @@ pub use client::McpClient;
 pub use connection::{McpConnection, START_TIMEOUT};
 pub use credential::{McpCredential, McpCredentialCarrier};
 pub use descriptor::{
-    McpGrant, McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport, declares,
-    registered_mcp_servers, remote_tool,
+    McpGrant, McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,
+    declares, registered_mcp_servers, remote_tool,
 };
 pub use elicitation::{ElicitationAnswer, ElicitationQuestion, ElicitationTypes};
 pub use error::McpError;
 pub use hub::McpHub;
 pub use list::{ListError, ListedTool, ServerAddress, list_tools};
-pub use pin::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
 pub use oauth_code::MOST_STEP_UPS;
+pub use pin::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
 pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
 pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
 

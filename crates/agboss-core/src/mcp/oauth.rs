@@ -44,16 +44,14 @@ impl OAuthClient {
                 client_secret: optional(oauth.client_secret())?.unwrap_or_default(),
                 scopes,
             }),
-            McpGrant::AuthorizationCode { redirect } => {
-                OAuthClient::AuthorizationCode(CodeFlow {
-                    redirect: expand(redirect, env)?,
-                    client_id: optional(oauth.client_id())?,
-                    client_secret: optional(oauth.client_secret())?,
-                    client_metadata_url: optional(oauth.client_metadata_url())?,
-                    scopes,
-                    approval,
-                })
-            }
+            McpGrant::AuthorizationCode { redirect } => OAuthClient::AuthorizationCode(CodeFlow {
+                redirect: expand(redirect, env)?,
+                client_id: optional(oauth.client_id())?,
+                client_secret: optional(oauth.client_secret())?,
+                client_metadata_url: optional(oauth.client_metadata_url())?,
+                scopes,
+                approval,
+            }),
         })
     }
 
@@ -106,10 +104,7 @@ pub(crate) type AuthorizedClient = reqwest::Client;
 /// it authorizes again when the server refuses. The error says which step failed, without
 /// the secret.
 #[cfg(feature = "mcp-oauth")]
-pub(crate) async fn authorize(
-    url: &str,
-    oauth: &OAuthClient,
-) -> Result<AuthorizedClient, String> {
+pub(crate) async fn authorize(url: &str, oauth: &OAuthClient) -> Result<AuthorizedClient, String> {
     use std::sync::Arc;
 
     use super::regrant::{Grant, Refusal, RegrantingClient};
@@ -210,7 +205,11 @@ mod tests {
         static OAUTH: McpOAuth =
             McpOAuth::authorization_code("http://127.0.0.1:${PORT}/cb", &SCOPES)
                 .with_client("${ID}", Some("${SECRET}"));
-        let env = Env::from_pairs([("PORT", "8765"), ("ID", "desk"), ("SECRET", "s3cr3t-marker")]);
+        let env = Env::from_pairs([
+            ("PORT", "8765"),
+            ("ID", "desk"),
+            ("SECRET", "s3cr3t-marker"),
+        ]);
         let oauth = OAuthClient::expand(&OAUTH, &env, Approval::for_tests()).unwrap();
         assert!(oauth.waits_for_a_person());
         let shown = format!("{oauth:?}");

@@ -10,7 +10,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::authorizer::{AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, LoopbackAuthorizer};
+use super::authorizer::{
+    AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, LoopbackAuthorizer,
+};
 use crate::time::Clock;
 
 /// How many times a session asks a person for a wider scope after the first approval.
@@ -84,7 +86,10 @@ impl fmt::Debug for CodeFlow {
         f.debug_struct("CodeFlow")
             .field("redirect", &self.redirect)
             .field("client_id", &self.client_id)
-            .field("client_secret", &self.client_secret.as_ref().map(|_| "<redacted>"))
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
             .field("client_metadata_url", &self.client_metadata_url)
             .field("scopes", &self.scopes)
             .finish()
@@ -96,8 +101,8 @@ mod grant {
     use std::sync::Arc;
 
     use rmcp::transport::auth::{
-        AuthClient, AuthorizationCallback, AuthorizationManager, AuthorizationRequest,
-        OAuthState, ScopeUpgradeConfig, WWWAuthenticateParams,
+        AuthClient, AuthorizationCallback, AuthorizationManager, AuthorizationRequest, OAuthState,
+        ScopeUpgradeConfig, WWWAuthenticateParams,
     };
 
     use super::{CodeFlow, MOST_STEP_UPS};
@@ -195,7 +200,12 @@ mod grant {
 
         /// The person approves the wider scope `challenge` names, for the client `refused`
         /// (its token replaced in place).
-        async fn step_up(&self, url: &str, refused: Inner, challenge: &str) -> Result<Inner, String> {
+        async fn step_up(
+            &self,
+            url: &str,
+            refused: Inner,
+            challenge: &str,
+        ) -> Result<Inner, String> {
             let required = needed_scopes(url, &refused, challenge).await?;
             let page = {
                 let manager = refused.auth_manager.lock().await;
@@ -224,7 +234,11 @@ mod grant {
 
     /// The scopes `challenge` (a `403 insufficient_scope`) names that the token of `refused`
     /// lacks; an error when it lacks none: asking again would change nothing.
-    async fn needed_scopes(url: &str, refused: &Inner, challenge: &str) -> Result<Vec<String>, String> {
+    async fn needed_scopes(
+        url: &str,
+        refused: &Inner,
+        challenge: &str,
+    ) -> Result<Vec<String>, String> {
         let base = reqwest::Url::parse(url).map_err(|e| format!("`{url}`: {e}"))?;
         let named = WWWAuthenticateParams::parse(challenge, &base)
             .scope
@@ -241,7 +255,11 @@ mod grant {
 
     /// The scopes to ask for after `challenge` (a `403 insufficient_scope`): those of the
     /// token of `refused` and those the challenge names; an error when the token has them all.
-    pub(crate) async fn wider_scopes(url: &str, refused: &Inner, challenge: &str) -> Result<Vec<String>, String> {
+    pub(crate) async fn wider_scopes(
+        url: &str,
+        refused: &Inner,
+        challenge: &str,
+    ) -> Result<Vec<String>, String> {
         let mut scopes = refused.auth_manager.lock().await.get_current_scopes().await;
         for scope in needed_scopes(url, refused, challenge).await? {
             if !scopes.contains(&scope) {

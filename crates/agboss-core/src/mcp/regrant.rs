@@ -88,7 +88,9 @@ impl RegrantingClient {
                 if stream {
                     Err(error)
                 } else {
-                    Err(StreamableHttpError::Auth(AuthError::AuthorizationFailed(why)))
+                    Err(StreamableHttpError::Auth(AuthError::AuthorizationFailed(
+                        why,
+                    )))
                 }
             }
         }

@@ -92,12 +92,17 @@ fn check_code_grant(keys: OAuthKeys, cx: &mut Ctxt) -> Option<OAuth> {
     let redirect = keys.redirect?;
     let mut ok = http_only(keys.is_http, &redirect, cx);
     let written = |text: &LitStr| variables_in(&text.value()).is_empty();
-    if let Some(why) = written(&redirect).then(|| redirect_problem(&redirect.value())).flatten() {
+    if let Some(why) = written(&redirect)
+        .then(|| redirect_problem(&redirect.value()))
+        .flatten()
+    {
         cx.finding_at(&problem(&format!("`oauth_redirect` {why}: it is an `http` address on the loopback interface (`\"http://127.0.0.1:8765/callback\"`), where the application listens, or an `https` one")), &redirect);
         ok = false;
     }
     if let Some(document) = &keys.client_metadata_url
-        && let Some(why) = written(document).then(|| client_metadata_url_problem(&document.value())).flatten()
+        && let Some(why) = written(document)
+            .then(|| client_metadata_url_problem(&document.value()))
+            .flatten()
     {
         cx.finding_at(&problem(&format!("`oauth_client_metadata_url` {why}: it is the `https` address of the client's metadata document (`\"https://desk.example/oauth/client.json\"`)")), document);
         ok = false;
@@ -235,7 +240,10 @@ mod tests {
         );
         let oauth = server.oauth.as_ref().expect("client credentials");
         assert_eq!(oauth.client_id.as_ref().unwrap().value(), "${TICKETS_ID}");
-        assert_eq!(oauth.client_secret.as_ref().unwrap().value(), "${TICKETS_SECRET}");
+        assert_eq!(
+            oauth.client_secret.as_ref().unwrap().value(),
+            "${TICKETS_SECRET}"
+        );
         assert_eq!(values(&oauth.scopes), ["tickets:read"]);
     }
 
@@ -254,7 +262,10 @@ mod tests {
             ),
         );
         let oauth = server.oauth.as_ref().expect("the authorization code grant");
-        assert_eq!(oauth.redirect.as_ref().unwrap().value(), "http://127.0.0.1:8765/callback");
+        assert_eq!(
+            oauth.redirect.as_ref().unwrap().value(),
+            "http://127.0.0.1:8765/callback"
+        );
         assert!(oauth.client_id.is_none() && oauth.client_secret.is_none());
         assert_eq!(
             oauth.client_metadata_url.as_ref().unwrap().value(),
