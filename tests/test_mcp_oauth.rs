@@ -12,6 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 use agboss::app::Env;
+use agboss::credentials::{FileTokens, StaticCredentials};
 use agboss::mcp::{AuthorizationPrompt, Authorizer, AuthorizerFuture, LoopbackAuthorizer};
 use agboss::model::{Message, ScriptedModel, Turn};
 use agboss::prelude::*;
@@ -55,12 +56,14 @@ struct Server {
 }
 
 impl Server {
-    fn start(log: &Path) -> Server {
+    /// A server whose tokens live `lifetime` seconds, logging grants to `log`.
+    fn start(log: &Path, lifetime: u32) -> Server {
         let script =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp/expiring_oauth_server.py");
         let mut child = Command::new("python3")
             .arg(&script)
-            .args(["unused-secret", "600"])
+            .arg("unused-secret")
+            .arg(lifetime.to_string())
             .arg(log)
             .stdout(Stdio::piped())
             .spawn()
@@ -148,6 +151,16 @@ struct Desked {
 }
 
 fn app(server: &Server, redirect_port: u16, authorizer: impl Authorizer) -> Desked {
+    app_with(server, redirect_port, authorizer, StaticCredentials::new())
+}
+
+/// [`app`] with `credentials` (where OAuth tokens are kept).
+fn app_with(
+    server: &Server,
+    redirect_port: u16,
+    authorizer: impl Authorizer,
+    credentials: StaticCredentials,
+) -> Desked {
     let env = Env::from_pairs([
         ("TICKETS_URL", server.url.clone()),
         ("REDIRECT_PORT", redirect_port.to_string()),
@@ -162,6 +175,7 @@ fn app(server: &Server, redirect_port: u16, authorizer: impl Authorizer) -> Desk
         .workflow(Workflow::new("desk").agent::<Desk>())
         .env(env)
         .authorizer(authorizer)
+        .credentials(credentials)
         .chat_model(Arc::new(model.clone()))
         .build()
         .unwrap();
@@ -195,7 +209,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 #[tokio::test]
 async fn each_owner_approves_once_and_calls_with_their_own_token() {
     let dir = temp_dir("owners");
-    let server = Server::start(&dir.join("grants.log"));
+    let server = Server::start(&dir.join("grants.log"), 600);
     let authorizer = AsTheOwner::default();
     let app = app(&server, free_port(), authorizer.clone());
     let (alice, error) = echo_as(&app, "alice").await;
@@ -246,7 +260,7 @@ impl Authorizer for LoopbackWithABrowser {
 #[tokio::test]
 async fn the_loopback_authorizer_takes_the_browser_s_return_to_the_redirect() {
     let dir = temp_dir("loopback");
-    let server = Server::start(&dir.join("grants.log"));
+    let server = Server::start(&dir.join("grants.log"), 600);
     let app = app(&server, free_port(), LoopbackWithABrowser);
     let (said, error) = echo_as(&app, "carol").await;
     assert!(!error, "{said}");
@@ -257,7 +271,7 @@ async fn the_loopback_authorizer_takes_the_browser_s_return_to_the_redirect() {
 #[tokio::test]
 async fn a_refused_approval_is_a_tool_error_in_the_authorization_server_s_words() {
     let dir = temp_dir("refused");
-    let server = Server::start(&dir.join("grants.log"));
+    let server = Server::start(&dir.join("grants.log"), 600);
     /// The person refuses: the page redirects with `error=access_denied`.
     struct Refuses;
     impl Authorizer for Refuses {
@@ -277,6 +291,66 @@ async fn a_refused_approval_is_a_tool_error_in_the_authorization_server_s_words(
     assert!(
         said.contains("the approval failed: the authorization server refused (access_denied)"),
         "{said}"
+    );
+    app.app.shutdown().await;
+}
+
+/// The grants the server logged.
+fn grants(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("grant"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[tokio::test]
+async fn kept_tokens_spare_a_restarted_application_the_approval() {
+    let dir = temp_dir("kept");
+    let server = Server::start(&dir.join("grants.log"), 600);
+    let kept = dir.join("tokens");
+    let port = free_port();
+    let first = AsTheOwner::default();
+    let tokens = || StaticCredentials::new().keeping_oauth_tokens(FileTokens::new(&kept));
+    let before = app_with(&server, port, first.clone(), tokens());
+    let (said, _) = echo_as(&before, "alice").await;
+    assert!(said.contains("(token 1 of alice)"), "{said}");
+    before.app.shutdown().await;
+    let file = FileTokens::new(&kept).file_of(&agboss::credentials::TokenKey::new(
+        "tickets",
+        Some("alice"),
+    ));
+    assert!(file.exists(), "{}", file.display());
+    // Another application, as after a restart: alice's kept token, nobody asked.
+    let second = AsTheOwner::default();
+    let after = app_with(&server, port, second.clone(), tokens());
+    let (said, _) = echo_as(&after, "alice").await;
+    assert!(said.contains("(token 1 of alice)"), "{said}");
+    assert_eq!(first.asked.lock().unwrap().len(), 1);
+    assert!(second.asked.lock().unwrap().is_empty());
+    assert_eq!(grants(&dir.join("grants.log")), ["grant 1 of alice"]);
+    after.app.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_expired_token_is_refreshed_without_asking_again() {
+    let dir = temp_dir("refresh");
+    let log = dir.join("grants.log");
+    let server = Server::start(&log, 4);
+    let authorizer = AsTheOwner::default();
+    let app = app(&server, free_port(), authorizer.clone());
+    let (said, _) = echo_as(&app, "alice").await;
+    assert!(said.contains("(token 1 of alice)"), "{said}");
+    // Past the token's 4 s, the refresh token gets another: nobody is asked.
+    tokio::time::sleep(std::time::Duration::from_millis(4_500)).await;
+    let (said, error) = echo_as(&app, "alice").await;
+    assert!(!error, "{said}");
+    assert!(said.contains("(token 2 of alice)"), "{said}");
+    assert_eq!(authorizer.asked.lock().unwrap().len(), 1);
+    assert_eq!(
+        grants(&log),
+        ["grant 1 of alice", "grant 2 of alice (refresh)"]
     );
     app.app.shutdown().await;
 }

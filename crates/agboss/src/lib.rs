@@ -178,7 +178,7 @@ pub mod tool {
 pub mod credentials {
     pub use agboss_core::tool::{
         CredentialError, CredentialFuture, CredentialProvider, CredentialRequest, CredentialUse,
-        Credentials, Secret, StaticCredentials,
+        Credentials, FileTokens, KeeperFuture, Secret, StaticCredentials, TokenKeeper, TokenKey,
     };
 }
 

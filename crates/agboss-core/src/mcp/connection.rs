@@ -217,7 +217,8 @@ impl McpConnection {
             McpTransport::Stdio { command, args } => Endpoint::stdio(command, args, &self.env),
             McpTransport::Http { url } => Endpoint::http(url, &self.env).and_then(|endpoint| {
                 let approval = Approval::new(server, self.owner.clone(), self.authorizer.clone())
-                    .on(self.clock.clone());
+                    .on(self.clock.clone())
+                    .keeping(self.credentials.as_ref().and_then(|c| c.oauth_tokens()));
                 endpoint.with_oauth(self.descriptor.oauth(), &self.env, approval)
             }),
         }

@@ -25,6 +25,8 @@ mod elicitation;
 mod endpoint;
 mod error;
 mod hub;
+#[cfg(feature = "mcp-oauth")]
+mod kept_tokens;
 mod list;
 mod oauth;
 mod oauth_code;

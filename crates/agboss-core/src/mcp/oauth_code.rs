@@ -14,6 +14,7 @@ use super::authorizer::{
     AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, LoopbackAuthorizer,
 };
 use crate::time::Clock;
+use crate::tool::TokenKeeper;
 
 /// How many times a session asks a person for a wider scope after the first approval.
 pub const MOST_STEP_UPS: u32 = 2;
@@ -25,6 +26,8 @@ pub(crate) struct Approval {
     owner: Option<String>,
     authorizer: Arc<dyn Authorizer>,
     clock: Clock,
+    /// Where the tokens are kept across restarts, if anywhere.
+    keeper: Option<Arc<dyn TokenKeeper>>,
 }
 
 impl Approval {
@@ -40,7 +43,25 @@ impl Approval {
             owner,
             authorizer: authorizer.unwrap_or_else(|| Arc::new(LoopbackAuthorizer::new())),
             clock: Clock::system(),
+            keeper: None,
         }
+    }
+
+    /// The same, its tokens kept by `keeper` (the credential provider's).
+    pub(crate) fn keeping(mut self, keeper: Option<Arc<dyn TokenKeeper>>) -> Approval {
+        self.keeper = keeper;
+        self
+    }
+
+    /// rmcp's store of the session's tokens: the keeper's, else none (rmcp keeps them in
+    /// memory).
+    #[cfg(feature = "mcp-oauth")]
+    fn kept(&self) -> Option<super::kept_tokens::KeptTokens> {
+        let key = crate::tool::TokenKey::new(self.server, self.owner.as_deref());
+        Some(super::kept_tokens::KeptTokens::new(
+            self.keeper.clone()?,
+            key,
+        ))
     }
 
     /// The same, the wait bounded on `clock`.
@@ -124,10 +145,21 @@ mod grant {
         pub(crate) async fn client(&self, url: &str) -> Result<RegrantingClient, String> {
             // First: it installs the crypto provider rmcp's own client needs.
             let http = oauth_http_client()?;
-            let unauthorized = AuthorizationManager::new(url)
-                .await
-                .map_err(|e| format!("OAuth could not start: {e}"))?;
-            let first = AuthClient::new(http, unauthorized);
+            let mut manager = self.manager(url).await?;
+            if self.approval.keeper.is_some() {
+                match manager.initialize_from_store().await {
+                    Ok(true) => tracing::info!(
+                        server = self.approval.server,
+                        owner = self.approval.owner.as_deref(),
+                        "using kept OAuth tokens"
+                    ),
+                    Ok(false) => {}
+                    Err(e) => {
+                        tracing::warn!(server = self.approval.server, error = %e, "kept OAuth tokens could not be used; a person approves again")
+                    }
+                }
+            }
+            let first = AuthClient::new(http, manager);
             let flow = Arc::new(self.clone_for_grants());
             let url_again = url.to_owned();
             let grant: Grant = Arc::new(move |refusal, refused| {
@@ -144,6 +176,17 @@ mod grant {
             Ok(RegrantingClient::new(url, first, grant))
         }
 
+        /// A manager for the server at `url`, its tokens kept where the approval says.
+        async fn manager(&self, url: &str) -> Result<AuthorizationManager, String> {
+            let mut manager = AuthorizationManager::new(url)
+                .await
+                .map_err(|e| format!("OAuth could not start: {e}"))?;
+            if let Some(store) = self.approval.kept() {
+                manager.set_credential_store(store);
+            }
+            Ok(manager)
+        }
+
         fn clone_for_grants(&self) -> CodeFlow {
             CodeFlow {
                 redirect: self.redirect.clone(),
@@ -158,9 +201,7 @@ mod grant {
         /// A whole authorization after the server's `challenge`: discovery from it, the
         /// client, the person's approval, the token.
         async fn approve(&self, url: &str, challenge: &str) -> Result<Inner, String> {
-            let mut state = OAuthState::new(url, None)
-                .await
-                .map_err(|e| format!("OAuth could not start: {e}"))?;
+            let mut state = OAuthState::Unauthorized(self.manager(url).await?);
             let mut request = AuthorizationRequest::new(self.redirect.clone())
                 .with_client_name(format!("agboss ({})", self.approval.server))
                 .with_challenge(challenge);

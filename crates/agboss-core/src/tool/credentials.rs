@@ -173,6 +173,13 @@ pub trait CredentialProvider: Send + Sync + 'static {
     /// The value of `request.name` for `request.used_by`, `None` when that use has none. Asked
     /// once per needed credential per call, just before the call runs.
     fn resolve<'a>(&'a self, request: CredentialRequest<'a>) -> CredentialFuture<'a>;
+
+    /// Where the OAuth tokens a person's approval got are kept, per MCP server and owner (the
+    /// authorization code grant), so a restarted application uses them, refreshed when they
+    /// expire, instead of asking again. `None` by default: tokens live with their session.
+    fn oauth_tokens(&self) -> Option<std::sync::Arc<dyn super::TokenKeeper>> {
+        None
+    }
 }
 
 /// The credentials of one call, by name, as the tool's `needs` lists them: a field of this type

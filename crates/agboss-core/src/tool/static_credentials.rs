@@ -2,8 +2,10 @@
 //! owner.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
 
-use super::{CredentialFuture, CredentialProvider, CredentialRequest, Secret};
+use super::{CredentialFuture, CredentialProvider, CredentialRequest, Secret, TokenKeeper};
 
 /// Credentials the program holds: values shared by every use, and values for one owner's
 /// executions only, which win over a shared one for that owner. An MCP server, which serves
@@ -17,11 +19,23 @@ use super::{CredentialFuture, CredentialProvider, CredentialRequest, Secret};
 ///     .for_owner("alice", "github", Secret::new("ghp_alice"));
 /// assert_eq!(credentials.names(), ["github", "weather-api"]);
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct StaticCredentials {
     shared: BTreeMap<String, Secret>,
     /// By name, then by owner.
     owned: BTreeMap<String, BTreeMap<String, Secret>>,
+    /// Where OAuth tokens are kept, if anywhere.
+    tokens: Option<Arc<dyn TokenKeeper>>,
+}
+
+impl fmt::Debug for StaticCredentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StaticCredentials")
+            .field("shared", &self.shared)
+            .field("owned", &self.owned)
+            .field("keeps_oauth_tokens", &self.tokens.is_some())
+            .finish()
+    }
 }
 
 impl StaticCredentials {
@@ -47,6 +61,13 @@ impl StaticCredentials {
             .entry(name.into())
             .or_default()
             .insert(owner.into(), value.into());
+        self
+    }
+
+    /// With the OAuth tokens of MCP sessions a person approved kept by `keeper` (such as
+    /// [`FileTokens`](super::FileTokens)).
+    pub fn keeping_oauth_tokens(mut self, keeper: impl TokenKeeper) -> Self {
+        self.tokens = Some(Arc::new(keeper));
         self
     }
 
@@ -78,6 +99,10 @@ impl CredentialProvider for StaticCredentials {
     fn resolve<'a>(&'a self, request: CredentialRequest<'a>) -> CredentialFuture<'a> {
         let found = self.find(&request);
         Box::pin(std::future::ready(Ok(found)))
+    }
+
+    fn oauth_tokens(&self) -> Option<Arc<dyn TokenKeeper>> {
+        self.tokens.clone()
     }
 }
 
