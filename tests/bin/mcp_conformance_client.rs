@@ -53,6 +53,26 @@ pub struct ProtectedServer;
 )]
 pub struct ProtectedTest;
 
+#[mcp_server(
+    name = "conformance-jwt",
+    url = "${MCP_SERVER_URL}",
+    tools = ["test-tool"],
+    env = ["MCP_SERVER_URL", "OAUTH_CLIENT_ID", "OAUTH_PRIVATE_KEY"],
+    oauth_client_id = "${OAUTH_CLIENT_ID}",
+    oauth_private_key = "${OAUTH_PRIVATE_KEY}",
+)]
+pub struct JwtServer;
+
+#[mcp_tool(
+    name = "jwt-test-tool",
+    description = "The test tool of a server called with a client proving itself with a signed JWT",
+    server = JwtServer,
+    calls = "test-tool",
+    input = Nothing,
+    output = PlainText,
+)]
+pub struct JwtTest;
+
 /// The suite's scenarios that need a person's approval: no client registered ahead, so the
 /// client identifies itself by its metadata document where the authorization server takes
 /// one, else registers itself.
@@ -108,7 +128,7 @@ impl Authorizer for FollowTheRedirect {
 }
 
 /// Calls a server's test tool.
-#[agent(name = "tester", prompt = "../prompts/helper.prompt.md", model = "test/conformance", tools = [ProtectedTest, ApprovedTest])]
+#[agent(name = "tester", prompt = "../prompts/helper.prompt.md", model = "test/conformance", tools = [ProtectedTest, JwtTest, ApprovedTest])]
 pub struct Tester;
 
 /// Two numbers.
@@ -233,8 +253,7 @@ async fn main() -> ExitCode {
             call(&url, "form-filler", "form-defaults-tool", json!({})).await
         }
         auth if auth.starts_with("auth/") => match client_credentials() {
-            Some(credentials) => {
-                let tool = "protected-test-tool";
+            Some((tool, credentials)) => {
                 call_with(&url, "tester", tool, json!({}), &credentials).await
             }
             None => call(&url, "tester", "approved-test-tool", json!({})).await,
@@ -267,16 +286,19 @@ async fn list(url: &str) -> Result<String, String> {
 /// How long starting a session and each request may take.
 const TIMEOUT: Duration = Duration::from_secs(15);
 
-/// The client id and secret the suite gives a scenario (`MCP_CONFORMANCE_CONTEXT`), as the
-/// variables the protected server reads them from; none when it gives no secret.
-fn client_credentials() -> Option<Vec<(&'static str, String)>> {
+/// The client the suite gives a scenario (`MCP_CONFORMANCE_CONTEXT`): its id and secret, or
+/// its id and private key; the tool of the server declared for it and the variables that
+/// server reads them from. None when it gives neither.
+fn client_credentials() -> Option<(&'static str, Vec<(&'static str, String)>)> {
     let context = std::env::var("MCP_CONFORMANCE_CONTEXT").ok()?;
     let context: Value = serde_json::from_str(&context).ok()?;
     let text = |key: &str| context[key].as_str().map(str::to_owned);
-    Some(vec![
-        ("OAUTH_CLIENT_ID", text("client_id")?),
-        ("OAUTH_CLIENT_SECRET", text("client_secret")?),
-    ])
+    let id = ("OAUTH_CLIENT_ID", text("client_id")?);
+    if let Some(key) = text("private_key_pem") {
+        return Some(("jwt-test-tool", vec![id, ("OAUTH_PRIVATE_KEY", key)]));
+    }
+    let secret = ("OAUTH_CLIENT_SECRET", text("client_secret")?);
+    Some(("protected-test-tool", vec![id, secret]))
 }
 
 /// Runs `agent`, whose model calls `tool` with `arguments` once, against the server at `url`;

@@ -31,6 +31,7 @@ const KEYS: &[&str] = &[
     "elicitation",
     "oauth_client_id",
     "oauth_client_secret",
+    "oauth_private_key",
     "oauth_scopes",
     "oauth_redirect",
     "oauth_client_metadata_url",
@@ -77,6 +78,7 @@ pub struct ServerArgs {
     elicitation: Option<Expr>,
     oauth_client_id: Option<LitStr>,
     oauth_client_secret: Option<LitStr>,
+    oauth_private_key: Option<LitStr>,
     oauth_scopes: Option<Expr>,
     oauth_redirect: Option<LitStr>,
     oauth_client_metadata_url: Option<LitStr>,
@@ -149,12 +151,14 @@ fn check(args: ServerArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<ResolvedS
         .oauth_client_id
         .iter()
         .chain(&args.oauth_client_secret)
+        .chain(&args.oauth_private_key)
         .chain(&args.oauth_redirect)
         .chain(&args.oauth_client_metadata_url);
     check_variables_declared(texts.chain(oauth_texts).chain(&scopes), &env, cx);
     let oauth_keys = OAuthKeys {
         client_id: args.oauth_client_id,
         client_secret: args.oauth_client_secret,
+        private_key: args.oauth_private_key,
         scopes: args.oauth_scopes.is_some().then_some(scopes),
         redirect: args.oauth_redirect,
         client_metadata_url: args.oauth_client_metadata_url,

@@ -42,6 +42,9 @@ pub enum McpTransport {
 pub struct McpOAuth {
     client_id: Option<&'static str>,
     client_secret: Option<&'static str>,
+    /// The variable holding the PEM of the key the client-credentials grant signs its JWT
+    /// assertion with (`private_key_jwt`), instead of a secret.
+    private_key: Option<&'static str>,
     scopes: &'static [&'static str],
     /// Where the person's browser is sent back: `Some` for the authorization code grant.
     redirect: Option<&'static str>,
@@ -72,6 +75,25 @@ impl McpOAuth {
         McpOAuth {
             client_id: Some(client_id),
             client_secret: Some(client_secret),
+            private_key: None,
+            scopes,
+            redirect: None,
+            client_metadata_url: None,
+        }
+    }
+
+    /// The client-credentials grant with a signed JWT assertion (`private_key_jwt`) instead of
+    /// a secret: the client's id and the variable holding its private key's PEM (PKCS#8,
+    /// P-256 for ES256 or RSA for RS256), and the scopes to ask for.
+    pub const fn client_credentials_jwt(
+        client_id: &'static str,
+        private_key: &'static str,
+        scopes: &'static [&'static str],
+    ) -> McpOAuth {
+        McpOAuth {
+            client_id: Some(client_id),
+            client_secret: None,
+            private_key: Some(private_key),
             scopes,
             redirect: None,
             client_metadata_url: None,
@@ -89,6 +111,7 @@ impl McpOAuth {
         McpOAuth {
             client_id: None,
             client_secret: None,
+            private_key: None,
             scopes,
             redirect: Some(redirect),
             client_metadata_url: None,
@@ -132,6 +155,12 @@ impl McpOAuth {
     /// public client.
     pub fn client_secret(&self) -> Option<&'static str> {
         self.client_secret
+    }
+
+    /// The variable holding the client's private key (`${VAR}`), for the client-credentials
+    /// grant with a JWT assertion.
+    pub fn private_key(&self) -> Option<&'static str> {
+        self.private_key
     }
 
     /// The address of the client's metadata document, if declared.

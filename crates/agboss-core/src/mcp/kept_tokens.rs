@@ -35,7 +35,7 @@ impl KeptTokens {
     }
 
     /// What the keeper has, read once into memory; nothing when it has none or fails.
-    async fn from_keeper(&self) -> Option<StoredCredentials> {
+    async fn read_keeper(&self) -> Option<StoredCredentials> {
         let kept = match self.keeper.load(&self.key).await {
             Ok(kept) => kept?,
             Err(why) => {
@@ -63,7 +63,7 @@ impl CredentialStore for KeptTokens {
             if let Some(stored) = self.memory.load().await? {
                 return Ok(Some(stored));
             }
-            let Some(stored) = self.from_keeper().await else {
+            let Some(stored) = self.read_keeper().await else {
                 return Ok(None);
             };
             self.memory.save(stored.clone()).await?;

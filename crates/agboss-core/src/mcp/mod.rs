@@ -30,6 +30,8 @@ mod kept_tokens;
 mod list;
 mod oauth;
 mod oauth_code;
+#[cfg(feature = "mcp-oauth")]
+mod oauth_jwt;
 mod pin;
 mod process;
 #[cfg(feature = "mcp-oauth")]

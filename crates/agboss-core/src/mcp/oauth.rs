@@ -42,7 +42,9 @@ impl OAuthClient {
             McpGrant::ClientCredentials => OAuthClient::ClientCredentials(ClientCredentials {
                 client_id: optional(oauth.client_id())?.unwrap_or_default(),
                 client_secret: optional(oauth.client_secret())?.unwrap_or_default(),
+                private_key: optional(oauth.private_key())?,
                 scopes,
+                clock: approval.clock().clone(),
             }),
             McpGrant::AuthorizationCode { redirect } => OAuthClient::AuthorizationCode(CodeFlow {
                 redirect: expand(redirect, env)?,
@@ -78,7 +80,11 @@ impl fmt::Debug for OAuthClient {
 pub(crate) struct ClientCredentials {
     client_id: String,
     client_secret: String,
+    /// The PEM of the key a JWT assertion is signed with, instead of the secret.
+    private_key: Option<String>,
     scopes: Vec<String>,
+    /// The wall time an assertion is issued at.
+    clock: crate::time::Clock,
 }
 
 impl fmt::Debug for ClientCredentials {
@@ -86,6 +92,10 @@ impl fmt::Debug for ClientCredentials {
         f.debug_struct("ClientCredentials")
             .field("client_id", &self.client_id)
             .field("client_secret", &"<redacted>")
+            .field(
+                "private_key",
+                &self.private_key.as_ref().map(|_| "<redacted>"),
+            )
             .field("scopes", &self.scopes)
             .finish()
     }
@@ -140,6 +150,16 @@ async fn grant(
 ) -> Result<super::regrant::Inner, String> {
     use rmcp::transport::auth::{AuthClient, ClientCredentialsConfig, OAuthState};
 
+    if let Some(pem) = &credentials.private_key {
+        let now = credentials
+            .clock
+            .wall_time()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_secs());
+        return super::oauth_jwt::grant(url, &credentials.client_id, pem, scopes, now)
+            .await
+            .map_err(|why| format!("OAuth's client-credentials grant with a JWT failed: {why}"));
+    }
     let client = super::oauth_code::oauth_http_client()?;
     let mut state = OAuthState::new(url, None)
         .await

@@ -64,6 +64,11 @@ impl Approval {
         ))
     }
 
+    /// The clock its waits are bounded on.
+    pub(crate) fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
     /// The same, the wait bounded on `clock`.
     pub(crate) fn on(mut self, clock: Clock) -> Approval {
         self.clock = clock;

@@ -1,8 +1,9 @@
-//! `#[mcp_server]`'s OAuth keys: `oauth_client_id`, `oauth_client_secret`, `oauth_scopes`,
-//! `oauth_redirect` and `oauth_client_metadata_url`, checked into an [`OAuth`], and generated
-//! as the descriptor's `with_oauth`. Without `oauth_redirect` the client-credentials grant
-//! (id and secret both); with it the authorization code grant (a client id, and its secret,
-//! optional).
+//! `#[mcp_server]`'s OAuth keys: `oauth_client_id`, `oauth_client_secret`,
+//! `oauth_private_key`, `oauth_scopes`, `oauth_redirect` and `oauth_client_metadata_url`,
+//! checked into an [`OAuth`], and generated as the descriptor's `with_oauth`. Without
+//! `oauth_redirect` the client-credentials grant (the id, and the secret or the private key a
+//! JWT assertion is signed with); with it the authorization code grant (a client id, and its
+//! secret, optional).
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -19,6 +20,7 @@ use crate::emit::hidden_static;
 pub(super) struct OAuthKeys {
     pub(super) client_id: Option<LitStr>,
     pub(super) client_secret: Option<LitStr>,
+    pub(super) private_key: Option<LitStr>,
     pub(super) scopes: Option<Vec<LitStr>>,
     pub(super) redirect: Option<LitStr>,
     pub(super) client_metadata_url: Option<LitStr>,
@@ -28,7 +30,7 @@ pub(super) struct OAuthKeys {
 impl OAuthKeys {
     /// Whether any key declares OAuth.
     pub(super) fn declared(&self) -> bool {
-        self.client_id.is_some() || self.redirect.is_some()
+        self.client_id.is_some() || self.redirect.is_some() || self.private_key.is_some()
     }
 }
 
@@ -36,6 +38,8 @@ impl OAuthKeys {
 pub(super) struct OAuth {
     pub(super) client_id: Option<LitStr>,
     pub(super) client_secret: Option<LitStr>,
+    /// For the client-credentials grant with a JWT assertion, instead of the secret.
+    pub(super) private_key: Option<LitStr>,
     pub(super) scopes: Vec<LitStr>,
     /// `Some` for the authorization code grant.
     pub(super) redirect: Option<LitStr>,
@@ -47,7 +51,20 @@ pub(super) struct OAuth {
 /// secret a variable alone (a secret written in the program would be in its binary).
 pub(super) fn check_oauth(keys: OAuthKeys, cx: &mut Ctxt) -> Option<OAuth> {
     if keys.redirect.is_some() {
+        if let Some(key) = &keys.private_key {
+            cx.finding_at(&problem("`oauth_private_key` goes with the client-credentials grant (`oauth_client_id` without `oauth_redirect`)"), key);
+        }
         return check_code_grant(keys, cx);
+    }
+    if let Some(key) = keys.private_key {
+        return check_jwt_grant(
+            keys.client_id,
+            keys.client_secret,
+            key,
+            keys.scopes,
+            keys.is_http,
+            cx,
+        );
     }
     if let Some(document) = &keys.client_metadata_url {
         cx.finding_at(&problem("`oauth_client_metadata_url` goes with `oauth_redirect`, OAuth's authorization code grant"), document);
@@ -75,12 +92,43 @@ pub(super) fn check_oauth(keys: OAuthKeys, cx: &mut Ctxt) -> Option<OAuth> {
         }
         (Some(id), Some(secret)) => (id, secret),
     };
-    let alone = secret_alone(&client_secret, cx);
+    let alone = secret_alone(&client_secret, "oauth_client_secret", cx);
     let http = http_only(keys.is_http, &client_id, cx);
     (alone && http).then(|| OAuth {
         client_id: Some(client_id),
         client_secret: Some(client_secret),
+        private_key: None,
         scopes: keys.scopes.unwrap_or_default(),
+        redirect: None,
+        client_metadata_url: None,
+    })
+}
+
+/// The client-credentials grant with a JWT assertion: an id, the key a variable alone, no
+/// secret beside it.
+fn check_jwt_grant(
+    client_id: Option<LitStr>,
+    client_secret: Option<LitStr>,
+    private_key: LitStr,
+    scopes: Option<Vec<LitStr>>,
+    is_http: bool,
+    cx: &mut Ctxt,
+) -> Option<OAuth> {
+    let mut ok = secret_alone(&private_key, "oauth_private_key", cx);
+    ok &= http_only(is_http, &private_key, cx);
+    if let Some(secret) = &client_secret {
+        cx.finding_at(&problem("`oauth_client_secret` and `oauth_private_key` are two ways for the client to prove itself: give one of them"), secret);
+        ok = false;
+    }
+    if client_id.is_none() {
+        cx.finding_at(&problem("`oauth_private_key` goes with `oauth_client_id`, the client the key is registered for"), &private_key);
+        ok = false;
+    }
+    ok.then(|| OAuth {
+        client_id,
+        client_secret: None,
+        private_key: Some(private_key),
+        scopes: scopes.unwrap_or_default(),
         redirect: None,
         client_metadata_url: None,
     })
@@ -112,26 +160,32 @@ fn check_code_grant(keys: OAuthKeys, cx: &mut Ctxt) -> Option<OAuth> {
             cx.finding_at(&problem("`oauth_client_secret` goes with `oauth_client_id`, the client registered ahead"), secret);
             ok = false;
         }
-        (Some(_), Some(secret)) => ok &= secret_alone(secret, cx),
+        (Some(_), Some(secret)) => ok &= secret_alone(secret, "oauth_client_secret", cx),
         _ => {}
     }
     ok.then(|| OAuth {
         client_id: keys.client_id,
         client_secret: keys.client_secret,
+        private_key: None,
         scopes: keys.scopes.unwrap_or_default(),
         redirect: Some(redirect),
         client_metadata_url: keys.client_metadata_url,
     })
 }
 
-/// Whether the secret is a variable alone; a problem at it when not.
-fn secret_alone(client_secret: &LitStr, cx: &mut Ctxt) -> bool {
-    let value = client_secret.value();
+/// Whether the secret (of `key`) is a variable alone; a problem at it when not.
+fn secret_alone(secret: &LitStr, key: &str, cx: &mut Ctxt) -> bool {
+    let value = secret.value();
     let alone = variables_in(&value)
         .first()
         .is_some_and(|variable| value == format!("${{{variable}}}"));
     if !alone {
-        cx.finding_at(&problem("`oauth_client_secret` names the variable that holds the secret, alone: `\"${NOTES_CLIENT_SECRET}\"` (a secret written here would be in the program)"), client_secret);
+        let example = if key == "oauth_private_key" {
+            "NOTES_PRIVATE_KEY"
+        } else {
+            "NOTES_CLIENT_SECRET"
+        };
+        cx.finding_at(&problem(&format!("`{key}` names the variable that holds the secret, alone: `\"${{{example}}}\"` (a secret written here would be in the program)")), secret);
     }
     alone
 }
@@ -165,6 +219,7 @@ pub(super) fn emit(
     let OAuth {
         client_id,
         client_secret,
+        private_key,
         scopes,
         redirect,
         client_metadata_url,
@@ -176,6 +231,13 @@ pub(super) fn emit(
         quote!([#(#scopes),*]),
     );
     let grant = match (redirect, client_id, client_secret) {
+        (None, Some(id), _) if private_key.is_some() => {
+            quote!(#private::McpOAuth::client_credentials_jwt(
+                #id,
+                #private_key,
+                &__AGBOSS_OAUTH_SCOPES,
+            ))
+        }
         (None, Some(id), Some(secret)) => quote!(#private::McpOAuth::client_credentials(
             #id,
             #secret,
@@ -271,6 +333,41 @@ mod tests {
             oauth.client_metadata_url.as_ref().unwrap().value(),
             "https://desk.example/oauth/client.json"
         );
+    }
+
+    #[test]
+    fn a_client_may_prove_itself_with_a_private_key_instead_of_a_secret() {
+        let server = MCP_SERVER.resolve(
+            quote!(
+                name = "tickets",
+                url = "https://tickets.example/mcp",
+                tools = ["search"],
+                env = ["ID", "KEY"],
+                oauth_client_id = "${ID}",
+                oauth_private_key = "${KEY}"
+            ),
+            quote!(
+                pub struct Tickets;
+            ),
+        );
+        let oauth = server.oauth.as_ref().expect("the JWT grant");
+        assert_eq!(oauth.private_key.as_ref().unwrap().value(), "${KEY}");
+        assert!(oauth.client_secret.is_none());
+        let problems = problems_of(quote!(
+            name = "tickets",
+            url = "https://tickets.example/mcp",
+            tools = ["search"],
+            env = ["ID", "KEY", "SECRET"],
+            oauth_client_id = "${ID}",
+            oauth_client_secret = "${SECRET}",
+            oauth_private_key = "-----BEGIN PRIVATE KEY-----"
+        ));
+        for expected in [
+            "`oauth_private_key` names the variable that holds the secret, alone",
+            "`oauth_client_secret` and `oauth_private_key` are two ways",
+        ] {
+            assert!(problems.contains(expected), "{expected}: {problems}");
+        }
     }
 
     /// What `#[mcp_server(args)] pub struct Tickets;` is refused for.
