@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::connection::Live;
 use super::elicitation::Elicitor;
 use super::endpoint::Endpoint;
+use super::live::Live;
 use crate::base::Env;
 use crate::time::Clock;
 

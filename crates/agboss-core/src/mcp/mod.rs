@@ -28,6 +28,7 @@ mod hub;
 #[cfg(feature = "mcp-oauth")]
 mod kept_tokens;
 mod list;
+mod live;
 mod oauth;
 mod oauth_code;
 #[cfg(feature = "mcp-oauth")]
