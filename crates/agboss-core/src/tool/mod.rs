@@ -49,6 +49,7 @@ mod repeat;
 mod role_ref;
 mod schema;
 mod scope;
+mod secret;
 mod static_credentials;
 mod subprocess;
 mod tape;
@@ -70,7 +71,7 @@ pub use check_in::{
 };
 pub use credentials::{
     CredentialError, CredentialFuture, CredentialProvider, CredentialRequest, CredentialUse,
-    Credentials, Secret,
+    Credentials,
 };
 pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use dependency::Dependency;
@@ -90,6 +91,7 @@ pub use role_ref::RoleRef;
 pub(crate) use schema::SchemaCheck;
 pub use schema::{input_schema_of, output_schema_of};
 pub use scope::Scope;
+pub use secret::Secret;
 pub use static_credentials::StaticCredentials;
 pub use subprocess::Subprocess;
 pub use wanted::{Wanted, WantsField, wants_field};
