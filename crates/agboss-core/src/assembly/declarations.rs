@@ -38,6 +38,9 @@ pub struct Declarations {
     pub(crate) check_in_role: Option<&'static RoleDescriptor>,
     /// What resolves the credentials tools and MCP servers need (credentials' part).
     pub(crate) credentials: Option<Arc<dyn CredentialProvider>>,
+    /// What resuming an execution under another configuration hash does, in the workflows
+    /// that do not say.
+    pub(crate) on_config_change: super::OnConfigChange,
 }
 
 impl Declarations {
@@ -60,6 +63,7 @@ impl Declarations {
             permissions: None,
             check_in_role: None,
             credentials: None,
+            on_config_change: super::OnConfigChange::Warn,
             lease_ttl,
         }
     }
