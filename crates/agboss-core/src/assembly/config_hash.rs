@@ -229,3 +229,129 @@ fn source(source: &Source) -> String {
         Source::BuiltIn => "built-in".to_owned(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::{AgentDescriptor, PromptFile};
+    use crate::assembly::{Declarations, ToolDefaults, Workflow, assemble};
+    use crate::component::SourceLocation;
+    use crate::units::{kilobytes, seconds};
+
+    const HERE: SourceLocation = SourceLocation {
+        module_path: module_path!(),
+        file: file!(),
+        line: line!(),
+    };
+
+    static HELPER: AgentDescriptor = AgentDescriptor::new(
+        "helper",
+        "Helps",
+        "Helper",
+        HERE,
+        "openai/gpt-5-mini",
+        &[PromptFile::new("helper.md", "You help.\n")],
+        &[],
+    );
+
+    /// The same agent, told otherwise.
+    static HELPER_RETOLD: AgentDescriptor = AgentDescriptor::new(
+        "helper",
+        "Helps",
+        "Helper",
+        HERE,
+        "openai/gpt-5-mini",
+        &[PromptFile::new("helper.md", "You help, briefly.\n")],
+        &[],
+    );
+
+    /// The same agent, described otherwise and declared elsewhere: nothing a model reads.
+    static HELPER_REDESCRIBED: AgentDescriptor = AgentDescriptor::new(
+        "helper",
+        "Helps people",
+        "OtherHelper",
+        SourceLocation {
+            module_path: "elsewhere",
+            file: "src/elsewhere.rs",
+            line: 7,
+        },
+        "openai/gpt-5-mini",
+        &[PromptFile::new("prompts/helper.md", "You help.\n")],
+        &[],
+    );
+
+    fn hash_of(workflow: Workflow) -> (String, String) {
+        let mut declarations = Declarations::new("app", seconds(30));
+        declarations.workflows.push(workflow);
+        let assembly = assemble(declarations).expect("assembles");
+        let workflow = &assembly.workflows()[0];
+        (
+            workflow.config_hash().to_owned(),
+            workflow.config_document().to_owned(),
+        )
+    }
+
+    fn desk(agent: &'static AgentDescriptor) -> Workflow {
+        Workflow::new("desk").agent_descriptor(agent)
+    }
+
+    #[test]
+    fn the_same_declarations_give_the_same_hash_and_document() {
+        let (hash, document) = hash_of(desk(&HELPER));
+        assert_eq!(hash_of(desk(&HELPER)), (hash.clone(), document.clone()));
+        assert!(hash.starts_with("sha256:"), "{hash}");
+        assert_eq!(hash.len(), "sha256:".len() + 64);
+        assert_eq!(hash, sha256_tagged(&document));
+    }
+
+    #[test]
+    fn the_document_is_written_out_in_full_with_sorted_keys() {
+        let (_, document) = hash_of(desk(&HELPER));
+        assert_eq!(
+            document,
+            concat!(
+                r#"{"agents":[{"answer":null,"answerRetries":{"source":"built-in","value":2},"#,
+                r#""firstTurnToolChoice":null,"history":{"summaries":10,"turns":5},"#,
+                r#""historyMaxSize":{"bytes":32768,"source":"built-in"},"maxDuration":null,"#,
+                r#""maxResultSize":{"bytes":131072,"source":"built-in"},"#,
+                r#""maxToolCalls":{"source":"built-in","value":20},"#,
+                r#""maxTurns":{"source":"built-in","value":30},"model":"openai/gpt-5-mini","#,
+                r#""name":"helper","prompt":"You help.","thinking":"default","toolChoice":null,"#,
+                r#""tools":[]}],"checkInRole":null,"configDocument":1,"permissionChecker":null,"#,
+                r#""truncationMarker":"\n[result truncated: {total} bytes, the first {kept} kept]","#,
+                r#""workflow":"desk"}"#
+            )
+        );
+    }
+
+    #[test]
+    fn a_prompt_a_bound_or_the_marker_changes_it() {
+        let (base, _) = hash_of(desk(&HELPER));
+        assert_ne!(hash_of(desk(&HELPER_RETOLD)).0, base, "prompt");
+        let bounded = desk(&HELPER).defaults(ToolDefaults::new().max_result_size(kilobytes(64)));
+        assert_ne!(hash_of(bounded).0, base, "bound");
+        let mut declarations = Declarations::new("app", seconds(30));
+        declarations.workflows.push(desk(&HELPER));
+        let assembly = assemble(declarations).expect("assembles");
+        let workflow = &assembly.workflows()[0];
+        let approvals = assembly.approvals();
+        let marked = ConfigHash::of("desk", workflow.agents(), approvals, "\n[cut: {kept}]");
+        assert_ne!(marked.hash, base, "marker");
+        let same = ConfigHash::of(
+            "desk",
+            workflow.agents(),
+            approvals,
+            &crate::tool::bound::truncation_marker(),
+        );
+        assert_eq!(same.hash, base);
+    }
+
+    #[test]
+    fn where_an_agent_is_declared_and_how_it_is_described_do_not() {
+        let (base, document) = hash_of(desk(&HELPER));
+        assert_eq!(hash_of(desk(&HELPER_REDESCRIBED)).0, base);
+        assert!(!document.contains(file!()), "{document}");
+        let refusing = desk(&HELPER).on_config_change(OnConfigChange::Refuse);
+        assert_eq!(hash_of(refusing).0, base, "the setting itself");
+    }
+}
