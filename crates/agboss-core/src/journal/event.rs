@@ -31,7 +31,10 @@ use crate::units::Usd;
 ///   (`ToolsStarted::permissions`) instead of an event of their own; a finished call carries the
 ///   digest its repetitions are recognized by (`ToolFinished::digest`: in an earlier journal no
 ///   call is counted, so a call after the upgrade is never said to repeat one before it).
-pub const STATE_VERSION: u32 = 5;
+/// - 6: `Started` carries the workflow's configuration hash (`config_hash`: in an earlier
+///   journal there is none, and a resume has nothing to compare), and a resume under another
+///   hash that went on is journaled (`ConfigChanged`).
+pub const STATE_VERSION: u32 = 6;
 
 /// The first layout that journals calls' intents.
 pub const INTENTS_SINCE: u32 = 3;
@@ -76,6 +79,18 @@ pub enum LoopEvent {
         /// What they cost.
         #[serde(default, skip_serializing_if = "Usd::is_zero")]
         history_cost: Usd,
+        /// The workflow's configuration hash when the run started (`sha256:<hex>`,
+        /// `AppWorkflow::config_hash`); `None` in a journal of a layout before 6.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        config_hash: Option<String>,
+    },
+    /// The run was resumed under a workflow whose configuration hash is not the one it last ran
+    /// under, and went on (`OnConfigChange::Warn`): from here it runs under `to`.
+    ConfigChanged {
+        /// The hash it last ran under (its `started`'s, or an earlier change's `to`).
+        from: String,
+        /// The workflow's hash now.
+        to: String,
     },
     /// The model answered; its calls got their ids.
     ModelAnswered {
