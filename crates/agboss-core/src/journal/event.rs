@@ -284,3 +284,56 @@ pub enum Answer {
     /// The agent's output DTO, through its answer tool, validated.
     Structured(Value),
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::journal::LoopState;
+
+    fn started(config_hash: Option<&str>) -> LoopEvent {
+        let mut event = json!({
+            "event": "started", "version": STATE_VERSION, "execution_id": "e-1",
+            "workflow": "desk", "agent": "notes", "visit": 1, "input": "hi",
+        });
+        if let Some(hash) = config_hash {
+            event["config_hash"] = json!(hash);
+        }
+        serde_json::from_value(event).unwrap()
+    }
+
+    #[test]
+    fn a_started_event_of_an_earlier_layout_reads_without_a_hash_and_writes_none() {
+        let event = started(None);
+        assert!(matches!(
+            &event,
+            LoopEvent::Started {
+                config_hash: None,
+                ..
+            }
+        ));
+        let written = serde_json::to_value(&event).unwrap();
+        assert!(written.get("config_hash").is_none(), "{written}");
+    }
+
+    #[test]
+    fn the_state_runs_under_the_started_hash_then_under_each_change() {
+        let events = [
+            started(Some("sha256:aa")),
+            LoopEvent::ConfigChanged {
+                from: "sha256:aa".into(),
+                to: "sha256:bb".into(),
+            },
+        ];
+        let first = LoopState::from_events(&events[..1]).unwrap();
+        assert_eq!(first.config_hash.as_deref(), Some("sha256:aa"));
+        let changed = LoopState::from_events(&events).unwrap();
+        assert_eq!(changed.config_hash.as_deref(), Some("sha256:bb"));
+        let written = serde_json::to_value(&events[1]).unwrap();
+        assert_eq!(
+            written,
+            json!({"event": "config_changed", "from": "sha256:aa", "to": "sha256:bb"})
+        );
+    }
+}
