@@ -12,7 +12,7 @@ use crate::assembly::AppWorkflow;
 /// ```text
 /// desk-application · maxResultSize 64 KB (desk-application)
 /// workflow desk
-///   config sha256:5d0c6e3e7c1b2a94 (on change: warn)
+///   config sha256:70bf25f42d181688 (on change: warn)
 ///   notes  moonshotai/kimi-k2.6 · thinking default · history 5 turns + 10 summaries within 32 KB (built-in) · max tool calls 20 (built-in) · maxResultSize 64 KB (desk-application)
 ///     · note-search-tool (read, local) ← NOTES_FILE — Find the user's saved notes … · maxResultSize 64 KB (own)
 ///     · note-save-tool (write, local, waits for approval: note-approval-channel) ← NOTES_FILE — Save a note for the user · maxResultSize 64 KB (desk-application)
