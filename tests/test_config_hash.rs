@@ -4,7 +4,7 @@
 //! (and journals `config_changed`) or is refused (`[resume.config-changed]`), per the workflow's
 //! `on_config_change`, on the memory, SQLite and PostgreSQL stores.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use agboss::app::OnConfigChange;
 use agboss::journal::LoopEvent;
@@ -276,9 +276,60 @@ async fn resume_changed(
     (id, recorded, current, outcome)
 }
 
-/// A resume under another hash goes on by default, and the journal says it changed, once.
+/// The warnings of every test of this binary, each as its fields: installed once, as the
+/// process's subscriber (a scoped one would race with the other tests for the call sites'
+/// interest).
+fn warnings() -> &'static Mutex<Vec<String>> {
+    static WARNINGS: OnceLock<&'static Mutex<Vec<String>>> = OnceLock::new();
+    WARNINGS.get_or_init(|| {
+        let warnings: &'static Mutex<Vec<String>> = Box::leak(Box::default());
+        tracing::subscriber::set_global_default(Warnings(warnings))
+            .expect("no other subscriber in this binary");
+        warnings
+    })
+}
+
+/// Keeps the fields of each `WARN` event.
+struct Warnings(&'static Mutex<Vec<String>>);
+
+struct Fields(String);
+
+impl tracing::field::Visit for Fields {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0.push_str(&format!("{}={value:?} ", field.name()));
+    }
+}
+
+impl tracing::Subscriber for Warnings {
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        *metadata.level() == tracing::Level::WARN
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        let mut fields = Fields(String::new());
+        event.record(&mut fields);
+        self.0.lock().unwrap().push(fields.0);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+/// A resume under another hash goes on by default with a warning naming both hashes, and the
+/// journal says it changed, once.
 async fn warns_and_records(store: Arc<dyn Store>) {
+    let warnings = warnings();
     let (id, recorded, current, outcome) = resume_changed(store.clone(), None).await;
+    let warned = warnings
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|w| w.contains(&id) && w.contains(&recorded) && w.contains(&current))
+        .count();
+    assert_eq!(warned, 1, "{:#?}", warnings.lock().unwrap());
     assert!(
         matches!(outcome, Ok(RunOutcome::Completed(_))),
         "{outcome:?}"
