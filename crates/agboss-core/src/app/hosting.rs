@@ -173,9 +173,9 @@ impl Application {
     ) -> Result<RunOutcome, RunError> {
         let execution_id = keeper.lease().execution_id.as_str();
         let (events, state) = self.journal_of(execution_id).await?;
-        let workflow = self.workflow(&state.workflow);
-        let agent = workflow
-            .and_then(|w| w.agent(&state.agent))
+        let (workflow, agent) = self
+            .workflow(&state.workflow)
+            .and_then(|w| Some((w, w.agent(&state.agent)?)))
             .ok_or_else(|| {
                 RunError::NotFound(format!(
                     "execution `{execution_id}` ran agent `{}` of workflow `{}`, which this application does not have",
@@ -190,11 +190,7 @@ impl Application {
         if state.is_over() || waiting_only {
             return crate::run::outcome(state, &execution);
         }
-        // An agent was found, so its workflow was.
-        let changed = match workflow {
-            Some(workflow) => super::config_change::judge(workflow, &state)?,
-            None => None,
-        };
+        let changed = super::config_change::judge(workflow, &state)?;
         let env = self.run_env()?;
         let _running = self.running.enter(execution_id, execution.signal());
         crate::run::drive(&env, agent, execution, options, keeper, state, changed).await
