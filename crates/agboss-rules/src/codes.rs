@@ -494,6 +494,9 @@ catalogue! {
     /// A run that may pause for its thread's owner was started without one.
     RUN_OWNER_REQUIRED = ("run.owner-required", "a run whose agent has tools that wait for the thread's owner was started without an owner",
         "agent `{agent}` has tools that wait for the thread's owner ({roles}), and this run states no owner, so nobody could answer their pauses: start it with `.owner(..)` (the CLI's user), or answer those roles by a channel (`answered_by = Channel`)");
+    /// An execution was resumed under another configuration of its workflow, which refuses that.
+    RESUME_CONFIG_CHANGED = ("resume.config-changed", "an execution was resumed under a workflow whose configuration hash is not the one it last ran under, and the workflow's `on_config_change` is `refuse`",
+        "execution `{execution}` of workflow `{workflow}` last ran under configuration {recorded}, and the workflow's configuration is now {current}: what its model reads or what bounds its run changed (prompts, tools, bounds, limits, models or policies), and its `on_config_change` is `refuse`, so it was not resumed; resume it with the configuration it ran under, or set `on_config_change` to `warn` to go on under the new one");
     /// The operating system gave no random bytes for an id.
     RANDOM_UNAVAILABLE = ("random.unavailable", "the operating system gave no random bytes for an id (an instance's, an execution's, a pause's); no guessable id is made instead",
         "the operating system gave no random bytes for {what} ({error}); agboss makes no id of the time or the process in their place: check the system's random source (getrandom)");

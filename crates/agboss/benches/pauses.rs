@@ -43,6 +43,7 @@ fn started(id: &str) -> LoopEvent {
         history: Vec::new(),
         history_usage: Default::default(),
         history_cost: Default::default(),
+        config_hash: None,
     }
 }
 

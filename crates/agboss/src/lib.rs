@@ -160,7 +160,7 @@ pub mod tool {
         Dependency, Digest, Issue, Issues, OnCrash, RemoteTool, RepeatedWhen, Repeats,
         ResultCeiling, RoleRef, SchemaError, Tool, ToolDefinition, ToolDescriptor, ToolError,
         ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
-        input_schema_of, output_schema_of, registered_tools, tool_definition_of,
+        input_schema_of, output_schema_of, registered_tools, tool_definition_of, truncation_marker,
     };
     // Uncooperative work inside a tool (fault plan T9): bounded blocking threads, child process
     // groups stopped with the call, and the grace before the step judges a call from outside.
@@ -207,8 +207,9 @@ pub mod app {
         WorkReport, Worker,
     };
     pub use agboss_core::assembly::{
-        AgentDefaults, AppWorkflow, DEFAULT_ANSWER_RETRIES, DEFAULT_HISTORY_MAX_SIZE,
-        DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, ToolDefaults, Workflow,
+        AgentDefaults, AppWorkflow, CONFIG_DOCUMENT_VERSION, DEFAULT_ANSWER_RETRIES,
+        DEFAULT_HISTORY_MAX_SIZE, DEFAULT_MAX_TOOL_CALLS, DEFAULT_MAX_TURNS, OnConfigChange,
+        ToolDefaults, Workflow,
     };
     pub use agboss_core::base::{
         AssemblyError, Env, FromEnv, Problem, Setting, Source, UnknownAgentToolError,

@@ -220,6 +220,15 @@ impl ApplicationBuilder {
         self
     }
 
+    /// What resuming an execution does when its workflow's configuration hash is not the one
+    /// its journal recorded, in the workflows that do not say (`Workflow::on_config_change`):
+    /// [`OnConfigChange::Warn`](crate::assembly::OnConfigChange::Warn) by default, or `Refuse`
+    /// (`[resume.config-changed]`; docs/durability.md, "Configuration hash").
+    pub fn on_config_change(mut self, on_change: crate::assembly::OnConfigChange) -> Self {
+        self.declarations.on_config_change = on_change;
+        self
+    }
+
     /// How long an execution's artifacts (results its tools' `result_kind` kept aside) stay in
     /// the store: by default until its run ends ([`ArtifactRetention`](crate::run::ArtifactRetention)).
     pub fn artifact_retention(mut self, retention: crate::run::ArtifactRetention) -> Self {

@@ -1,6 +1,7 @@
 //! How this application drives executions: one driver at a time per execution (in this
 //! process), under its lease, always from a fresh fold of its journal, so two resumes never run
-//! a call twice.
+//! a call twice; a resume under another configuration of its workflow is judged first
+//! (`config_change.rs`).
 
 use super::Application;
 use crate::agent::AppAgent;
@@ -172,9 +173,9 @@ impl Application {
     ) -> Result<RunOutcome, RunError> {
         let execution_id = keeper.lease().execution_id.as_str();
         let (events, state) = self.journal_of(execution_id).await?;
-        let agent = self
+        let (workflow, agent) = self
             .workflow(&state.workflow)
-            .and_then(|w| w.agent(&state.agent))
+            .and_then(|w| Some((w, w.agent(&state.agent)?)))
             .ok_or_else(|| {
                 RunError::NotFound(format!(
                     "execution `{execution_id}` ran agent `{}` of workflow `{}`, which this application does not have",
@@ -189,9 +190,10 @@ impl Application {
         if state.is_over() || waiting_only {
             return crate::run::outcome(state, &execution);
         }
+        let changed = super::config_change::judge(workflow, &state)?;
         let env = self.run_env()?;
         let _running = self.running.enter(execution_id, execution.signal());
-        crate::run::drive(&env, agent, execution, options, keeper, state, None).await
+        crate::run::drive(&env, agent, execution, options, keeper, state, changed).await
     }
 
     /// What the loop needs of the application.

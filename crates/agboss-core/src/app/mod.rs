@@ -15,10 +15,12 @@
 //! | `mcp_servers.rs` | MCP servers: `mcp_server`, `start_mcp_servers` |
 //! | `mcp_pins.rs` | MCP tools' pinned definitions: [`Application::mcp_pins`], [`Application::approve_mcp_definition`] |
 //! | `hosting.rs` | how executions are driven here: one driver per execution, under its lease |
+//! | `config_change.rs` | what a resume under another configuration hash of its workflow does (`OnConfigChange`) |
 //! | `identifiers.rs` | the ids an application makes: its instance's, its executions' |
 
 mod application;
 mod builder;
+mod config_change;
 mod executions;
 mod hosting;
 mod identifiers;

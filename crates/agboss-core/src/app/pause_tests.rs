@@ -276,6 +276,7 @@ async fn a_call_waits_and_runs_once_approved_with_its_journaled_arguments() {
             LoopEvent::Answered { .. } => "answered",
             LoopEvent::Failed { .. } => "failed",
             LoopEvent::Summarized { .. } => "summarized",
+            LoopEvent::ConfigChanged { .. } => "config_changed",
             LoopEvent::PermissionsDecided { .. } => "permissions_decided",
         })
         .collect();

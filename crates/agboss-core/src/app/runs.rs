@@ -224,6 +224,7 @@ impl<'a> RunBuilder<'a> {
             history: history.messages,
             history_usage: history.usage,
             history_cost: history.cost,
+            config_hash: Some(workflow.config_hash().to_owned()),
         };
         Ok(Prepared {
             app: self.app,

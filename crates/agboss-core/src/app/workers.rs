@@ -3,6 +3,7 @@
 //! drives, so every execution is driven by one of them at a time, and an execution whose
 //! instance stopped is taken up by another once its lease runs out.
 
+use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
@@ -141,6 +142,10 @@ impl<'a> Worker<'a> {
         let mut claiming: Option<Claiming<'a>> = None;
         let mut claim_now = true;
         let mut idle = false;
+        // Executions their workflow refused to resume under its configuration now
+        // (`[resume.config-changed]`): claimed again, they are left to their leases, which run
+        // out for another instance (with the configuration they ran under) to take them up.
+        let mut refused: HashSet<String> = HashSet::new();
         loop {
             let room = driving.len() < self.concurrency && !stop.is_cancelled();
             if claiming.is_none() && room && claim_now {
@@ -159,6 +164,9 @@ impl<'a> Worker<'a> {
             tokio::select! {
                 Some((execution_id, outcome)) = driving.next(), if !driving.is_empty() => {
                     report.count(&execution_id, &outcome);
+                    if refused_for_config(&outcome) {
+                        refused.insert(execution_id.clone());
+                    }
                     if let Some(hook) = &mut self.on_end {
                         hook((&execution_id, &outcome));
                     }
@@ -169,13 +177,17 @@ impl<'a> Worker<'a> {
                     claiming = None;
                     match claimed {
                         Ok(leases) => {
-                            idle = leases.is_empty();
+                            report.claimed += leases.len();
+                            let mut driven = 0;
+                            for lease in leases {
+                                if !refused.contains(&lease.execution_id) {
+                                    driving.push(Box::pin(drive(app, lease, claimed_at)));
+                                    driven += 1;
+                                }
+                            }
+                            idle = driven == 0;
                             // Found some: there may be more.
                             claim_now = !idle;
-                            report.claimed += leases.len();
-                            for lease in leases {
-                                driving.push(Box::pin(drive(app, lease, claimed_at)));
-                            }
                         }
                         Err(error) => {
                             idle = true;
@@ -190,6 +202,12 @@ impl<'a> Worker<'a> {
             }
         }
     }
+}
+
+/// Whether `outcome` is a resume its workflow refused under another configuration.
+fn refused_for_config(outcome: &Result<RunOutcome, RunError>) -> bool {
+    matches!(outcome, Err(RunError::Refused(problem))
+        if problem.code() == agboss_rules::codes::RESUME_CONFIG_CHANGED.id())
 }
 
 /// Drives the execution `lease` claims, under its local lock.

@@ -16,8 +16,8 @@ use super::checks::{calls_of, check_defaults, check_provided, levels, size_of};
 use super::history_checks::ContextWindows;
 use super::includes::{self, Placement};
 use super::{
-    AgentDefaults, AppWorkflow, Assembly, DEFAULT_MAX_TOOL_CALLS, Declarations, ToolDefaults,
-    Workflow,
+    AgentDefaults, AppWorkflow, Assembly, ConfigHash, DEFAULT_MAX_TOOL_CALLS, Declarations,
+    ToolDefaults, Workflow,
 };
 use crate::agent::{AgentSettings, AppAgent};
 use crate::base::{AssemblyError, Problem, Setting, Source};
@@ -125,6 +125,11 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
     super::credential_checks::check(builder.credentials.as_deref(), &workflows, &mut problems);
     if !problems.is_empty() {
         return Err(AssemblyError::new(app, problems));
+    }
+    let marker = crate::tool::bound::truncation_marker();
+    for workflow in &mut workflows {
+        workflow.config_hash =
+            ConfigHash::of(&workflow.name, &workflow.agents, &approvals, &marker);
     }
     Ok(Assembly {
         name: app,
@@ -235,6 +240,10 @@ impl Context<'_> {
             own_providers,
             max_result_size,
             max_tool_calls,
+            config_hash: ConfigHash::default(),
+            on_config_change: workflow
+                .on_config_change
+                .unwrap_or(self.builder.on_config_change),
         }
     }
 }

@@ -91,6 +91,10 @@ pub struct AppWorkflow {
     pub(crate) own_providers: Providers,
     pub(crate) max_result_size: Setting<ByteSize>,
     pub(crate) max_tool_calls: Setting<u32>,
+    /// Its configuration hash, filled once the application's roles are known.
+    pub(crate) config_hash: super::ConfigHash,
+    /// What a resume under another hash does (its own setting, else the application's).
+    pub(crate) on_config_change: super::OnConfigChange,
 }
 
 impl AppWorkflow {
@@ -145,6 +149,28 @@ impl AppWorkflow {
     /// The bound of its tools without their own, and where it came from.
     pub fn max_result_size(&self) -> &Setting<ByteSize> {
         &self.max_result_size
+    }
+
+    /// Its configuration hash, `sha256:<64 hex digits>`: SHA-256 over a canonical JSON document
+    /// of everything that changes what its agents' models read or what their runs do (prompts,
+    /// tools with their descriptions and schemas, bounds and where they came from, the
+    /// truncation marker, limits, models, policies; docs/durability.md, "Configuration hash").
+    /// The same declarations give the same hash in every process and on every platform. A run
+    /// of it journals the hash in its `started` event.
+    pub fn config_hash(&self) -> &str {
+        &self.config_hash.hash
+    }
+
+    /// The canonical JSON document [`config_hash`](Self::config_hash) hashes: to see what two
+    /// hashes differ in.
+    pub fn config_document(&self) -> &str {
+        &self.config_hash.document
+    }
+
+    /// What resuming one of its executions does when the journal's hash is not
+    /// [`config_hash`](Self::config_hash).
+    pub fn on_config_change(&self) -> super::OnConfigChange {
+        self.on_config_change
     }
 
     /// The limit of tool calls of its agents without their own.

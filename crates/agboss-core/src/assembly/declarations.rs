@@ -41,6 +41,9 @@ pub struct Declarations {
     /// Who approves the OAuth authorization code grants of its MCP servers.
     #[cfg(feature = "mcp")]
     pub(crate) authorizer: Option<Arc<dyn crate::mcp::Authorizer>>,
+    /// What resuming an execution under another configuration hash does, in the workflows
+    /// that do not say.
+    pub(crate) on_config_change: super::OnConfigChange,
 }
 
 impl Declarations {
@@ -65,6 +68,7 @@ impl Declarations {
             credentials: None,
             #[cfg(feature = "mcp")]
             authorizer: None,
+            on_config_change: super::OnConfigChange::Warn,
             lease_ttl,
         }
     }

@@ -24,6 +24,9 @@
 //! | `agent.wants-unproduced` | an agent's tool `wants` a kind of artifact that no tool of the application declares as its `result_kind` |
 //! | `credentials.no-provider`, `credentials.unknown` | tools or MCP servers need credentials and the application has no provider, or one the provider does not know |
 //!
+//! Each workflow gets its configuration hash here (`config_hash.rs`: SHA-256 over a canonical
+//! document of what its agents' models read and what bounds their runs).
+//!
 //! The application that hosts executions (`app`) is built on what this returns, an
 //! [`Assembly`]; `describe` reads it.
 
@@ -33,6 +36,7 @@ mod assemble;
 mod assembled;
 mod channel_checks;
 mod checks;
+mod config_hash;
 #[cfg(feature = "config")]
 mod configure;
 mod credential_checks;
@@ -46,6 +50,8 @@ mod workflow;
 
 pub use assemble::assemble;
 pub use assembled::{AppWorkflow, Assembly};
+pub(crate) use config_hash::ConfigHash;
+pub use config_hash::{CONFIG_DOCUMENT_VERSION, OnConfigChange};
 pub use declarations::Declarations;
 pub use defaults::{
     AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_HISTORY_MAX_SIZE, DEFAULT_MAX_TOOL_CALLS,

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::provided::ProvidedList;
-use super::{AgentDefaults, ToolDefaults};
+use super::{AgentDefaults, OnConfigChange, ToolDefaults};
 use crate::agent::{Agent, AgentDescriptor};
 use crate::base::FromEnv;
 use crate::tool::{Tool, ToolRegistration};
@@ -32,6 +32,9 @@ pub struct Workflow {
     pub(crate) agent_defaults: AgentDefaults,
     /// The workflows it includes, as declared; assembly flattens them (`includes.rs`).
     pub(crate) includes: Vec<Workflow>,
+    /// What resuming one of its executions does under another configuration hash; `None`:
+    /// the application's.
+    pub(crate) on_config_change: Option<OnConfigChange>,
 }
 
 impl Workflow {
@@ -45,6 +48,7 @@ impl Workflow {
             defaults: ToolDefaults::default(),
             agent_defaults: AgentDefaults::default(),
             includes: Vec::new(),
+            on_config_change: None,
         }
     }
 
@@ -97,6 +101,14 @@ impl Workflow {
     /// Its `defaults.agents`: the limits of its agents' runs (turns, answer retries).
     pub fn agent_defaults(mut self, defaults: AgentDefaults) -> Workflow {
         self.agent_defaults = defaults;
+        self
+    }
+
+    /// What resuming one of its executions does when its configuration hash is not the one the
+    /// execution's journal recorded (docs/durability.md, "Configuration hash"): over the
+    /// application's (`ApplicationBuilder::on_config_change`), else [`OnConfigChange::Warn`].
+    pub fn on_config_change(mut self, on_change: OnConfigChange) -> Workflow {
+        self.on_config_change = Some(on_change);
         self
     }
 

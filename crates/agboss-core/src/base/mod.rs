@@ -1,9 +1,11 @@
 //! The base layer: what every other part of the runtime may use and which uses nothing of it.
 //!
-//! [`Env`] (environment variables by name), [`Problem`] and [`AssemblyError`] (problems found
+//! [`Env`] (environment variables by name), [`canonical_json`] and [`sha256_tagged`] (one
+//! written form of a JSON value, and its hash), [`Problem`] and [`AssemblyError`] (problems found
 //! at assembly, each with its code from [`agboss_rules::codes`]), [`Setting`] (a value in effect
 //! and where it came from) and the HTTP client's TLS setup shared by model providers and MCP.
 
+mod canonical;
 mod env;
 mod failpoint;
 #[cfg(feature = "http")]
@@ -12,6 +14,7 @@ mod problem;
 pub(crate) mod random;
 mod setting;
 
+pub use canonical::{canonical_json, sha256_tagged};
 pub use env::{Env, FromEnv};
 pub use failpoint::failpoint;
 pub use problem::{AssemblyError, Problem, UnknownAgentToolError};

@@ -16,7 +16,8 @@ pub const DESCRIBE_VERSION: u32 = 1;
 
 /// The application as a JSON document: `workflows[].agents[]` with their effective settings
 /// (every workflow once, those others include too: `workflows[].includes` and
-/// `workflows[].includedBy` name the tree's edges),
+/// `workflows[].includedBy` name the tree's edges; `workflows[].configHash` is its whole
+/// configuration hash, `onConfigChange` `warn` or `refuse`),
 /// and `schemas.tools[name]` with each tool's own declaration (`maxResultSize` in bytes, or
 /// `null` for a tool without its own bound: its agent's `maxResultSize` applies; with
 /// `resultCeiling` (`size` in bytes, `hint`), `repeatedWhen`, `allowlists` (`field`, `kind`
@@ -48,6 +49,8 @@ pub fn json(app: &Application) -> Value {
             }
             object!({
                 "name": workflow.name(),
+                "configHash": workflow.config_hash(),
+                "onConfigChange": workflow.on_config_change().to_string(),
                 "includes": workflow.includes(),
                 "includedBy": workflow.included_by(),
                 "maxResultSize": workflow.max_result_size().value.get(),

@@ -12,13 +12,15 @@ use crate::assembly::AppWorkflow;
 /// ```text
 /// desk-application · maxResultSize 64 KB (desk-application)
 /// workflow desk
+///   config sha256:70bf25f42d181688 (on change: warn)
 ///   notes  moonshotai/kimi-k2.6 · thinking default · history 5 turns + 10 summaries within 32 KB (built-in) · max tool calls 20 (built-in) · maxResultSize 64 KB (desk-application)
 ///     · note-search-tool (read, local) ← NOTES_FILE — Find the user's saved notes … · maxResultSize 64 KB (own)
 ///     · note-save-tool (write, local, waits for approval: note-approval-channel) ← NOTES_FILE — Save a note for the user · maxResultSize 64 KB (desk-application)
 /// unassigned tools: none
 /// ```
 ///
-/// A workflow another includes is written under it, two spaces deeper, with
+/// Under each workflow's name, its configuration hash (the first 16 hex digits) and what a
+/// resume under another does. A workflow another includes is written under it, two spaces deeper, with
 /// `(included by <parents>)`; under a second parent it is named only (`: described above`).
 pub fn text(app: &Application) -> String {
     let mut out = String::new();
@@ -55,6 +57,12 @@ pub fn text(app: &Application) -> String {
     out
 }
 
+/// `sha256:` and the first 16 hex digits of a configuration hash: enough to tell two apart by
+/// eye; the JSON has it whole.
+fn short_hash(hash: &str) -> &str {
+    hash.get(..("sha256:".len() + 16)).unwrap_or(hash)
+}
+
 /// The workflows written so far, each in full once.
 struct Tree<'a> {
     app: &'a Application,
@@ -82,6 +90,12 @@ impl<'a> Tree<'a> {
         }
         self.written.push(workflow.name());
         let _ = writeln!(out, "{pad}workflow {}{included}", workflow.name());
+        let _ = writeln!(
+            out,
+            "{pad}  config {} (on change: {})",
+            short_hash(workflow.config_hash()),
+            workflow.on_config_change()
+        );
         for agent in workflow.agents() {
             agent_line(out, &pad, agent);
             for tool in agent.tools() {

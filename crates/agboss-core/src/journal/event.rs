@@ -31,7 +31,10 @@ use crate::units::Usd;
 ///   (`ToolsStarted::permissions`) instead of an event of their own; a finished call carries the
 ///   digest its repetitions are recognized by (`ToolFinished::digest`: in an earlier journal no
 ///   call is counted, so a call after the upgrade is never said to repeat one before it).
-pub const STATE_VERSION: u32 = 5;
+/// - 6: `Started` carries the workflow's configuration hash (`config_hash`: in an earlier
+///   journal there is none, and a resume has nothing to compare), and a resume under another
+///   hash that went on is journaled (`ConfigChanged`).
+pub const STATE_VERSION: u32 = 6;
 
 /// The first layout that journals calls' intents.
 pub const INTENTS_SINCE: u32 = 3;
@@ -76,6 +79,18 @@ pub enum LoopEvent {
         /// What they cost.
         #[serde(default, skip_serializing_if = "Usd::is_zero")]
         history_cost: Usd,
+        /// The workflow's configuration hash when the run started (`sha256:<hex>`,
+        /// `AppWorkflow::config_hash`); `None` in a journal of a layout before 6.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        config_hash: Option<String>,
+    },
+    /// The run was resumed under a workflow whose configuration hash is not the one it last ran
+    /// under, and went on (`OnConfigChange::Warn`): from here it runs under `to`.
+    ConfigChanged {
+        /// The hash it last ran under (its `started`'s, or an earlier change's `to`).
+        from: String,
+        /// The workflow's hash now.
+        to: String,
     },
     /// The model answered; its calls got their ids.
     ModelAnswered {
@@ -268,4 +283,57 @@ pub enum Answer {
     Text(String),
     /// The agent's output DTO, through its answer tool, validated.
     Structured(Value),
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::journal::LoopState;
+
+    fn started(config_hash: Option<&str>) -> LoopEvent {
+        let mut event = json!({
+            "event": "started", "version": STATE_VERSION, "execution_id": "e-1",
+            "workflow": "desk", "agent": "notes", "visit": 1, "input": "hi",
+        });
+        if let Some(hash) = config_hash {
+            event["config_hash"] = json!(hash);
+        }
+        serde_json::from_value(event).unwrap()
+    }
+
+    #[test]
+    fn a_started_event_of_an_earlier_layout_reads_without_a_hash_and_writes_none() {
+        let event = started(None);
+        assert!(matches!(
+            &event,
+            LoopEvent::Started {
+                config_hash: None,
+                ..
+            }
+        ));
+        let written = serde_json::to_value(&event).unwrap();
+        assert!(written.get("config_hash").is_none(), "{written}");
+    }
+
+    #[test]
+    fn the_state_runs_under_the_started_hash_then_under_each_change() {
+        let events = [
+            started(Some("sha256:aa")),
+            LoopEvent::ConfigChanged {
+                from: "sha256:aa".into(),
+                to: "sha256:bb".into(),
+            },
+        ];
+        let first = LoopState::from_events(&events[..1]).unwrap();
+        assert_eq!(first.config_hash.as_deref(), Some("sha256:aa"));
+        let changed = LoopState::from_events(&events).unwrap();
+        assert_eq!(changed.config_hash.as_deref(), Some("sha256:bb"));
+        let written = serde_json::to_value(&events[1]).unwrap();
+        assert_eq!(
+            written,
+            json!({"event": "config_changed", "from": "sha256:aa", "to": "sha256:bb"})
+        );
+    }
 }

@@ -463,6 +463,7 @@ mod tests {
             history: Vec::new(),
             history_usage: Default::default(),
             history_cost: Default::default(),
+            config_hash: None,
         }
     }
 

@@ -101,6 +101,9 @@ pub struct LoopState {
     pub tenant: Option<String>,
     /// The budgets the run started with.
     pub budgets: Budgets,
+    /// The workflow's configuration hash the run last ran under: its `started`'s, or that of
+    /// the last `config_changed`; `None` in a journal of a layout before 6.
+    pub config_hash: Option<String>,
     /// The approvals of the last answer's calls, by call id.
     pub pauses: std::collections::HashMap<String, CallPause>,
     /// The questions the last answer's calls asked while they ran, by call id, in the order
@@ -217,8 +220,10 @@ impl LoopState {
                 history,
                 history_usage,
                 history_cost,
+                config_hash,
             } => {
                 self.layout = version;
+                self.config_hash = config_hash;
                 self.execution_id = execution_id;
                 self.workflow = workflow;
                 self.agent = agent;
@@ -382,6 +387,7 @@ impl LoopState {
                 }
             }
             LoopEvent::Summarized { .. } => {}
+            LoopEvent::ConfigChanged { to, .. } => self.config_hash = Some(to),
             LoopEvent::Answered { answer } => self.next = Next::Answered(answer),
             LoopEvent::Failed { code, message } => self.next = Next::Failed(code, message),
         }

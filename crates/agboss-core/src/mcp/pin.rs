@@ -19,7 +19,6 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use rmcp::model::Tool;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 /// A server tool's definition: its canonical JSON and that text's hash.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,35 +67,16 @@ impl Definition {
     /// The definition whose fields are `value` (an object of the fields above).
     pub fn from_value(value: &Value) -> Definition {
         let canonical = canonical_json(value);
-        let digest = Sha256::digest(canonical.as_bytes());
-        let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
         Definition {
-            hash: format!("sha256:{hex}"),
+            hash: crate::base::sha256_tagged(&canonical),
             canonical,
         }
     }
 }
 
-/// `value` as canonical JSON: object keys sorted by their bytes at every level, no spaces.
-pub fn canonical_json(value: &Value) -> String {
-    sorted(value).to_string()
-}
-
-fn sorted(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort_unstable();
-            Value::Object(
-                keys.into_iter()
-                    .map(|key| (key.clone(), sorted(&map[key])))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
-}
+/// `value` as canonical JSON: object keys sorted by their bytes at every level, no spaces (the
+/// one writer, shared with workflows' configuration hashes).
+pub use crate::base::canonical_json;
 
 /// What a keeper says of a definition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,7 +12,8 @@ use crate::context::Execution;
 use crate::journal::{LoopEvent, LoopState, Next};
 
 /// Runs `agent` in `execution` from `state` until it answers, fails or waits for answers,
-/// journaling `start` first when the run is new, under the lease `lease` keeps.
+/// journaling `start` first (a new run's `started`, or a resumed one's `config_changed`), under
+/// the lease `lease` keeps.
 pub(crate) async fn drive(
     env: &RunEnv,
     agent: &AppAgent,

@@ -138,7 +138,9 @@ pub enum RunError {
     NotFound(String),
     /// The run was refused, or could not go on, for a reason with its own catalogued code
     /// (`run.owner-required` before anything ran; `random.unavailable` when the system gave no
-    /// random bytes for an id): the problem, with its code and what to do.
+    /// random bytes for an id; `resume.config-changed` when a workflow that refuses it would
+    /// resume an execution under another configuration): the problem, with its code and what
+    /// to do.
     #[error("{}", .0.message())]
     Refused(Problem),
     /// The store failed; the run stopped where its journal ends.

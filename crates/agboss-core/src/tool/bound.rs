@@ -35,6 +35,23 @@ pub fn effective_bound(own: Option<ByteSize>, inherited: Setting<ByteSize>) -> S
     }
 }
 
+/// The marker line's text around its two numbers: before the full size, between it and the
+/// kept size, and after. [`truncation_marker`] writes them with `{total}` and `{kept}`.
+const MARKER: [&str; 3] = ["\n[result truncated: ", " bytes, the first ", " kept]"];
+
+/// The line a cut result ends with, its numbers written `{total}` and `{kept}`: a framework text
+/// the model reads, and so part of every workflow's configuration hash.
+///
+/// ```
+/// assert_eq!(
+///     agboss_core::tool::bound::truncation_marker(),
+///     "\n[result truncated: {total} bytes, the first {kept} kept]"
+/// );
+/// ```
+pub fn truncation_marker() -> String {
+    format!("{}{{total}}{}{{kept}}{}", MARKER[0], MARKER[1], MARKER[2])
+}
+
 /// How far back from the bound a cut looks for whitespace, in bytes.
 pub const WHITESPACE_WINDOW: usize = 256;
 
@@ -72,11 +89,11 @@ pub fn bound_text(mut text: String, max: ByteSize) -> BoundedText {
     }
     let cut = cut_point(text.as_bytes(), max);
     text.truncate(cut);
-    text.push_str("\n[result truncated: ");
+    text.push_str(MARKER[0]);
     group_thousands(original_bytes as u64, &mut text);
-    text.push_str(" bytes, the first ");
+    text.push_str(MARKER[1]);
     group_thousands(cut as u64, &mut text);
-    text.push_str(" kept]");
+    text.push_str(MARKER[2]);
     // Give back what the cut freed when that is most of the buffer; shrinking in place is
     // cheap for the allocator and a long conversation keeps many results.
     if text.capacity() > 2 * text.len() {

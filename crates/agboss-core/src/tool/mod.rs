@@ -62,7 +62,7 @@ pub use artifact::{
 };
 pub use asker::{AskFailure, AskFuture, Asker};
 pub use blocking::{BlockingPool, StopFlag, blocking};
-pub use bound::{BoundedText, bound_text};
+pub use bound::{BoundedText, bound_text, truncation_marker};
 pub use capability::Capability;
 pub use ceiling::ResultCeiling;
 pub use check_in::{

@@ -43,6 +43,9 @@ pub fn started(execution: &str, thread: Option<&str>, owner: Option<&str>) -> Lo
             output_tokens: 30,
         },
         history_cost: Usd::from_micros(42),
+        config_hash: Some(
+            "sha256:5f1c2c55d1c8a3a1d5f1a0c3b9e4c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3".into(),
+        ),
     }
 }
 
