@@ -2,6 +2,12 @@
 //! authorization code grant and the client's metadata document. Checked at compile time where
 //! the address names no variable.
 
+/// Whether `host` (as a URL writes it) names the loopback interface: `127.0.0.1`, `[::1]` or
+/// `localhost`, where a program a person runs listens for the browser's return.
+pub fn is_loopback_host(host: &str) -> bool {
+    matches!(host, "127.0.0.1" | "[::1]" | "localhost")
+}
+
 /// Why `redirect` cannot be the redirect address of OAuth's authorization code grant, if it
 /// cannot: an `http` address on the loopback interface (`127.0.0.1`, `[::1]`, `localhost`),
 /// as a program a person runs listens on, or an `https` one.
@@ -16,7 +22,7 @@ pub fn redirect_problem(redirect: &str) -> Option<&'static str> {
     };
     match scheme {
         "https" if !host.is_empty() => None,
-        "http" if matches!(host, "127.0.0.1" | "[::1]" | "localhost") => None,
+        "http" if is_loopback_host(host) => None,
         "http" => Some("is `http` on a host other than the loopback interface"),
         _ => Some("is neither `http` on the loopback interface nor `https`"),
     }

@@ -10,6 +10,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
+use agboss_rules::oauth::is_loopback_host;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -171,16 +172,17 @@ impl Redirect {
         if url.scheme() != "http" {
             return refuse("is not `http`");
         }
-        let bind_host = match url.host_str() {
-            Some("localhost" | "127.0.0.1") => "127.0.0.1",
-            Some("[::1]") => "::1",
-            _ => return refuse("is not on the loopback interface"),
-        };
+        let host = url.host_str().unwrap_or_default();
+        if !is_loopback_host(host) {
+            return refuse("is not on the loopback interface");
+        }
+        // `localhost` is listened for on IPv4's loopback, where browsers try it first.
+        let bind_host = if host == "[::1]" { "::1" } else { "127.0.0.1" };
         let Some(port) = url.port() else {
             return refuse("names no port");
         };
         Ok(Redirect {
-            origin: format!("http://{}:{port}", url.host_str().unwrap_or_default()),
+            origin: format!("http://{host}:{port}"),
             bind_host: bind_host.to_owned(),
             port,
             path: url.path().to_owned(),
@@ -199,22 +201,22 @@ async fn wait_for_return(listener: TcpListener, redirect: &Redirect) -> Result<S
                 let (stream, _) = accepted.map_err(|e| format!("the redirect's listener failed: {e}"))?;
                 let (found, path) = (found.clone(), redirect.path.clone());
                 connections.spawn(async move {
-                    if let Some(target) = answer(stream, &path).await {
-                        let _ = found.send(target).await;
+                    if let Some(returned) = answer(stream, &path).await {
+                        let _ = found.send(returned).await;
                     }
                 });
             }
-            Some(target) = returns.recv() => {
-                let address = format!("{}{target}", redirect.origin);
-                return refusal_in(&address).map_or(Ok(address), Err);
+            Some(returned) = returns.recv() => {
+                return returned.map(|target| format!("{}{target}", redirect.origin));
             }
         }
     }
 }
 
-/// Reads one request's head; the request target when it is `GET` of `path`, after answering
-/// with a page for the person. Other requests get a 404.
-async fn answer(mut stream: TcpStream, path: &str) -> Option<String> {
+/// Reads one request's head and answers it: when it is `GET` of `path`, with a page for the
+/// person, and returns the request's target, or the authorization server's refusal it carries.
+/// Other requests get a 404 and return nothing.
+async fn answer(mut stream: TcpStream, path: &str) -> Option<Result<String, String>> {
     const MOST: usize = 16 * 1024;
     let mut head = Vec::with_capacity(1024);
     let mut buffer = [0u8; 1024];
@@ -229,11 +231,12 @@ async fn answer(mut stream: TcpStream, path: &str) -> Option<String> {
     let mut line = head.lines().next().unwrap_or_default().split(' ');
     let (method, target) = (line.next()?, line.next()?);
     let target_path = target.split('?').next().unwrap_or_default();
-    let ours = method == "GET" && target_path == path;
-    let (status, page) = match (ours, ours.then(|| refusal_in(target)).flatten()) {
-        (false, _) => ("404 Not Found", "Nothing here.".to_owned()),
-        (true, Some(why)) => ("400 Bad Request", format!("Not authorized: {why}")),
-        (true, None) => (
+    let returned = (method == "GET" && target_path == path)
+        .then(|| refusal_in(target).map_or_else(|| Ok(target.to_owned()), Err));
+    let (status, page) = match &returned {
+        None => ("404 Not Found", "Nothing here.".to_owned()),
+        Some(Err(why)) => ("400 Bad Request", format!("Not authorized: {why}")),
+        Some(Ok(_)) => (
             "200 OK",
             "Authorized: you can close this page and go back to the application.".to_owned(),
         ),
@@ -244,7 +247,7 @@ async fn answer(mut stream: TcpStream, path: &str) -> Option<String> {
     );
     let _ = stream.write_all(response.as_bytes()).await;
     let _ = stream.shutdown().await;
-    ours.then(|| target.to_owned())
+    returned
 }
 
 /// The authorization server's refusal in a redirect's query (`error`, `error_description`).

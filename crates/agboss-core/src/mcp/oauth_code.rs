@@ -97,6 +97,7 @@ impl Approval {
 
 /// The authorization code grant of one server, its variables expanded. The secret shows
 /// nowhere: not in `Debug`, not in errors.
+#[derive(Clone)]
 #[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
 pub(crate) struct CodeFlow {
     pub(crate) redirect: String,
@@ -165,7 +166,7 @@ mod grant {
                 }
             }
             let first = AuthClient::new(http, manager);
-            let flow = Arc::new(self.clone_for_grants());
+            let flow = Arc::new(self.clone());
             let url_again = url.to_owned();
             let grant: Grant = Arc::new(move |refusal, refused| {
                 let (flow, url) = (flow.clone(), url_again.clone());
@@ -190,17 +191,6 @@ mod grant {
                 manager.set_credential_store(store);
             }
             Ok(manager)
-        }
-
-        fn clone_for_grants(&self) -> CodeFlow {
-            CodeFlow {
-                redirect: self.redirect.clone(),
-                client_id: self.client_id.clone(),
-                client_secret: self.client_secret.clone(),
-                client_metadata_url: self.client_metadata_url.clone(),
-                scopes: self.scopes.clone(),
-                approval: self.approval.clone(),
-            }
         }
 
         /// A whole authorization after the server's `challenge`: discovery from it, the
@@ -252,7 +242,7 @@ mod grant {
             refused: Inner,
             challenge: &str,
         ) -> Result<Inner, String> {
-            let required = needed_scopes(url, &refused, challenge).await?;
+            let (required, _) = scopes_after(url, &refused, challenge).await?;
             let page = {
                 let manager = refused.auth_manager.lock().await;
                 manager
@@ -278,13 +268,14 @@ mod grant {
         }
     }
 
-    /// The scopes `challenge` (a `403 insufficient_scope`) names that the token of `refused`
-    /// lacks; an error when it lacks none: asking again would change nothing.
-    async fn needed_scopes(
+    /// The scopes `challenge` (a `403 insufficient_scope`) names, and those the token of
+    /// `refused` has; an error when the token has every one named: asking again would change
+    /// nothing.
+    async fn scopes_after(
         url: &str,
         refused: &Inner,
         challenge: &str,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<(Vec<String>, Vec<String>), String> {
         let base = reqwest::Url::parse(url).map_err(|e| format!("`{url}`: {e}"))?;
         let named = WWWAuthenticateParams::parse(challenge, &base)
             .scope
@@ -296,7 +287,7 @@ mod grant {
                 "the server refused for want of the scope `{named}`, which the token already has: asking again would change nothing"
             ));
         }
-        Ok(required)
+        Ok((required, granted))
     }
 
     /// The scopes to ask for after `challenge` (a `403 insufficient_scope`): those of the
@@ -306,8 +297,8 @@ mod grant {
         refused: &Inner,
         challenge: &str,
     ) -> Result<Vec<String>, String> {
-        let mut scopes = refused.auth_manager.lock().await.get_current_scopes().await;
-        for scope in needed_scopes(url, refused, challenge).await? {
+        let (required, mut scopes) = scopes_after(url, refused, challenge).await?;
+        for scope in required {
             if !scopes.contains(&scope) {
                 scopes.push(scope);
             }
@@ -318,3 +309,51 @@ mod grant {
 
 #[cfg(feature = "mcp-oauth")]
 pub(crate) use grant::{oauth_http_client, wider_scopes};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::AuthorizerFuture;
+    use crate::time::ManualClock;
+
+    /// A person who never comes back.
+    struct NeverAnswers;
+
+    impl Authorizer for NeverAnswers {
+        fn authorize<'a>(&'a self, _prompt: &'a AuthorizationPrompt) -> AuthorizerFuture<'a> {
+            Box::pin(std::future::pending())
+        }
+    }
+
+    #[tokio::test]
+    async fn the_wait_for_an_approval_ends_at_the_authorization_timeout() {
+        let manual = ManualClock::new();
+        let approval = Approval::new(
+            "tickets",
+            Some("alice".to_owned()),
+            Some(Arc::new(NeverAnswers)),
+        )
+        .on(Clock::from(&manual));
+        let waiting = tokio::spawn(async move {
+            approval
+                .ask(
+                    "https://auth.example/authorize".to_owned(),
+                    "http://127.0.0.1:8765/cb",
+                )
+                .await
+        });
+        manual.wait_for_timers(1).await;
+        manual.advance(AUTHORIZATION_TIMEOUT - std::time::Duration::from_millis(1));
+        tokio::task::yield_now().await;
+        assert!(
+            !waiting.is_finished(),
+            "it waited less than {AUTHORIZATION_TIMEOUT:?}"
+        );
+        manual.advance(std::time::Duration::from_millis(1));
+        let ended = waiting.await.unwrap();
+        assert_eq!(
+            ended.unwrap_err(),
+            "nobody approved within 300 s (OAuth's authorization code grant)"
+        );
+    }
+}
