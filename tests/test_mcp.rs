@@ -413,36 +413,13 @@ fn token_of(content: &str) -> u32 {
 
 #[tokio::test]
 async fn an_expired_oauth_token_is_granted_again_and_the_call_goes_through() {
-    use std::io::BufRead;
     let dir = temp_dir("oauth-expiring");
     let log = dir.join("grants.log");
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/mcp/expiring_oauth_server.py");
-    /// Stops the server however the test ends.
-    struct Server(std::process::Child);
-    impl Drop for Server {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut server = Server(
-        std::process::Command::new("python3")
-            .arg(&script)
-            .args(["marker-5ecret-value", "2"])
-            .arg(&log)
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .expect("python3 runs the OAuth server"),
-    );
-    let mut url = String::new();
-    std::io::BufReader::new(server.0.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
+    let server = mcp_common::oauth_server::OAuthServer::start("marker-5ecret-value", 2, &log);
     let tool = test_tool::<TicketsEcho>().env(env(
         &dir,
         &[
-            ("TICKETS_URL", url.trim().to_owned()),
+            ("TICKETS_URL", server.url.clone()),
             ("TICKETS_ID", "desk".to_owned()),
             ("TICKETS_SECRET", "marker-5ecret-value".to_owned()),
         ],

@@ -6,9 +6,10 @@
 //! refusal is an error the model reads, in the authorization server's words. The suite's
 //! `auth/*` scenarios (tests/test_mcp_conformance.rs) cover discovery, scopes and step-up.
 
-use std::io::BufRead;
+#[path = "mcp_common/oauth_server.rs"]
+mod oauth_server;
+
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 use agboss::app::Env;
@@ -17,6 +18,7 @@ use agboss::mcp::{AuthorizationPrompt, Authorizer, AuthorizerFuture, LoopbackAut
 use agboss::model::{Message, ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::{Application, Workflow};
+use oauth_server::OAuthServer as Server;
 use serde_json::json;
 
 #[mcp_server(
@@ -48,43 +50,6 @@ pub struct Echo;
 /// Echoes.
 #[agent(name = "desk", prompt = "prompts/helper.prompt.md", model = "test/model", tools = [Echo])]
 pub struct Desk;
-
-/// The OAuth server, stopped however the test ends.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    /// A server whose tokens live `lifetime` seconds, logging grants to `log`.
-    fn start(log: &Path, lifetime: u32) -> Server {
-        let script =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp/expiring_oauth_server.py");
-        let mut child = Command::new("python3")
-            .arg(&script)
-            .arg("unused-secret")
-            .arg(lifetime.to_string())
-            .arg(log)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3 runs the OAuth server");
-        let mut url = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut url)
-            .unwrap();
-        Server {
-            child,
-            url: url.trim().to_owned(),
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -209,7 +174,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 #[tokio::test]
 async fn each_owner_approves_once_and_calls_with_their_own_token() {
     let dir = temp_dir("owners");
-    let server = Server::start(&dir.join("grants.log"), 600);
+    let server = Server::start("unused-secret", 600, &dir.join("grants.log"));
     let authorizer = AsTheOwner::default();
     let app = app(&server, free_port(), authorizer.clone());
     let (alice, error) = echo_as(&app, "alice").await;
@@ -260,7 +225,7 @@ impl Authorizer for LoopbackWithABrowser {
 #[tokio::test]
 async fn the_loopback_authorizer_takes_the_browser_s_return_to_the_redirect() {
     let dir = temp_dir("loopback");
-    let server = Server::start(&dir.join("grants.log"), 600);
+    let server = Server::start("unused-secret", 600, &dir.join("grants.log"));
     let app = app(&server, free_port(), LoopbackWithABrowser);
     let (said, error) = echo_as(&app, "carol").await;
     assert!(!error, "{said}");
@@ -271,7 +236,7 @@ async fn the_loopback_authorizer_takes_the_browser_s_return_to_the_redirect() {
 #[tokio::test]
 async fn a_refused_approval_is_a_tool_error_in_the_authorization_server_s_words() {
     let dir = temp_dir("refused");
-    let server = Server::start(&dir.join("grants.log"), 600);
+    let server = Server::start("unused-secret", 600, &dir.join("grants.log"));
     /// The person refuses: the page redirects with `error=access_denied`.
     struct Refuses;
     impl Authorizer for Refuses {
@@ -308,7 +273,7 @@ fn grants(log: &Path) -> Vec<String> {
 #[tokio::test]
 async fn kept_tokens_spare_a_restarted_application_the_approval() {
     let dir = temp_dir("kept");
-    let server = Server::start(&dir.join("grants.log"), 600);
+    let server = Server::start("unused-secret", 600, &dir.join("grants.log"));
     let kept = dir.join("tokens");
     let port = free_port();
     let first = AsTheOwner::default();
@@ -337,7 +302,7 @@ async fn kept_tokens_spare_a_restarted_application_the_approval() {
 async fn an_expired_token_is_refreshed_without_asking_again() {
     let dir = temp_dir("refresh");
     let log = dir.join("grants.log");
-    let server = Server::start(&log, 4);
+    let server = Server::start("unused-secret", 4, &log);
     let authorizer = AsTheOwner::default();
     let app = app(&server, free_port(), authorizer.clone());
     let (said, _) = echo_as(&app, "alice").await;

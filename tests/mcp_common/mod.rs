@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod oauth_server;
+
 use std::path::{Path, PathBuf};
 
 use agboss::app::Env;
