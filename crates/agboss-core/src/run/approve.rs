@@ -233,6 +233,7 @@ impl AgentLoop<'_> {
         if let Some(evidence) = asked.evidence {
             question["evidence"] = json!(evidence);
         }
+        self.mask_question(&mut question);
         let opened = self.new_pause(pending, &role, question.clone(), asked.starts, None)?;
         let pause_id = opened.pause_id.clone();
         self.record(state, LoopEvent::PauseOpened(opened)).await?;

@@ -282,13 +282,16 @@ impl AgentLoop<'_> {
         Ok(())
     }
 
-    /// Journals the one result of the call at `finished.index`, with its digest; a call that
-    /// repeats an earlier one of the run (by its tool's `repeated_when`) gets the note first.
+    /// Journals the one result of the call at `finished.index`, masked by the agent's policy
+    /// (so neither the journal nor the model nor the `on_tool_end` hook reads what it masks),
+    /// with its digest; a call that repeats an earlier one of the run (by its tool's
+    /// `repeated_when`) gets the note first.
     pub(super) async fn finish(
         &self,
         state: &mut LoopState,
         mut finished: Finished,
     ) -> Result<(), RunError> {
+        finished.content = self.masked(finished.content, finished.truncated);
         let pending = &state.pending[finished.index];
         let digest = self.digest_of(state, pending, &mut finished.content);
         if let Some(hook) = &self.options.on_tool_end {

@@ -10,6 +10,7 @@
 //! ```
 
 use crate::base::{Setting, Source};
+use crate::masking::MaskingPolicy;
 use crate::units::{ByteSize, group_thousands};
 
 /// The bound in effect for a tool: its own when it sets one (of at least 1 byte), else the
@@ -103,6 +104,50 @@ pub fn bound_text(mut text: String, max: ByteSize) -> BoundedText {
         text,
         truncated: true,
         original_bytes,
+    }
+}
+
+impl BoundedText {
+    /// This text masked by `policy` (after bounding, so only the kept part is read): the kept
+    /// part with its entities replaced, what is left of one the cut went through among them,
+    /// and the marker line after it, as it was.
+    ///
+    /// ```
+    /// use agboss_core::masking::MaskingPolicy;
+    /// use agboss_core::tool::bound_text;
+    /// use agboss_core::units::bytes;
+    ///
+    /// let bounded = bound_text("mail:ada@example.com".to_owned(), bytes(12));
+    /// let masked = bounded.masked(&MaskingPolicy::standard());
+    /// assert_eq!(masked.text, "mail:[email]\n[result truncated: 20 bytes, the first 12 kept]");
+    /// ```
+    pub fn masked(self, policy: &MaskingPolicy) -> BoundedText {
+        BoundedText {
+            text: mask_bounded(self.text, self.truncated, policy),
+            ..self
+        }
+    }
+}
+
+/// `text`, a bounded result (`truncated` when [`bound_text`] cut it), masked by `policy`: the
+/// kept part masked as [`MaskingPolicy::mask_kept`] does when cut (else as
+/// [`MaskingPolicy::mask`]), the marker line left as it is after it. Not copied when nothing is
+/// found.
+pub fn mask_bounded(text: String, truncated: bool, policy: &MaskingPolicy) -> String {
+    let kept = match truncated {
+        true => text.rfind(MARKER[0]).unwrap_or(text.len()),
+        false => text.len(),
+    };
+    let masked = match truncated {
+        true => policy.mask_kept(&text[..kept]),
+        false => policy.mask(&text),
+    };
+    match masked {
+        std::borrow::Cow::Borrowed(_) => text,
+        std::borrow::Cow::Owned(mut masked) => {
+            masked.push_str(&text[kept..]);
+            masked
+        }
     }
 }
 
