@@ -38,6 +38,7 @@ mod error;
 mod handler;
 mod invoke;
 mod issues;
+mod lossy;
 mod needs;
 mod oauth_tokens;
 mod on_crash;
@@ -62,7 +63,7 @@ pub use artifact::{
 };
 pub use asker::{AskFailure, AskFuture, Asker};
 pub use blocking::{BlockingPool, StopFlag, blocking};
-pub use bound::{BoundedText, bound_text, truncation_marker};
+pub use bound::{BoundedText, bound_text, mask_bounded, truncation_marker};
 pub use capability::Capability;
 pub use ceiling::ResultCeiling;
 pub use check_in::{
@@ -80,6 +81,7 @@ pub use error::{SchemaError, ToolError, ToolFailure, ToolResult};
 pub use handler::{Tool, ToolHandler, tool_input_schema, tool_output_schema};
 pub use invoke::{CallFrame, DynTool, Invoker, ToolEnv};
 pub use issues::{Issue, Issues};
+pub use lossy::{LossyText, TextOutput, text_from_bytes};
 pub use oauth_tokens::{FileTokens, KeeperFuture, TokenKeeper, TokenKey};
 pub use on_crash::OnCrash;
 pub use origin::{RemoteTool, ToolOrigin};

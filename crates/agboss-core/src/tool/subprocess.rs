@@ -16,6 +16,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use tokio::process::{Child, Command};
 
+use super::lossy::{TextOutput, text_from_bytes};
 use crate::time::Clock;
 
 /// A child process of a tool call, the leader of its own process group (Unix).
@@ -86,6 +87,28 @@ impl Subprocess {
         let status = self.child_mut().wait().await;
         self.end_group().await;
         status
+    }
+
+    /// Like [`output`](Self::output), with stdout and stderr as text a model may read
+    /// ([`text_from_bytes`](super::text_from_bytes)): invalid UTF-8 replaced, escape
+    /// sequences, control characters and bidirectional overrides taken out, each counted in
+    /// the result, and traced (`agboss.subprocess_text`, at debug level) when any was.
+    pub async fn output_text(self) -> io::Result<TextOutput> {
+        let output = self.output().await?;
+        let stdout = text_from_bytes(&output.stdout);
+        let stderr = text_from_bytes(&output.stderr);
+        let (replaced, neutralized) = (
+            stdout.replaced + stderr.replaced,
+            stdout.neutralized + stderr.neutralized,
+        );
+        if replaced + neutralized > 0 {
+            tracing::debug!(replaced, neutralized, "agboss.subprocess_text");
+        }
+        Ok(TextOutput {
+            status: output.status,
+            stdout,
+            stderr,
+        })
     }
 
     /// Waits for the child to exit with all its output (stdout and stderr should be piped);
