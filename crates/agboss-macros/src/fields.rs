@@ -45,11 +45,23 @@ pub fn gen_dependent_impl(
     descriptor: &Descriptor<'_>,
     value: TokenStream,
 ) -> TokenStream {
+    gen_dependent_impl_with(fields, item, descriptor, value, TokenStream::new())
+}
+
+/// [`gen_dependent_impl`], with `before` the impl's `DESCRIPTOR` (a knowledge base's
+/// `SEARCH_TOOL`).
+pub fn gen_dependent_impl_with(
+    fields: &[Field],
+    item: &ItemStruct,
+    descriptor: &Descriptor<'_>,
+    value: TokenStream,
+    before: TokenStream,
+) -> TokenStream {
     let private = descriptor.private;
     let dependencies = gen_dependencies(fields, private);
     let members = Members {
         at_name: true,
-        before: TokenStream::new(),
+        before,
         after: gen_build(fields, item, private, &descriptor.name),
     };
     let implementation = descriptor.emit(value, &item.ident, members);

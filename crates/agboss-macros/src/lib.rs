@@ -2,7 +2,7 @@
 //! re-exports them; generated code reaches the runtime only through `::agboss::__private`.
 //!
 //! `#[tool]`, `#[mcp_tool]`, `#[mcp_server]`, `#[dto]`, `#[agent]`, and for approvals
-//! `#[channel_role]` and `#[channel]`: each documents its keys in a table.
+//! `#[channel_role]` and `#[channel]`, and `#[knowledge]`: each documents its keys in a table.
 
 // How the macros are built: every macro declares a `pipeline::Attribute` (its name, keys and
 // stages), which one pipeline runs: parse (the item with `syn`, the arguments with darling),
@@ -22,6 +22,7 @@ mod emit;
 mod expansions;
 mod fields;
 mod header;
+mod knowledge;
 mod mcp_server;
 mod pipeline;
 mod shape;
@@ -152,6 +153,7 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `prompt` / `prompts` | a file, or files, next to this source file, read like `include_str!`: a missing file does not compile | required |
 /// | `model` | `vendor/model`, such as `"moonshotai/kimi-k2.6"` | required |
 /// | `tools` | a list of `#[tool]` types; a type that is not a tool does not compile | none |
+/// | `knowledge` | a list of `#[knowledge]` types: in tool mode each gives the agent its `search-<name>-tool`, in context mode each adds what it finds for the run's input to the input message | none |
 /// | `max_tool_calls` | calls per run, at least 1 | the workflow's, else the application's, else 20 |
 /// | `thinking` | `"default"`, `"off"`, `"low"`, `"medium"`, `"high"` | `"default"` |
 /// | `history_turns`, `history_summaries` | what the agent remembers of its thread | 5 and 10 |
@@ -271,4 +273,53 @@ pub fn channel_role(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn channel(args: TokenStream, item: TokenStream) -> TokenStream {
     channel::CHANNEL.expand(args.into(), item.into()).into()
+}
+
+/// A knowledge base: documents an agent searches. Its name is kebab-case ending in `-rag`
+/// (`docs-rag`); an agent lists it (`#[agent(.., knowledge = [DocsRag])]`) and, in tool mode,
+/// gets the tool `search-docs-rag-tool`.
+///
+/// | key | value | default |
+/// |---|---|---|
+/// | `name` | kebab-case ending in `-rag`, at most 52 characters (its search tool's name, `search-<name>-tool`, is a name models see) | required |
+/// | `description` | what its documents hold: the model reads it in the search tool's description | the struct's doc comment |
+/// | `mode` | `"tool"`: the agent searches through `search-<name>-tool` when it decides to; `"context"`: before each model call the run's input is searched, and what is found is added to the input message, bounded like a tool result | `"tool"` |
+/// | `top_k` | passages a search returns unless the query says, 1 to 50 | 5 |
+/// | `folder` | the folder the built-in index reads (feature `knowledge`), relative to the working directory; without it the struct implements `KnowledgeBase` and its fields are its dependencies | none |
+/// | `documents` | with `folder`: `"text"` (Markdown and text files, cut at headings) or `"code"` (source files) | `"text"` |
+/// | `search` | with `folder`: `"full-text"` (BM25), `"semantic"` (embeddings, cosine) or `"hybrid"` (both, fused by rank) | `"full-text"` |
+/// | `embeddings` | with `semantic` or `hybrid`: the embeddings model, `vendor/model`, reached like chat models | none |
+/// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
+///
+/// ```ignore
+/// /// The team's guides: how tools, agents and workflows are written.
+/// #[knowledge(name = "docs-rag", folder = "docs")]
+/// pub struct DocsRag;
+///
+/// #[agent(name = "notes", model = "openai/gpt-5-mini", prompt = "notes.md", knowledge = [DocsRag])]
+/// pub struct Notes;
+/// ```
+///
+/// A base of your own:
+///
+/// ```ignore
+/// /// Answers to customers' frequent questions.
+/// #[knowledge(name = "faq-rag", mode = "context", top_k = 3)]
+/// pub struct FaqRag {
+///     db: Arc<dyn FaqDatabase>,
+/// }
+///
+/// impl KnowledgeBase for FaqRag {
+///     async fn search(&self, query: &KnowledgeQuery) -> Result<Vec<Passage>, KnowledgeError> {
+///         self.db.search(&query.query, query.top_k.unwrap_or(3)).await
+///     }
+/// }
+/// ```
+///
+/// Every problem of the attribute is reported at once, at its token: the name's rules
+/// (`[name.kind-suffix]`, `[tool.name-too-long]` for a search tool's name over 64 characters),
+/// unknown keys, and keys that do not go together (`[knowledge.invalid]`).
+#[proc_macro_attribute]
+pub fn knowledge(args: TokenStream, item: TokenStream) -> TokenStream {
+    knowledge::KNOWLEDGE.expand(args.into(), item.into()).into()
 }

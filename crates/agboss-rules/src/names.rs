@@ -85,10 +85,51 @@ pub fn check_kind_suffix(name: &str, kind: &str) -> Option<Finding> {
 /// assert_eq!(check_component("search_issues", "tool").len(), 1);
 /// ```
 pub fn check_component(name: &str, kind: &str) -> Vec<Finding> {
-    if kind == "tool" {
-        return check_tool(name);
+    match kind {
+        "tool" => check_tool(name),
+        "rag" => check_knowledge(name),
+        _ => check_kind_suffix(name, kind).into_iter().collect(),
     }
-    check_kind_suffix(name, kind).into_iter().collect()
+}
+
+/// The name of the tool an agent searches knowledge base `name` with, in tool mode:
+/// `search-<name>-tool`.
+///
+/// ```
+/// assert_eq!(agboss_rules::names::search_tool_name("jobs-rag"), "search-jobs-rag-tool");
+/// ```
+pub fn search_tool_name(name: &str) -> String {
+    format!("search-{name}-tool")
+}
+
+/// What the model reads of knowledge base `name`'s search tool: what the base holds (its
+/// `description`) and what the tool returns. One text, so that every base's tool reads alike.
+///
+/// ```
+/// let text = agboss_rules::names::search_tool_description("jobs-rag", "Open positions.");
+/// assert!(text.starts_with("Searches the knowledge base jobs-rag: Open positions. Returns"));
+/// ```
+pub fn search_tool_description(name: &str, description: &str) -> String {
+    format!(
+        "Searches the knowledge base {name}: {} Returns the passages that best match the query's words, best first, each with its source, the headings above it and its lines, to cite.",
+        description.trim()
+    )
+}
+
+/// Every rule a knowledge base's name breaks: kebab-case ending in `-rag`
+/// (`[name.kind-suffix]`), and its search tool's name ([`search_tool_name`]) a name models
+/// accept, so at most 52 characters of its own.
+///
+/// ```
+/// use agboss_rules::names::check_knowledge;
+/// assert!(check_knowledge("jobs-rag").is_empty());
+/// assert!(check_knowledge("jobs")[0].to_string().ends_with("name it \"jobs-rag\""));
+/// assert!(check_knowledge(&format!("{}-rag", "a".repeat(60)))[0].to_string().starts_with("[tool.name-too-long]"));
+/// ```
+pub fn check_knowledge(name: &str) -> Vec<Finding> {
+    let mut findings: Vec<Finding> = check_kind_suffix(name, "rag").into_iter().collect();
+    findings.extend(check_model_facing(&search_tool_name(name)));
+    findings
 }
 
 /// Every rule the name of an agent (or another component named without a suffix, `kind`)

@@ -15,6 +15,7 @@ pub const KEYS: &[&str] = &[
     "prompts",
     "model",
     "tools",
+    "knowledge",
     "max_tool_calls",
     "thinking",
     "history_turns",
@@ -42,6 +43,8 @@ pub struct AgentArgs {
     pub model: Option<SpannedValue<String>>,
     /// A list of `#[tool]` types.
     pub tools: Option<syn::Expr>,
+    /// A list of `#[knowledge]` types.
+    pub knowledge: Option<syn::Expr>,
     /// Tool calls per run.
     pub max_tool_calls: Option<syn::LitInt>,
     /// One of [`THINKING`](super::check::THINKING).

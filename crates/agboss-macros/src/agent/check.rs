@@ -34,6 +34,8 @@ pub struct ResolvedAgent {
     pub model: String,
     /// Tool types, each checked to be a tool where it is written.
     pub tools: Vec<Path>,
+    /// Knowledge base types, each checked to be a `#[knowledge]` where it is written.
+    pub knowledge: Vec<Path>,
     /// The limits given, each at least 1; `None` takes the workflow's or the application's.
     pub max_tool_calls: Option<u32>,
     pub max_turns: Option<u32>,
@@ -64,6 +66,13 @@ pub fn check(args: AgentArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<Resolv
         let messages = ListOf {
             not_a_list: "`tools` takes a list of tool types: `tools = [SearchIssues, FetchPage]`",
             not_an_element: "a tool is named by its type: `SearchIssues`",
+        };
+        list_of(list, &messages, shape::path, cx)
+    });
+    let knowledge = args.knowledge.as_ref().map_or_else(Vec::new, |list| {
+        let messages = ListOf {
+            not_a_list: "`knowledge` takes a list of knowledge base types: `knowledge = [DocsRag]`",
+            not_an_element: "a knowledge base is named by its type: `DocsRag`",
         };
         list_of(list, &messages, shape::path, cx)
     });
@@ -105,6 +114,7 @@ pub fn check(args: AgentArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<Resolv
         prompts,
         model: model?,
         tools,
+        knowledge,
         max_tool_calls,
         thinking: thinking?,
         history_turns: history_turns?,

@@ -26,6 +26,20 @@ pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
         quote!([#private::ToolRegistration; #tool_count]),
         quote!([#(#tools),*]),
     );
+    // Each knowledge base spanned where it is written, as the tools are.
+    let knowledge_count = agent.knowledge.len();
+    let knowledge = agent
+        .knowledge
+        .iter()
+        .map(|path| quote_spanned!(path.span()=> #private::KnowledgeRegistration::of::<#path>()));
+    let knowledge = match knowledge_count {
+        0 => TokenStream::new(),
+        _ => hidden_static(
+            &Ident::new("__AGBOSS_KNOWLEDGE", Span::call_site()),
+            quote!([#private::KnowledgeRegistration; #knowledge_count]),
+            quote!([#(#knowledge),*]),
+        ),
+    };
     // `include_str!` spanned on the literal resolves the file next to the user's source, and a
     // missing file is reported at the literal.
     let prompt_count = agent.prompts.len();
@@ -48,7 +62,7 @@ pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
         &private,
         quote!(#private::AgentRegistration::of::<#ident>()),
     );
-    let items = [tools, prompts, descriptor, registration];
+    let items = [tools, knowledge, prompts, descriptor, registration];
     emit::component(agent.header.doc(item), item, &items)
 }
 
@@ -69,6 +83,9 @@ fn gen_descriptor(agent: &ResolvedAgent, item: &ItemStruct, private: &TokenStrea
         .with_thinking(#private::Thinking::#thinking)
         .with_history(#private::History::new(#turns, #summaries))
     });
+    if !agent.knowledge.is_empty() {
+        descriptor.call("with_knowledge", quote!(&__AGBOSS_KNOWLEDGE));
+    }
     let number = |n: u32| quote!(#n);
     descriptor.call_with("with_max_tool_calls", agent.max_tool_calls, number);
     descriptor.call_with(
