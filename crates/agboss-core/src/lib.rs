@@ -4,7 +4,7 @@
 //! Applications depend on the `agboss` facade, which re-exports what users name from here;
 //! this crate is what the facade and its macros are built on. Its modules are layers, each
 //! importing only from those below it (docs/architecture.md has the floor plan, and
-//! `tests/tidy.rs` checks it): `base`, `dto`, `time`, `units` at the bottom, then `spend`,
+//! `tests/tidy.rs` checks it): `base`, `dto`, `masking`, `time`, `units` at the bottom, then `spend`,
 //! `context`, `deps`, `tool`, `model` and `mcp`, `agent`, `journal`, `store`, `run`, `config`,
 //! `assembly`, `app`, and `describe` at the top.
 //!
@@ -23,6 +23,7 @@
 // which tests/tidy.rs checks.
 pub mod base;
 pub mod dto;
+pub mod masking;
 pub mod time;
 pub mod units;
 
@@ -36,6 +37,7 @@ pub mod component;
 
 pub mod tool;
 
+pub mod knowledge;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod model;
@@ -72,9 +74,16 @@ pub mod __private {
         PauseAnswerer, RoleDescriptor, ToolCallApprovalAsk, ToolCallApprovalDecision, approval_for,
         approval_of, ask_of, channel_descriptor,
     };
-    pub use crate::component::{DependencyError, DependencySpec, SourceLocation};
+    pub use crate::component::{
+        Component, ComponentKind, DependencyError, DependencySpec, SourceLocation,
+    };
     pub use crate::context::ExecutionContext;
     pub use crate::deps::InfrastructureType;
+    pub use crate::knowledge::{
+        FolderBase, FolderSource, Knowledge, KnowledgeBase, KnowledgeDescriptor, KnowledgeError,
+        KnowledgeMode, KnowledgeQuery, KnowledgeRegistration, KnowledgeSource, Passage,
+        SearchKnowledge,
+    };
     #[cfg(feature = "mcp")]
     pub use crate::mcp::{
         McpClient, McpCredential, McpCredentialCarrier, McpOAuth, McpServer, McpServerDescriptor,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::AgentDescriptor;
 use crate::base::Setting;
+use crate::masking::MaskingPolicy;
 use crate::model::ToolChoice;
 use crate::tool::{DynTool, ToolDescriptor};
 use crate::units::{ByteSize, TimeSpan};
@@ -17,6 +18,7 @@ pub struct AppAgent {
     max_tool_calls: Setting<u32>,
     max_result_size: Setting<ByteSize>,
     tools: Vec<AppTool>,
+    context_knowledge: Vec<AppTool>,
     rules: RunRules,
 }
 
@@ -34,6 +36,8 @@ pub(crate) struct RunRules {
     pub(crate) owner_roles: Vec<&'static str>,
     /// Its time budget per run, if it has one (configuration's, else its own).
     pub(crate) max_duration: Option<Setting<TimeSpan>>,
+    /// What its tool results and approval questions are masked with, if anything.
+    pub(crate) masking: Option<Setting<MaskingPolicy>>,
 }
 
 impl AppAgent {
@@ -53,8 +57,23 @@ impl AppAgent {
             max_tool_calls,
             max_result_size,
             tools,
+            context_knowledge: Vec::new(),
             rules,
         }
+    }
+
+    /// The same agent, searching the knowledge bases `searches` (their search tools, bound to
+    /// nothing: the block is bounded whole) before each model call: its bases in context mode.
+    pub(crate) fn with_context_knowledge(mut self, searches: Vec<AppTool>) -> AppAgent {
+        self.context_knowledge = searches;
+        self
+    }
+
+    /// The search tools of its knowledge bases in context mode, searched with the run's input
+    /// before each model call; what they find is added to the input message, each base's
+    /// block bounded by [`max_result_size`](Self::max_result_size).
+    pub fn context_knowledge(&self) -> &[AppTool] {
+        &self.context_knowledge
     }
 
     /// Its tool choice on every turn (configuration's over the declared one), if it has one;
@@ -102,6 +121,17 @@ impl AppAgent {
     /// quarter of its model's context window, or the built-in 32 KB.
     pub fn history_max_size(&self) -> &Setting<ByteSize> {
         &self.rules.history_max_size
+    }
+
+    /// What its tool results and approval questions are masked with, and where that was set
+    /// (its own in its workflow, its workflow's, its application's); `None`: nothing is.
+    pub fn masking(&self) -> Option<&Setting<MaskingPolicy>> {
+        self.rules.masking.as_ref()
+    }
+
+    /// Sets the masking in effect (assembly decides it after the agent's other rules).
+    pub(crate) fn set_masking(&mut self, masking: Option<Setting<MaskingPolicy>>) {
+        self.rules.masking = masking;
     }
 
     /// What `#[agent]` declared.

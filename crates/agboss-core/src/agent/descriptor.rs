@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde_json::Value;
 
 use crate::component::{Component, ComponentKind, SourceLocation, derefs_to_component, registry};
+use crate::knowledge::KnowledgeRegistration;
 use crate::model::Thinking;
 use crate::tool::{ToolRegistration, input_schema_of};
 use crate::units::{ByteSize, TimeSpan};
@@ -121,6 +122,7 @@ pub struct AgentDescriptor {
     model: &'static str,
     prompts: &'static [PromptFile],
     tools: &'static [ToolRegistration],
+    knowledge: &'static [KnowledgeRegistration],
     max_tool_calls: Option<u32>,
     thinking: Thinking,
     history: History,
@@ -151,6 +153,7 @@ impl AgentDescriptor {
             model,
             prompts,
             tools,
+            knowledge: &[],
             max_tool_calls: None,
             thinking: Thinking::Default,
             history: DEFAULT_HISTORY,
@@ -163,6 +166,15 @@ impl AgentDescriptor {
             prompt: OnceLock::new(),
             max_duration: None,
         }
+    }
+
+    /// Reading the knowledge bases `knowledge`.
+    pub const fn with_knowledge(
+        mut self,
+        knowledge: &'static [KnowledgeRegistration],
+    ) -> AgentDescriptor {
+        self.knowledge = knowledge;
+        self
     }
 
     /// With its own limit of tool calls per run.
@@ -280,6 +292,11 @@ impl AgentDescriptor {
     /// The tools it lists.
     pub fn tools(&self) -> &'static [ToolRegistration] {
         self.tools
+    }
+
+    /// The knowledge bases it lists.
+    pub fn knowledge(&self) -> &'static [KnowledgeRegistration] {
+        self.knowledge
     }
 
     /// Its own limit of tool calls per run, if it sets one.

@@ -113,6 +113,15 @@ impl ApplicationBuilder {
         self
     }
 
+    /// What every agent's tool results and approval questions are masked with (docs/privacy.md),
+    /// under each workflow's ([`Workflow::masking`]) and each agent's
+    /// ([`Workflow::agent_masking`]): the most specific policy is the one in effect. Without
+    /// any, nothing is masked.
+    pub fn masking(mut self, policy: crate::masking::MaskingPolicy) -> Self {
+        self.declarations.masking = Some(policy);
+        self
+    }
+
     /// The clock every timer runs on; the system clock unless set.
     pub fn clock(mut self, clock: impl Into<Clock>) -> Self {
         self.declarations.clock = clock.into();
@@ -196,6 +205,26 @@ impl ApplicationBuilder {
     #[cfg(feature = "mcp")]
     pub fn authorizer(mut self, authorizer: impl crate::mcp::Authorizer) -> Self {
         self.declarations.authorizer = Some(Arc::new(authorizer));
+        self
+    }
+
+    /// Where the indexes of knowledge bases over a folder are kept: one folder per base, named
+    /// as the base. `.agboss/knowledge` under the working directory unless set.
+    pub fn knowledge_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.declarations.knowledge_dir = Some(dir.into());
+        self
+    }
+
+    /// Knowledge base `name` reads its documents from `folder`, not from the folder its
+    /// declaration names: a deployment's own place, or a test's.
+    pub fn knowledge_folder(
+        mut self,
+        name: impl Into<String>,
+        folder: impl Into<std::path::PathBuf>,
+    ) -> Self {
+        self.declarations
+            .knowledge_folders
+            .push((name.into(), folder.into()));
         self
     }
 

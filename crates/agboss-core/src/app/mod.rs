@@ -25,6 +25,7 @@ mod executions;
 mod hosting;
 mod identifiers;
 mod in_flight;
+mod knowledge_bases;
 #[cfg(feature = "mcp")]
 mod mcp_pins;
 #[cfg(feature = "mcp")]

@@ -13,10 +13,11 @@ use super::{AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_MAX_TURNS, ToolDefaul
 use crate::agent::{AgentDescriptor, AgentSettings, AppAgent, AppTool, RunRules};
 use crate::base::{Problem, Setting, Source, UnknownAgentToolError};
 use crate::component::{MissingDependency, Requirement};
+use crate::knowledge::{KnowledgeDescriptor, KnowledgeMode};
 use crate::model::ToolChoice;
 use crate::tool::bound::effective_bound;
 use crate::tool::{ToolDescriptor, ToolEnv, ToolRegistration};
-use crate::units::ByteSize;
+use crate::units::{ByteSize, bytes};
 
 use super::DEFAULT_MAX_TOOL_CALLS;
 
@@ -84,6 +85,13 @@ impl<'a> WorkflowScope<'a> {
     ) -> AppAgent {
         let agent = descriptor.name();
         let mut registrations: Vec<ToolRegistration> = descriptor.tools().to_vec();
+        // A knowledge base in tool mode is one more tool, under every check of a tool's.
+        let (in_context, as_tools): (Vec<&'static KnowledgeDescriptor>, Vec<_>) = descriptor
+            .knowledge()
+            .iter()
+            .map(|k| k.descriptor())
+            .partition(|k| k.mode() == KnowledgeMode::Context);
+        registrations.extend(as_tools.iter().map(|k| *k.search_tool()));
         for tool in settings.iter().flat_map(|s| &s.tools) {
             match find_registered(tool) {
                 Ok(registration) => registrations.push(registration),
@@ -163,6 +171,10 @@ impl<'a> WorkflowScope<'a> {
         }
         let mut rules = self.rules(descriptor, settings, &model, &names, problems);
         rules.owner_roles = super::channel_checks::owner_roles(&tools);
+        let in_context = in_context
+            .iter()
+            .map(|base| self.context_search(base, problems))
+            .collect();
         AppAgent::new(
             descriptor,
             model,
@@ -170,6 +182,28 @@ impl<'a> WorkflowScope<'a> {
             workflow_bound.clone(),
             tools,
             rules,
+        )
+        .with_context_knowledge(in_context)
+    }
+
+    /// The search tool of knowledge base `base` in context mode: checked as a tool is (its
+    /// fields' providers), not offered to the model, and bounded by nothing, since the block
+    /// it makes is bounded whole by the agent's bound.
+    fn context_search(
+        &mut self,
+        base: &'static KnowledgeDescriptor,
+        problems: &mut Vec<Problem>,
+    ) -> AppTool {
+        let registration = base.search_tool();
+        let tool = registration.descriptor();
+        self.tool_checks(tool, problems);
+        let whole = bytes(u64::MAX);
+        let env_vars = self.env_vars(tool);
+        AppTool::new(
+            tool,
+            Setting::built_in(whole),
+            env_vars,
+            registration.instantiate(self.env.clone(), whole),
         )
     }
 
@@ -274,6 +308,7 @@ impl<'a> WorkflowScope<'a> {
             history_max_size,
             owner_roles: Vec::new(),
             max_duration,
+            masking: None,
         }
     }
 

@@ -22,6 +22,7 @@ use super::{
 use crate::agent::{AgentSettings, AppAgent};
 use crate::base::{AssemblyError, Problem, Setting, Source};
 use crate::deps::Providers;
+use crate::masking::MaskingPolicy;
 use crate::tool::{ToolDescriptor, ToolEnv};
 use crate::units::ByteSize;
 
@@ -49,14 +50,28 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
     ) = Default::default();
     // The router reaches tools through the providers (`ModelClient`); made on first use, so
     // assembly reads no key. What it knows of the models' context windows sizes history.
+    let knowledge_dir = builder
+        .knowledge_dir
+        .clone()
+        .unwrap_or_else(|| crate::knowledge::DEFAULT_KNOWLEDGE_DIR.into());
+    let folders = std::mem::take(&mut builder.knowledge_folders);
     let windows = match builder.router.take() {
         Some(router) => {
             let router = Arc::new(router);
             builder.provided.push_ready(router.clone());
+            builder.provided.push_knowledge_shelf(
+                knowledge_dir,
+                folders,
+                Some(router.clone()),
+                models,
+            );
             ContextWindows::Router(router)
         }
         None => {
             builder.provided.push_router(models.clone());
+            builder
+                .provided
+                .push_knowledge_shelf(knowledge_dir, folders, None, models.clone());
             ContextWindows::Configured(models)
         }
     };
@@ -210,7 +225,14 @@ impl Context<'_> {
             agent_names.push(descriptor.name());
             agents_seen.push(descriptor.name());
             let settings = self.settings.get(descriptor.name());
-            agents.push(scope.agent(descriptor, settings, &max_result_size, problems));
+            let mut agent = scope.agent(descriptor, settings, &max_result_size, problems);
+            agent.set_masking(masking_for(
+                workflow,
+                self.builder.masking.as_ref(),
+                self.app_source,
+                descriptor.name(),
+            ));
+            agents.push(agent);
         }
         let mut unassigned: Vec<&'static ToolDescriptor> = Vec::new();
         for registration in &workflow.tools {
@@ -261,4 +283,29 @@ fn replace_provided(builder: &mut Declarations) {
             builder.provided.entries.push(replacement);
         }
     }
+}
+
+/// The masking in effect for agent `agent` of `workflow`: its own there, else the workflow's,
+/// else the application's (`app`), whole; with where it was set.
+fn masking_for(
+    workflow: &Workflow,
+    app: Option<&MaskingPolicy>,
+    app_source: &Source,
+    agent: &str,
+) -> Option<Setting<MaskingPolicy>> {
+    let own = workflow
+        .agent_masking
+        .iter()
+        .find(|(name, _)| *name == agent)
+        .map(|(_, policy)| (policy, Source::Own));
+    let workflow_level = || {
+        let source = Source::Workflow(workflow.name.clone());
+        workflow.masking.as_ref().map(|policy| (policy, source))
+    };
+    let app_level = || app.map(|policy| (policy, app_source.clone()));
+    let (value, source) = own.or_else(workflow_level).or_else(app_level)?;
+    Some(Setting {
+        value: value.clone(),
+        source,
+    })
 }

@@ -15,6 +15,8 @@ use serde_json::{Value, json};
 use crate::agent::{AppAgent, AppTool};
 use crate::base::{Setting, Source, canonical_json, sha256_tagged};
 use crate::channel::RoleDescriptor;
+use crate::knowledge::{KnowledgeDescriptor, KnowledgeSource};
+use crate::masking::MaskingPolicy;
 use crate::run::Approvals;
 use crate::tool::{RoleRef, ToolDescriptor};
 use crate::units::{ByteSize, TimeSpan};
@@ -99,7 +101,7 @@ fn agent(agent: &AppAgent) -> Value {
     let answer = descriptor
         .answer()
         .map(|answer| json!({ "tool": answer.tool_name(), "schema": answer.schema() }));
-    json!({
+    let mut document = json!({
         "name": agent.name(),
         "model": agent.model(),
         "thinking": descriptor.thinking().to_string(),
@@ -118,6 +120,58 @@ fn agent(agent: &AppAgent) -> Value {
         "firstTurnToolChoice": agent.first_turn_tool_choice(),
         "answer": answer,
         "tools": agent.tools().iter().map(tool).collect::<Vec<_>>(),
+    });
+    // Only an agent that reads knowledge bases has the key, so that other agents' hashes stay
+    // as they were before knowledge bases existed.
+    if !descriptor.knowledge().is_empty()
+        && let Some(fields) = document.as_object_mut()
+    {
+        let bases = descriptor
+            .knowledge()
+            .iter()
+            .map(|k| knowledge(k.descriptor()));
+        fields.insert("knowledge".into(), Value::Array(bases.collect()));
+    }
+    // Absent when nothing is masked: the hashes of agents without masking stay as they were.
+    if let (Some(masking), Some(fields)) = (agent.masking(), document.as_object_mut()) {
+        fields.insert("masking".to_owned(), masking_of(masking));
+    }
+    document
+}
+
+/// One knowledge base as an agent reads it: its mode, its number of passages and where its
+/// passages come from (in context mode its block is bounded by the agent's `maxResultSize`; in
+/// tool mode its search tool is among the agent's tools).
+fn knowledge(base: &KnowledgeDescriptor) -> Value {
+    let source = match base.source() {
+        KnowledgeSource::Folder(folder) => json!({
+            "folder": folder.folder,
+            "documents": folder.documents,
+            "search": folder.search,
+            "embeddings": folder.embeddings,
+        }),
+        KnowledgeSource::Own => json!({ "own": base.rust_type() }),
+    };
+    json!({
+        "name": base.name(),
+        "description": base.description(),
+        "mode": base.mode().as_str(),
+        "topK": base.top_k(),
+        "source": source,
+    })
+}
+
+/// The masking in effect for an agent: the entities it masks, the application's patterns (each
+/// name with its expression) and where the policy was set.
+fn masking_of(masking: &Setting<MaskingPolicy>) -> Value {
+    let policy = &masking.value;
+    let patterns = policy
+        .patterns()
+        .map(|(name, pattern)| json!({ "name": name, "pattern": pattern }));
+    json!({
+        "entities": policy.entities().iter().map(|e| e.name()).collect::<Vec<_>>(),
+        "patterns": patterns.collect::<Vec<_>>(),
+        "source": source(&masking.source),
     })
 }
 
@@ -344,6 +398,30 @@ mod tests {
             &crate::tool::bound::truncation_marker(),
         );
         assert_eq!(same.hash, base);
+    }
+
+    #[test]
+    fn the_masking_in_effect_changes_it_and_is_written_out() {
+        use crate::masking::{Entity, MaskingPolicy};
+        let (base, _) = hash_of(desk(&HELPER));
+        let standard = desk(&HELPER).masking(MaskingPolicy::standard());
+        let (masked, document) = hash_of(standard);
+        assert_ne!(masked, base);
+        assert!(
+            document.contains(concat!(
+                r#""masking":{"entities":["secret","email","iban","card","phone"],"#,
+                r#""patterns":[],"source":"workflow:desk"}"#
+            )),
+            "{document}"
+        );
+        let fewer = desk(&HELPER).masking(MaskingPolicy::standard().without(Entity::Phone));
+        assert_ne!(hash_of(fewer).0, masked, "an entity off");
+        let own = MaskingPolicy::standard()
+            .with_pattern("ticket", "TCK-[0-9]+")
+            .unwrap();
+        let (with_own, document) = hash_of(desk(&HELPER).masking(own));
+        assert_ne!(with_own, masked, "a pattern of the application's");
+        assert!(document.contains(r#""patterns":[{"name":"ticket","pattern":"TCK-[0-9]+"}]"#));
     }
 
     #[test]

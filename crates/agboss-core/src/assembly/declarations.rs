@@ -8,6 +8,7 @@ use crate::base::Env;
 use crate::channel::{ChannelRegistration, RoleDescriptor};
 #[cfg(feature = "config")]
 use crate::config::Config;
+use crate::masking::MaskingPolicy;
 use crate::model::ModelRouter;
 use crate::policy::PermissionChecker;
 use crate::time::Clock;
@@ -25,6 +26,9 @@ pub struct Declarations {
     pub(crate) replacements: ProvidedList,
     pub(crate) defaults: ToolDefaults,
     pub(crate) agent_defaults: AgentDefaults,
+    /// What its agents' tool results and approval questions are masked with, under each
+    /// workflow's and agent's own.
+    pub(crate) masking: Option<MaskingPolicy>,
     pub(crate) clock: Clock,
     #[cfg(feature = "config")]
     pub(crate) config: Option<Config>,
@@ -44,6 +48,10 @@ pub struct Declarations {
     /// What resuming an execution under another configuration hash does, in the workflows
     /// that do not say.
     pub(crate) on_config_change: super::OnConfigChange,
+    /// Where knowledge bases' indexes are kept; `.agboss/knowledge` unless set.
+    pub(crate) knowledge_dir: Option<std::path::PathBuf>,
+    /// Folders read in the place of those knowledge bases' declarations name, by base.
+    pub(crate) knowledge_folders: Vec<(String, std::path::PathBuf)>,
 }
 
 impl Declarations {
@@ -57,6 +65,7 @@ impl Declarations {
             replacements: ProvidedList::default(),
             defaults: ToolDefaults::default(),
             agent_defaults: AgentDefaults::default(),
+            masking: None,
             clock: Clock::system(),
             #[cfg(feature = "config")]
             config: None,
@@ -68,6 +77,8 @@ impl Declarations {
             credentials: None,
             #[cfg(feature = "mcp")]
             authorizer: None,
+            knowledge_dir: None,
+            knowledge_folders: Vec::new(),
             on_config_change: super::OnConfigChange::Warn,
             lease_ttl,
         }

@@ -142,7 +142,7 @@ fn names_of(children: &[Workflow]) -> Vec<String> {
 }
 
 /// Whether `again` declares what `first` (placed at `placement`) did: the same agents and tools,
-/// the same includes by name, the same defaults and `on_config_change`, and providers of the same types (their values
+/// the same includes by name, the same defaults, `on_config_change` and masking, and providers of the same types (their values
 /// cannot be compared: the first declaration's are kept).
 fn same(first: &Workflow, placement: &Placement, again: &Workflow) -> bool {
     let agents = first.agents.len() == again.agents.len()
@@ -170,6 +170,8 @@ fn same(first: &Workflow, placement: &Placement, again: &Workflow) -> bool {
         && first.defaults == again.defaults
         && first.agent_defaults == again.agent_defaults
         && first.on_config_change == again.on_config_change
+        && first.masking == again.masking
+        && first.agent_masking == again.agent_masking
         && placement.includes == names_of(&again.includes)
 }
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::base::{Env, FromEnv};
 use crate::deps::{ErasedValue, Providers};
+use crate::knowledge::KnowledgeShelf;
 #[cfg(feature = "mcp")]
 use crate::mcp::McpHub;
 use crate::model::{ModelRouter, ModelSettings};
@@ -66,6 +67,30 @@ impl ProvidedList {
             Ok(McpHub::new(env.clone(), clock.clone())
                 .with_credentials(credentials.clone())
                 .with_authorizer(authorizer.clone()))
+        });
+    }
+
+    /// The knowledge bases' indexes, kept under `dir` (of the bases in `folders`, over the
+    /// folders given there), their embeddings models reached as
+    /// `router` reaches chat models (else as the configuration's `models` say); made on first
+    /// use.
+    pub(crate) fn push_knowledge_shelf(
+        &mut self,
+        dir: std::path::PathBuf,
+        folders: Vec<(String, std::path::PathBuf)>,
+        router: Option<Arc<ModelRouter>>,
+        models: BTreeMap<String, ModelSettings>,
+    ) {
+        self.push_made::<KnowledgeShelf>(&[], move |env, clock| {
+            let router = router
+                .clone()
+                .unwrap_or_else(|| Arc::new(ModelRouter::from_settings(&models, env, clock)));
+            let shelf = folders
+                .iter()
+                .fold(KnowledgeShelf::new(dir.clone()), |shelf, (name, folder)| {
+                    shelf.with_folder(name.clone(), folder.clone())
+                });
+            Ok(shelf.with_models(router, env.clone()))
         });
     }
 

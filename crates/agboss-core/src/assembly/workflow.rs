@@ -7,6 +7,7 @@ use super::provided::ProvidedList;
 use super::{AgentDefaults, OnConfigChange, ToolDefaults};
 use crate::agent::{Agent, AgentDescriptor};
 use crate::base::FromEnv;
+use crate::masking::MaskingPolicy;
 use crate::tool::{Tool, ToolRegistration};
 
 /// A workflow as declared; `ApplicationBuilder::build` (in `app`)
@@ -35,6 +36,10 @@ pub struct Workflow {
     /// What resuming one of its executions does under another configuration hash; `None`:
     /// the application's.
     pub(crate) on_config_change: Option<OnConfigChange>,
+    /// What its agents' results and questions are masked with; `None`: the application's.
+    pub(crate) masking: Option<MaskingPolicy>,
+    /// Its agents' own masking, by agent name, over the workflow's.
+    pub(crate) agent_masking: Vec<(&'static str, MaskingPolicy)>,
 }
 
 impl Workflow {
@@ -49,6 +54,8 @@ impl Workflow {
             agent_defaults: AgentDefaults::default(),
             includes: Vec::new(),
             on_config_change: None,
+            masking: None,
+            agent_masking: Vec::new(),
         }
     }
 
@@ -109,6 +116,32 @@ impl Workflow {
     /// application's (`ApplicationBuilder::on_config_change`), else [`OnConfigChange::Warn`].
     pub fn on_config_change(mut self, on_change: OnConfigChange) -> Workflow {
         self.on_config_change = Some(on_change);
+        self
+    }
+
+    /// What its agents' tool results and approval questions are masked with (docs/privacy.md),
+    /// over the application's ([`ApplicationBuilder::masking`](crate::app::ApplicationBuilder::masking));
+    /// an agent's own ([`agent_masking`](Self::agent_masking)) is over this one.
+    ///
+    /// ```
+    /// use agboss_core::assembly::Workflow;
+    /// use agboss_core::masking::{Entity, MaskingPolicy};
+    ///
+    /// let desk = Workflow::new("desk").masking(MaskingPolicy::standard().without(Entity::Phone));
+    /// # let _ = desk;
+    /// ```
+    pub fn masking(mut self, policy: MaskingPolicy) -> Workflow {
+        self.masking = Some(policy);
+        self
+    }
+
+    /// What agent `A`'s tool results and approval questions are masked with in this workflow,
+    /// over the workflow's and the application's: the most specific policy is the one in
+    /// effect, whole (policies are not merged).
+    pub fn agent_masking<A: Agent>(mut self, policy: MaskingPolicy) -> Workflow {
+        let name = A::DESCRIPTOR.name();
+        self.agent_masking.retain(|(agent, _)| *agent != name);
+        self.agent_masking.push((name, policy));
         self
     }
 

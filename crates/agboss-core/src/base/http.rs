@@ -1,6 +1,30 @@
-//! The TLS setup of a provider's client, and error texts with their causes.
+//! The HTTP client of the APIs agboss calls, its TLS setup, and error texts with their causes.
 
 use std::sync::Arc;
+
+/// The HTTP client of an API agboss calls (a model provider, an embeddings endpoint): TLS as
+/// [`tls_config`] sets it up, HTTP/1.1, no redirects followed, agboss's user agent. The second
+/// value says why `https` will fail, when no CA certificates were found.
+#[cfg_attr(
+    not(any(
+        feature = "openai",
+        feature = "anthropic",
+        feature = "gemini",
+        feature = "knowledge"
+    )),
+    allow(dead_code)
+)]
+pub(crate) fn api_client() -> Result<(reqwest::Client, Option<String>), String> {
+    let (tls, problem) = tls_config()?;
+    let client = reqwest::Client::builder()
+        .tls_backend_preconfigured(tls)
+        .http1_only()
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("agboss/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| format!("could not build the HTTP client: {}", error_chain(&e)))?;
+    Ok((client, problem))
+}
 
 /// TLS with ring and the platform's verifier, for this client only (no process-wide provider),
 /// HTTP/1.1 only. Without system CA certificates, `https` fails on every certificate, and the

@@ -1,4 +1,4 @@
-//! [`ComponentKind`]: tool, agent, channel role, channel, MCP server.
+//! [`ComponentKind`]: tool, agent, channel role, channel, MCP server, knowledge base.
 
 use std::fmt;
 
@@ -15,10 +15,12 @@ pub enum ComponentKind {
     Channel,
     /// `#[mcp_server]`.
     McpServer,
+    /// `#[knowledge]`.
+    Knowledge,
 }
 
 impl ComponentKind {
-    /// The kind as messages name it: `tool`, `agent`, `channel role`, `channel`, `MCP server`.
+    /// The kind as messages name it: `tool`, `agent`, `channel role`, `channel`, `MCP server`, `knowledge base`.
     pub const fn as_str(self) -> &'static str {
         match self {
             ComponentKind::Tool => "tool",
@@ -26,6 +28,7 @@ impl ComponentKind {
             ComponentKind::ChannelRole => "channel role",
             ComponentKind::Channel => "channel",
             ComponentKind::McpServer => "MCP server",
+            ComponentKind::Knowledge => "knowledge base",
         }
     }
 }

@@ -7,6 +7,7 @@ use serde_json::{Value, json as object};
 use super::{access, approval, asks, gating};
 use crate::agent::{AppAgent, AppTool};
 use crate::app::Application;
+use crate::knowledge::{KnowledgeMode, KnowledgeSource};
 use crate::tool::ToolDescriptor;
 use crate::units::ByteSize;
 
@@ -96,6 +97,34 @@ fn agent_entry(agent: &AppAgent) -> Value {
         "ownerRoles": agent.owner_roles(),
         "tools": agent.tools().iter().map(agent_tool).collect::<Vec<_>>(),
     });
+    // Only an agent that reads knowledge bases has the key.
+    if !descriptor.knowledge().is_empty()
+        && let Some(entry) = entry.as_object_mut()
+    {
+        let bases = descriptor.knowledge().iter().map(|k| {
+            let base = k.descriptor();
+            let mut source = match base.source() {
+                KnowledgeSource::Folder(folder) => serde_json::json!({
+                    "folder": folder.folder,
+                    "documents": folder.documents,
+                    "search": folder.search,
+                    "embeddings": folder.embeddings,
+                }),
+                KnowledgeSource::Own => serde_json::json!({ "own": base.rust_type() }),
+            };
+            if let Some(fields) = source.as_object_mut() {
+                fields.insert("name".into(), base.name().into());
+                fields.insert("description".into(), base.description().into());
+                fields.insert("mode".into(), base.mode().as_str().into());
+                fields.insert("topK".into(), base.top_k().into());
+                let tool = (base.mode() == KnowledgeMode::Tool)
+                    .then(|| base.search_tool().descriptor().name());
+                fields.insert("searchTool".into(), tool.into());
+            }
+            source
+        });
+        entry.insert("knowledge".into(), Value::Array(bases.collect()));
+    }
     // Only an agent with a time budget has these keys.
     if let (Some(budget), Some(entry)) = (agent.max_duration(), entry.as_object_mut()) {
         let millis = u64::try_from(budget.value.as_duration().as_millis()).unwrap_or(u64::MAX);

@@ -6,6 +6,7 @@ use super::{access, approval, asks, gating, origin};
 use crate::agent::{AppAgent, AppTool};
 use crate::app::Application;
 use crate::assembly::AppWorkflow;
+use crate::knowledge::{KnowledgeMode, KnowledgeSource};
 
 /// The application as a tree:
 ///
@@ -98,6 +99,7 @@ impl<'a> Tree<'a> {
         );
         for agent in workflow.agents() {
             agent_line(out, &pad, agent);
+            knowledge_lines(out, &pad, agent);
             for tool in agent.tools() {
                 tool_line(out, &pad, tool, self.app);
             }
@@ -140,6 +142,44 @@ fn agent_line(out: &mut String, pad: &str, agent: &AppAgent) {
         agent.max_tool_calls(),
         agent.max_result_size(),
     );
+}
+
+/// One line per knowledge base the agent reads: its mode (in tool mode, its search tool, listed
+/// below with the other tools; in context mode, the bound its block is cut to), where its
+/// passages come from, and how many a search returns.
+fn knowledge_lines(out: &mut String, pad: &str, agent: &AppAgent) {
+    for base in agent.descriptor().knowledge() {
+        let base = base.descriptor();
+        let mode = match base.mode() {
+            KnowledgeMode::Tool => format!("tool mode: {}", base.search_tool().descriptor().name()),
+            KnowledgeMode::Context => {
+                format!(
+                    "context mode, each block within {}",
+                    agent.max_result_size()
+                )
+            }
+        };
+        let source = match base.source() {
+            KnowledgeSource::Folder(folder) => {
+                let mut source = format!(
+                    "folder {}, {}, {}",
+                    folder.folder, folder.documents, folder.search
+                );
+                if let Some(model) = folder.embeddings {
+                    source.push_str(&format!(" ({model})"));
+                }
+                source
+            }
+            KnowledgeSource::Own => format!("own search ({})", base.rust_type()),
+        };
+        let _ = writeln!(
+            out,
+            "{pad}    · knowledge {} ({mode}; {source}; top {}) — {}",
+            base.name(),
+            base.top_k(),
+            base.description(),
+        );
+    }
 }
 
 fn tool_line(out: &mut String, pad: &str, tool: &AppTool, app: &Application) {

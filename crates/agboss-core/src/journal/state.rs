@@ -114,6 +114,9 @@ pub struct LoopState {
     pub permissions: Vec<CallPermission>,
     /// The conversation (the system prompt is the agent's and travels apart).
     pub messages: Vec<Message>,
+    /// Where in [`messages`](Self::messages) the run's input is (after its thread's history):
+    /// the message context-mode knowledge is added to, for each model call only.
+    pub input_at: Option<usize>,
     /// Model answers so far.
     pub turn: u32,
     /// Tool calls the model asked for so far (the answer tool not counted).
@@ -235,6 +238,7 @@ impl LoopState {
                 self.usage += history_usage;
                 self.model_cost += history_cost;
                 self.messages.extend(history);
+                self.input_at = Some(self.messages.len());
                 self.messages.push(Message::user(input));
                 self.next = Next::CallModel;
             }

@@ -231,9 +231,22 @@ impl<'a> AgentLoop<'a> {
             return Err(self.fail(state, late).await);
         }
         self.may_start().await?;
+        // Context-mode knowledge goes into this call's input message only: the journal keeps
+        // the input as the user gave it, and it is put back after the call.
+        let input = self
+            .add_knowledge(
+                &mut state.messages,
+                state.input_at,
+                state.visit,
+                state.turn + 1,
+            )
+            .await;
         let model = match &self.model {
             Ok(model) => model,
-            Err(e) => return Err(self.fail(state, RunError::Model(e.clone())).await),
+            Err(e) => {
+                Self::restore_input(&mut state.messages, input);
+                return Err(self.fail(state, RunError::Model(e.clone())).await);
+            }
         };
         let model_id = self.agent.model();
         let turn = state.turn + 1;
@@ -245,6 +258,7 @@ impl<'a> AgentLoop<'a> {
             .instrument(span)
             .await;
         state.messages = std::mem::take(&mut self.request.messages);
+        Self::restore_input(&mut state.messages, input);
         let response = match answered {
             Ok(response) => response,
             Err(ModelError::Aborted(reason)) => {

@@ -24,7 +24,7 @@ use reqwest::header::{
 use serde_json::Value;
 
 use super::ProviderSettings;
-use crate::base::http::{error_chain, tls_config};
+use crate::base::http::{api_client, error_chain};
 use crate::context::{AbortReason, Signal};
 use crate::model::real_requests_forbidden;
 use crate::model::{ModelError, ToolChoice};
@@ -114,15 +114,9 @@ impl Client {
     pub(crate) fn new(settings: ProviderSettings, key: Option<String>, clock: Clock) -> Client {
         let key = key.map(|k| k.trim().to_owned()).filter(|k| !k.is_empty());
         let mut tls_problem = None;
-        let http = tls_config().and_then(|(tls, problem)| {
+        let http = api_client().map(|(client, problem)| {
             tls_problem = problem;
-            reqwest::Client::builder()
-                .tls_backend_preconfigured(tls)
-                .http1_only()
-                .redirect(reqwest::redirect::Policy::none())
-                .user_agent(concat!("agboss/", env!("CARGO_PKG_VERSION")))
-                .build()
-                .map_err(|e| format!("could not build the HTTP client: {}", error_chain(&e)))
+            client
         });
         Client {
             settings,
