@@ -105,6 +105,8 @@ pub mod mcp;
 
 #[cfg(feature = "mcp")]
 pub use generate::{Generate, GenerateMcp};
+#[cfg(feature = "knowledge")]
+pub use knowledge::KnowledgeCommand;
 pub use new::{AgbossSource, New, NewError};
 pub use pauses::{
     Answerer, PauseCommand, USER_VARIABLES, current_user, current_user_or, render as render_pause,
@@ -114,6 +116,8 @@ pub use pins::McpCommand;
 pub use worker::WorkerArgs;
 
 mod describe;
+#[cfg(feature = "knowledge")]
+mod knowledge;
 mod new;
 mod pauses;
 #[cfg(feature = "mcp")]
@@ -163,6 +167,11 @@ pub enum Command {
     #[cfg(feature = "mcp")]
     #[command(subcommand)]
     Mcp(McpCommand),
+    /// `knowledge index [NAMES..]`, `knowledge search NAME QUERY`: the indexes of the
+    /// application's knowledge bases over a folder, brought up to date, and searched by hand.
+    #[cfg(feature = "knowledge")]
+    #[command(subcommand)]
+    Knowledge(knowledge::KnowledgeCommand),
     /// Work on the store's executions: claim what can go on (new runs, answered pauses, what a
     /// stopped instance left) and drive it, until Ctrl-C. Several workers share one store.
     Worker(WorkerArgs),
@@ -210,6 +219,8 @@ impl Command {
             Command::Describe { .. } | Command::Pauses(_) | Command::Worker(_) => true,
             #[cfg(feature = "mcp")]
             Command::Mcp(_) => true,
+            #[cfg(feature = "knowledge")]
+            Command::Knowledge(_) => true,
             #[cfg(feature = "mcp")]
             Command::G(_) => false,
         }
@@ -222,6 +233,8 @@ impl Command {
             Command::Describe { .. } | Command::Pauses(_) | Command::Worker(_) => None,
             #[cfg(feature = "mcp")]
             Command::Mcp(_) => None,
+            #[cfg(feature = "knowledge")]
+            Command::Knowledge(_) => None,
             #[cfg(feature = "mcp")]
             Command::G(Generate::Mcp(mcp)) => Some(mcp.run()),
         }
@@ -299,6 +312,8 @@ impl Command {
             Command::Pauses(command) => command.run(app, user).await,
             #[cfg(feature = "mcp")]
             Command::Mcp(command) => command.run(app, user).await,
+            #[cfg(feature = "knowledge")]
+            Command::Knowledge(command) => command.run(app).await,
             Command::Worker(worker) => {
                 let mut out = Vec::new();
                 let report = worker.work(app, Default::default(), &mut out).await;
