@@ -176,6 +176,12 @@ impl Desk {
             out.contains("scout -> One opening matches: Rust Compiler Engineer"),
             "{out}"
         );
+        // The notes agent searches agboss's guides (docs-rag, tool mode) and cites a file.
+        assert!(
+            out.contains("  · search-docs-rag-tool -> {\"passages\":[{\"source\":\""),
+            "{out}"
+        );
+        assert!(out.contains("notes -> The guides say ("), "{out}");
         let line = out
             .lines()
             .find(|line| line.contains("note-save-tool waits for note-approval-channel"))
@@ -331,7 +337,7 @@ fn each_agent_of_the_desk_has_its_own_thread() {
     assert!(ok, "{out}");
     let notes = desk.thread("desk/alice/notes");
     let scout = desk.thread("desk/alice/scout");
-    assert_eq!(notes.len(), 4, "two runs of two questions: {notes:?}");
+    assert_eq!(notes.len(), 6, "two runs of three questions: {notes:?}");
     assert!(notes.iter().all(|(agent, _)| agent == "notes"), "{notes:?}");
     assert_eq!(
         scout,

@@ -11,13 +11,14 @@ use std::path::{Path, PathBuf};
 
 /// The layers of `agboss-core`, bottom to top. A module may use modules of lower layers only.
 const LAYERS: &[&[&str]] = &[
-    &["base", "dto", "time", "units"],
+    &["base", "dto", "masking", "time", "units"],
     &["spend"],
     &["context"],
     &["deps"],
     &["component"],
     &["tool"],
     &["mcp", "model"],
+    &["knowledge"],
     &["agent", "channel", "policy"],
     &["journal"],
     &["store"],

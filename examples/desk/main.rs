@@ -9,6 +9,8 @@
 //! cargo run --example desk -- refuse <pause id> "wrong day"
 //! cargo run --example desk -- reply <pause id> "yes, save it"
 //! cargo run --example desk -- describe               # who can use which tool, with what limits
+//! cargo run --example desk -- knowledge index        # index the knowledge bases (else on first use)
+//! cargo run --example desk -- knowledge search docs-rag "result size"
 //! ```
 //!
 //! With a provider's key in the environment (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`,
@@ -23,7 +25,9 @@
 //! are asked for the user at the terminal (`$AGBOSS_USER`, else `$USER`, else `desk-user`):
 //! they own the threads, so they answer their pauses, and the subcommands act for the same user.
 //! Each agent keeps a thread of its own per user (`desk/<user>/<agent>`): an agent remembers
-//! its own conversations, not the other agent's.
+//! its own conversations, not the other agent's. `notes` can search agboss's guides (`docs/`,
+//! the knowledge base `docs-rag`, tool mode); `scout` reads career advice
+//! (`examples/desk/career`, `career-rag`, context mode) with every question.
 
 mod approval;
 mod models;
@@ -68,12 +72,33 @@ fn desk(
         .channel::<DeskPending>()
         .store(store)
         .defaults(ToolDefaults::new().max_result_size(kilobytes(64)))
+        // The knowledge bases read this repository's folders wherever the desk runs from, and
+        // keep their indexes beside its store.
+        .knowledge_folder(
+            "docs-rag",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs"),
+        )
+        .knowledge_folder(
+            "career-rag",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/desk/career"),
+        )
+        .knowledge_dir(knowledge_dir(env))
         .env(env.clone());
     match models {
         Models::Scripted(model) => builder = builder.chat_model(Arc::new(*model)),
         Models::Provider(config) => builder = builder.config(config.clone()),
     }
     builder.build()
+}
+
+/// Where the knowledge bases' indexes are kept: `knowledge` beside the store's file.
+fn knowledge_dir(env: &Env) -> std::path::PathBuf {
+    let db = match env.get("DESK_DB") {
+        Some(path) => std::path::PathBuf::from(path),
+        None => SqliteStore::default_path("desk", env).unwrap_or_else(|_| "desk.db".into()),
+    };
+    db.parent()
+        .map_or_else(|| "desk-knowledge".into(), |dir| dir.join("desk-knowledge"))
 }
 
 /// The store: the file `DESK_DB` names, else `desk.db` in the data folder.
@@ -186,6 +211,7 @@ async fn main() -> ExitCode {
         ("notes", "When is my dentist appointment?"),
         ("notes", "Remember: the dentist is on Tuesday at 9."),
         ("scout", "Find me remote Rust jobs."),
+        ("notes", "How are bounded results shown to the model?"),
     ];
     for (agent, question) in questions {
         println!("\n{agent} <- {question}");

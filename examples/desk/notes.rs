@@ -154,12 +154,17 @@ impl ToolHandler for NoteSave {
     }
 }
 
+/// agboss's own guides: how tools, agents, MCP servers, pauses and stores are written and run.
+#[knowledge(name = "docs-rag", folder = "docs")]
+pub struct DocsRag;
+
 #[agent(
     name = "notes",
     description = "Keeps the user's notes",
     prompt = "notes.prompt.md",
     model = "moonshotai/kimi-k2.6",
     tools = [NoteSearch, NoteSave],
+    knowledge = [DocsRag],
     history_turns = 5,
     history_summaries = 10,
 )]

@@ -81,12 +81,22 @@ impl ToolHandler for GreenhouseJobs {
     }
 }
 
+/// Advice on looking for work: remote roles, what Rust teams ask for, how to apply.
+#[knowledge(
+    name = "career-rag",
+    folder = "examples/desk/career",
+    mode = "context",
+    top_k = 3
+)]
+pub struct CareerRag;
+
 #[agent(
     name = "scout",
     description = "Finds jobs",
     prompt = "scout.prompt.md",
     model = "moonshotai/kimi-k2.6",
     tools = [GreenhouseJobs],
+    knowledge = [CareerRag],
     max_tool_calls = 4,
 )]
 pub struct Scout;

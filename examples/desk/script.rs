@@ -41,8 +41,17 @@ fn answer(request: &ChatRequest) -> ChatResponse {
             is_error,
             ..
         }) => text(after_tool(name, content, *is_error, &request.messages)),
-        Some(Message::User { text: question }) => {
-            if offers("note-save-tool") && question.to_lowercase().starts_with("remember") {
+        Some(Message::User { text: said }) => {
+            // What a context-mode knowledge base added follows the question (scout's advice).
+            let question = &said
+                .split_once("\n\n[knowledge base ")
+                .map_or(said.clone(), |(question, _)| question.to_owned());
+            if offers("search-docs-rag-tool") && question.starts_with("How") {
+                call(
+                    "search-docs-rag-tool",
+                    json!({ "query": keywords(question), "top_k": 1 }),
+                )
+            } else if offers("note-save-tool") && question.to_lowercase().starts_with("remember") {
                 let note = question
                     .split_once(':')
                     .map_or(question.as_str(), |(_, rest)| rest)
@@ -98,6 +107,16 @@ fn after_tool(tool: &str, content: &str, is_error: bool, messages: &[Message]) -
                 format!("From your notes: {}.", notes.join("; "))
             }
         }
+        "search-docs-rag-tool" => match result["passages"].as_array().and_then(|p| p.first()) {
+            Some(passage) => format!(
+                "The guides say ({}:{}, {}): {}",
+                passage["source"].as_str().unwrap_or_default(),
+                passage["line"],
+                passage["heading"].as_str().unwrap_or_default(),
+                first_sentence(passage["text"].as_str().unwrap_or_default()),
+            ),
+            None => "The guides say nothing about that.".to_owned(),
+        },
         "greenhouse-jobs-tool" => {
             let jobs: Vec<String> = result["jobs"]
                 .as_array()
@@ -113,6 +132,19 @@ fn after_tool(tool: &str, content: &str, is_error: bool, messages: &[Message]) -
             }
         }
         _ => format!("The tool said: {content}"),
+    }
+}
+
+/// The first sentence of `text` after its heading lines, on one line.
+fn first_sentence(text: &str) -> String {
+    let body = text.lines().filter(|line| !line.starts_with('#'));
+    let line = body
+        .flat_map(str::split_whitespace)
+        .collect::<Vec<_>>()
+        .join(" ");
+    match line.find(". ") {
+        Some(end) => line[..=end].to_owned(),
+        None => line,
     }
 }
 

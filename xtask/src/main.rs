@@ -80,6 +80,7 @@ const FEATURES: &[&str] = &[
     "cli",
     "sqlite",
     "postgres",
+    "knowledge",
     "testing",
     "failpoints",
 ];
@@ -133,6 +134,8 @@ fn faults(long: bool) -> Result<(), String> {
         "tool-timeouts",
         "mcp-faults",
         "mcp-pins",
+        "masking",
+        "hostile-bytes",
     ];
     let mut args = vec!["test", "-p", "agboss-tests", "--all-features"];
     for test in tests {

@@ -87,7 +87,7 @@
 extern crate self as agboss;
 
 #[doc(inline)]
-pub use agboss_macros::{agent, channel, channel_role, dto, tool};
+pub use agboss_macros::{agent, channel, channel_role, dto, knowledge, tool};
 #[cfg(feature = "mcp")]
 #[doc(inline)]
 pub use agboss_macros::{mcp_server, mcp_tool};
@@ -116,6 +116,7 @@ pub mod prelude {
     pub use agboss_core::channel::{QuestionError, Questions};
     pub use agboss_core::context::ExecutionContext;
     pub use agboss_core::dto::PlainText;
+    pub use agboss_core::knowledge::{KnowledgeBase, KnowledgeError, KnowledgeQuery, Passage};
     #[cfg(feature = "mcp")]
     pub use agboss_core::mcp::McpClient;
     pub use agboss_core::model::ModelClient;
@@ -124,7 +125,7 @@ pub mod prelude {
     pub use agboss_core::tool::Credentials;
     pub use agboss_core::tool::Wanted;
     pub use agboss_core::tool::{ToolError, ToolHandler};
-    pub use agboss_macros::{agent, channel, channel_role, dto, tool};
+    pub use agboss_macros::{agent, channel, channel_role, dto, knowledge, tool};
     #[cfg(feature = "mcp")]
     pub use agboss_macros::{mcp_server, mcp_tool};
 }
@@ -160,11 +161,14 @@ pub mod tool {
         Dependency, Digest, Issue, Issues, OnCrash, RemoteTool, RepeatedWhen, Repeats,
         ResultCeiling, RoleRef, SchemaError, Tool, ToolDefinition, ToolDescriptor, ToolError,
         ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
-        input_schema_of, output_schema_of, registered_tools, tool_definition_of, truncation_marker,
+        input_schema_of, mask_bounded, output_schema_of, registered_tools, tool_definition_of,
+        truncation_marker,
     };
     // Uncooperative work inside a tool (fault plan T9): bounded blocking threads, child process
     // groups stopped with the call, and the grace before the step judges a call from outside.
     pub use agboss_core::tool::{BlockingPool, StopFlag, Subprocess, TIMEOUT_GRACE, blocking};
+    // Bytes a tool did not write, as text a model may read (docs/tools.md).
+    pub use agboss_core::tool::{LossyText, TextOutput, text_from_bytes};
     // Artifacts (`result_kind`, `wants`; docs/policies.md).
     pub use agboss_core::tool::{
         Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, ResultKind, ShelfFuture, Wanted,
@@ -183,8 +187,10 @@ pub mod credentials {
 }
 
 /// Policies over tool calls: the application's permission checker and the built-in policy
-/// against prompt injection (docs/policies.md).
+/// against prompt injection (docs/policies.md), and the masking of personal data and secrets in
+/// what models, people and journals read of tool results (docs/privacy.md).
 pub mod policy {
+    pub use agboss_core::masking::{Entity, MaskingPatternError, MaskingPolicy};
     pub use agboss_core::policy::{
         CallSeen, Permission, PermissionChecker, PermissionKind, PermissionRequest,
         UntrustedContentPolicy,
@@ -378,6 +384,21 @@ pub mod describe {
     };
 }
 
+/// Knowledge bases (`#[knowledge]`): documents an agent searches through its tool
+/// `search-<name>-tool` or has added to its input (docs/knowledge.md).
+pub mod knowledge {
+    /// The built-in index of a folder (feature `knowledge`): what `#[knowledge(folder = ..)]`
+    /// searches, usable on its own.
+    #[cfg(feature = "knowledge")]
+    pub use agboss_core::knowledge::folder;
+    pub use agboss_core::knowledge::{
+        DEFAULT_KNOWLEDGE_DIR, FolderSource, Knowledge, KnowledgeBase, KnowledgeDescriptor,
+        KnowledgeError, KnowledgeHits, KnowledgeMode, KnowledgeQuery, KnowledgeRegistration,
+        KnowledgeShelf, KnowledgeSource, Passage, SearchKnowledge, context_block,
+        registered_knowledge,
+    };
+}
+
 /// MCP servers and their tools (`#[mcp_server]`, `#[mcp_tool]`).
 #[cfg(feature = "mcp")]
 pub mod mcp {
@@ -406,6 +427,8 @@ pub mod config {
 /// a command line of its own.
 #[cfg(feature = "cli")]
 pub mod cli {
+    #[cfg(feature = "knowledge")]
+    pub use agboss_cli::KnowledgeCommand;
     pub use agboss_cli::{
         AgbossArgs, Answerer, Command, PauseCommand, USER_VARIABLES, WorkerArgs, command,
         command_from, current_user, current_user_or, render_pause,
