@@ -136,6 +136,7 @@ fn faults(long: bool) -> Result<(), String> {
         "mcp-pins",
         "masking",
         "hostile-bytes",
+        "huge-results",
     ];
     let mut args = vec!["test", "-p", "agboss-tests", "--all-features"];
     for test in tests {

@@ -123,6 +123,7 @@ pub mod prelude {
     pub use agboss_core::spend::SpendRecorder;
     pub use agboss_core::time::Clock;
     pub use agboss_core::tool::Credentials;
+    pub use agboss_core::tool::TextStream;
     pub use agboss_core::tool::Wanted;
     pub use agboss_core::tool::{ToolError, ToolHandler};
     pub use agboss_macros::{agent, channel, channel_role, dto, knowledge, tool};
@@ -169,6 +170,8 @@ pub mod tool {
     pub use agboss_core::tool::{BlockingPool, StopFlag, Subprocess, TIMEOUT_GRACE, blocking};
     // Bytes a tool did not write, as text a model may read (docs/tools.md).
     pub use agboss_core::tool::{LossyText, TextOutput, text_from_bytes};
+    // Results read while they are made, up to the bound (fault plan T12, docs/tools.md).
+    pub use agboss_core::tool::{Stopped, StreamedText, TextSender, TextStream};
     // Artifacts (`result_kind`, `wants`; docs/policies.md).
     pub use agboss_core::tool::{
         Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, ResultKind, ShelfFuture, Wanted,
@@ -405,11 +408,11 @@ pub mod mcp {
     pub use agboss_core::mcp::{
         AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, AuthorizerFuture, CLIENT_NAME,
         CLIENT_VERSION, Definition, ElicitationAnswer, ElicitationQuestion, ElicitationTypes,
-        FIRST_BACKOFF, ListError, ListedTool, LoopbackAuthorizer, MAX_BACKOFF, MOST_STEP_UPS,
-        McpClient, McpConnection, McpCredential, McpCredentialCarrier, McpError, McpGrant,
-        McpOAuth, McpServer, McpServerDescriptor, McpTransport, MemoryPins, PROTOCOL_VERSION,
-        PinFuture, PinKeeper, START_TIMEOUT, ServerAddress, Verdict, canonical_json, list_tools,
-        registered_mcp_servers,
+        FIRST_BACKOFF, ListError, ListedTool, LoopbackAuthorizer, MAX_BACKOFF, MESSAGE_CAP,
+        MOST_STEP_UPS, McpClient, McpConnection, McpCredential, McpCredentialCarrier, McpError,
+        McpGrant, McpOAuth, McpServer, McpServerDescriptor, McpTransport, MemoryPins,
+        PROTOCOL_VERSION, PinFuture, PinKeeper, START_TIMEOUT, ServerAddress, Verdict,
+        canonical_json, list_tools, registered_mcp_servers,
     };
 }
 

@@ -17,7 +17,7 @@ use super::{McpError, McpHub, McpServer, McpServerDescriptor};
 use crate::component::Requirement;
 use crate::context::Signal;
 use crate::deps::Unresolved;
-use crate::tool::{Asker, Dependency, Scope, ToolError};
+use crate::tool::{Asker, Dependency, ResultCut, Scope, ToolError};
 
 /// A connection to server `S`, for one tool call: declare it as a field of an `#[mcp_tool]`.
 ///
@@ -33,6 +33,9 @@ pub struct McpClient<S> {
     connection: Arc<McpConnection>,
     bound: Option<&'static str>,
     signal: Signal,
+    /// Where the call's result is said to be cut, when the server's answer was longer than
+    /// the client reads of one message.
+    cut: ResultCut,
     /// What the call asks the server's elicitation role through, when it may.
     asker: Option<Arc<dyn Asker>>,
     _server: PhantomData<fn() -> S>,
@@ -81,6 +84,15 @@ impl<S: McpServer> McpClient<S> {
             }
         };
         let result = self.send(tool, arguments).await?;
+        if let Some(read) = result
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.get(super::cut_answer::CUT_META))
+            .and_then(|cut| cut.get("bytesRead"))
+            .and_then(Value::as_u64)
+        {
+            self.cut.record(read);
+        }
         read_result(server, tool, result)
     }
 
@@ -272,6 +284,7 @@ impl<S: McpServer> Dependency for McpClient<S> {
             connection: hub.connection_for(S::DESCRIPTOR, scope.execution().owner_id()),
             bound,
             signal: scope.call_signal(),
+            cut: scope.result_cut(),
             asker: elicitation_asker::<S>(scope),
             _server: PhantomData,
         })

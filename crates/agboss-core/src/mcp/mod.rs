@@ -19,6 +19,7 @@ mod authorizer;
 mod client;
 mod connection;
 mod credential;
+mod cut_answer;
 mod definitions;
 mod descriptor;
 mod elicitation;
@@ -59,6 +60,7 @@ pub use oauth_code::MOST_STEP_UPS;
 pub use pin::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
 pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
 pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
+pub use stdio::MESSAGE_CAP;
 
 /// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
 #[cfg(feature = "mcp-oauth")]

@@ -15,6 +15,14 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexS
 /// How many bytes of a server's stderr are kept.
 const STDERR_TAIL: usize = 4096;
 
+/// The most the client reads of one message from a stdio server: 4 MiB (4,194,304 bytes).
+/// A longer answer to a tool call is cut there: the call gets what its text had so far (its
+/// result then bounded with `at least <read> bytes` in its marker), and the server, stopped in
+/// the middle of a message, is killed and started again for the next call. Any other message
+/// that long stops the server with a clear error. Far above what a model reads of one result,
+/// far below what a runaway server could make the client hold.
+pub const MESSAGE_CAP: usize = 4 * 1024 * 1024;
+
 /// What a server said on the side: the tail of its stderr, and the first thing on its stdout
 /// that was not MCP.
 #[derive(Debug)]
@@ -24,6 +32,8 @@ pub(crate) struct Diagnostics {
     /// The highest request id the client sent (rmcp numbers its requests from 0); -1 before
     /// the first.
     highest_sent: AtomicI64,
+    /// The requests sent and not answered yet: their ids, and whether each is a tool call.
+    in_flight: Mutex<Vec<(i64, bool)>>,
 }
 
 impl Default for Diagnostics {
@@ -32,6 +42,7 @@ impl Default for Diagnostics {
             stderr: Mutex::default(),
             violation: Mutex::default(),
             highest_sent: AtomicI64::new(-1),
+            in_flight: Mutex::default(),
         }
     }
 }
@@ -40,7 +51,7 @@ impl Default for Diagnostics {
 #[derive(serde::Deserialize)]
 struct Peek {
     id: Option<serde_json::Value>,
-    method: Option<serde::de::IgnoredAny>,
+    method: Option<String>,
     result: Option<serde::de::IgnoredAny>,
     error: Option<serde::de::IgnoredAny>,
 }
@@ -82,6 +93,31 @@ impl Diagnostics {
 
     fn record_violation(&self, what: String) {
         lock(&self.violation).get_or_insert(what);
+    }
+
+    fn sent(&self, id: i64, tool_call: bool) {
+        self.highest_sent.fetch_max(id, Ordering::SeqCst);
+        lock(&self.in_flight).push((id, tool_call));
+    }
+
+    fn answered(&self, id: &serde_json::Value) {
+        if let Some(id) = id.as_i64() {
+            lock(&self.in_flight).retain(|(sent, _)| *sent != id);
+        }
+    }
+
+    /// The tool call an answer cut before its id is for: the one call in flight, when only
+    /// one request is.
+    fn only_call_in_flight(&self) -> Option<i64> {
+        match lock(&self.in_flight).as_slice() {
+            [(id, true)] => Some(*id),
+            _ => None,
+        }
+    }
+
+    fn is_call_in_flight(&self, id: &serde_json::Value) -> bool {
+        id.as_i64()
+            .is_some_and(|id| lock(&self.in_flight).contains(&(id, true)))
     }
 
     fn push_stderr(&self, bytes: &[u8]) {
@@ -126,7 +162,9 @@ pub(crate) fn spawn(
     let stdin = child.stdin().take().ok_or_else(|| missing("stdin"))?;
     let diagnostics = Arc::new(Diagnostics::default());
     let (read, forward) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(check_stdout(stdout, forward, diagnostics.clone()));
+    // The child leads its process group: the group's id is its pid.
+    let group = child.id().map(|id| id as i32);
+    tokio::spawn(check_stdout(stdout, forward, diagnostics.clone(), group));
     let (write, from_client) = tokio::io::duplex(64 * 1024);
     tokio::spawn(forward_stdin(from_client, stdin, diagnostics.clone()));
     tokio::spawn(keep_stderr(stderr, diagnostics.clone()));
@@ -145,15 +183,28 @@ async fn check_stdout(
     stdout: tokio::process::ChildStdout,
     mut forward: DuplexStream,
     diagnostics: Arc<Diagnostics>,
+    group: Option<i32>,
 ) {
     let mut reader = BufReader::new(stdout);
     let mut line = Vec::with_capacity(4096);
     let mut number = 0u64;
     loop {
         line.clear();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+        match read_line_capped(&mut reader, &mut line, MESSAGE_CAP).await {
+            Ok(LineRead::End) | Err(_) => break,
+            Ok(LineRead::Whole) => {}
+            Ok(LineRead::OverCap) => {
+                cut_message(&line, number + 1, &mut forward, &diagnostics).await;
+                // The server is in the middle of a message the client will not read: it is
+                // stopped, and the next call starts it again.
+                if let Some(group) = group {
+                    let _ = nix::sys::signal::killpg(
+                        nix::unistd::Pid::from_raw(group),
+                        nix::sys::signal::Signal::SIGKILL,
+                    );
+                }
+                break;
+            }
         }
         number += 1;
         let body = line.strip_suffix(b"\n").unwrap_or(&line);
@@ -190,11 +241,92 @@ async fn check_stdout(
             diagnostics.record_violation(problem);
             break;
         }
+        if let Some(id) = std::str::from_utf8(body)
+            .ok()
+            .and_then(Peek::of)
+            .and_then(|peek| peek.response_id().cloned())
+        {
+            diagnostics.answered(&id);
+        }
         if forward.write_all(&line).await.is_err() {
             break;
         }
     }
     let _ = forward.shutdown().await;
+}
+
+/// How reading one line ended.
+enum LineRead {
+    /// The stream ended with nothing read.
+    End,
+    /// A whole line (with its line break, unless the stream ended first).
+    Whole,
+    /// The line is longer than the cap: its first `cap` bytes were read, the rest was not.
+    OverCap,
+}
+
+/// Reads one line into `line`, at most `cap` bytes of it before its line break.
+async fn read_line_capped<R: tokio::io::AsyncBufRead + Unpin>(
+    reader: &mut R,
+    line: &mut Vec<u8>,
+    cap: usize,
+) -> std::io::Result<LineRead> {
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(match line.is_empty() {
+                true => LineRead::End,
+                false => LineRead::Whole,
+            });
+        }
+        let room = cap - line.len();
+        let (take, ended) = match available.iter().position(|b| *b == b'\n') {
+            Some(at) if at <= room => (at + 1, true),
+            _ if available.len() > room => {
+                line.extend_from_slice(&available[..room]);
+                reader.consume(room);
+                return Ok(LineRead::OverCap);
+            }
+            _ => (available.len(), false),
+        };
+        line.extend_from_slice(&available[..take]);
+        reader.consume(take);
+        if ended {
+            return Ok(LineRead::Whole);
+        }
+    }
+}
+
+/// Line `number` of the server's stdout is longer than [`MESSAGE_CAP`] (`prefix` is what was
+/// read of it): the tool call it answers gets what its text had so far, and why the server is
+/// stopped is recorded. Any other message is only recorded.
+async fn cut_message(
+    prefix: &[u8],
+    number: u64,
+    forward: &mut DuplexStream,
+    diagnostics: &Diagnostics,
+) {
+    let answer = super::cut_answer::CutAnswer::read(prefix);
+    let call = match &answer.id {
+        Some(id) => diagnostics.is_call_in_flight(id).then(|| id.clone()),
+        None => diagnostics
+            .only_call_in_flight()
+            .map(serde_json::Value::from),
+    };
+    let cap = crate::units::bytes(MESSAGE_CAP as u64);
+    match call {
+        Some(id) => {
+            diagnostics.record_violation(format!(
+                "line {number} of its stdout, its answer to request {id}, was longer than {cap}, the most the client reads of one message: the answer was cut there and the server stopped"
+            ));
+            let message = answer.into_message(&id, prefix.len() as u64);
+            diagnostics.answered(&id);
+            let _ = forward.write_all(&message).await;
+        }
+        None => diagnostics.record_violation(format!(
+            "line {number} of its stdout was longer than {cap}, the most the client reads of one message, and is not the answer to a tool call in flight: the server was stopped"
+        )),
+    }
 }
 
 /// What a stdio server's stdout holds, said after a line that breaks it.
@@ -215,12 +347,10 @@ async fn forward_stdin(
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        if let Some(id) = std::str::from_utf8(&line)
-            .ok()
-            .and_then(Peek::of)
-            .and_then(|peek| peek.request_id())
+        if let Some(peek) = std::str::from_utf8(&line).ok().and_then(Peek::of)
+            && let Some(id) = peek.request_id()
         {
-            diagnostics.highest_sent.fetch_max(id, Ordering::SeqCst);
+            diagnostics.sent(id, peek.method.as_deref() == Some("tools/call"));
         }
         if stdin.write_all(&line).await.is_err() || stdin.flush().await.is_err() {
             break;
@@ -267,6 +397,48 @@ mod tests {
         assert!(tail.starts_with(&"a".repeat(1096)) && tail.ends_with(&"b".repeat(3000)));
         diagnostics.push_stderr(b"  \n");
         assert!(diagnostics.stderr_tail().unwrap().ends_with('b'), "trimmed");
+    }
+
+    fn lines(input: &[u8], cap: usize, buffer: usize) -> Vec<(Vec<u8>, &'static str)> {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let mut reader = BufReader::with_capacity(buffer, input);
+                let mut read = Vec::new();
+                loop {
+                    let mut line = Vec::new();
+                    let how = match read_line_capped(&mut reader, &mut line, cap).await.unwrap() {
+                        LineRead::End => return read,
+                        LineRead::Whole => "whole",
+                        LineRead::OverCap => "over",
+                    };
+                    read.push((line, how));
+                    if how == "over" {
+                        return read;
+                    }
+                }
+            })
+    }
+
+    #[test]
+    fn a_line_is_read_up_to_the_cap_and_no_further() {
+        for buffer in [1, 3, 64] {
+            assert_eq!(
+                lines(b"ab\ncdef\ng", 4, buffer),
+                [
+                    (b"ab\n".to_vec(), "whole"),
+                    (b"cdef\n".to_vec(), "whole"),
+                    (b"g".to_vec(), "whole")
+                ],
+                "a line of the cap's length is whole (buffer {buffer})"
+            );
+            assert_eq!(
+                lines(b"ab\ncdefgh\nij\n", 4, buffer),
+                [(b"ab\n".to_vec(), "whole"), (b"cdef".to_vec(), "over")],
+                "buffer {buffer}"
+            );
+        }
     }
 
     #[test]

@@ -90,11 +90,7 @@ pub fn bound_text(mut text: String, max: ByteSize) -> BoundedText {
     }
     let cut = cut_point(text.as_bytes(), max);
     text.truncate(cut);
-    text.push_str(MARKER[0]);
-    group_thousands(original_bytes as u64, &mut text);
-    text.push_str(MARKER[1]);
-    group_thousands(cut as u64, &mut text);
-    text.push_str(MARKER[2]);
+    push_marker(&mut text, "", original_bytes as u64, cut);
     // Give back what the cut freed when that is most of the buffer; shrinking in place is
     // cheap for the allocator and a long conversation keeps many results.
     if text.capacity() > 2 * text.len() {
@@ -105,6 +101,38 @@ pub fn bound_text(mut text: String, max: ByteSize) -> BoundedText {
         truncated: true,
         original_bytes,
     }
+}
+
+/// What a producer stopped near the bound ([`TextStream`](super::TextStream)) reads as: `text`,
+/// made of the `bytes_read` bytes taken from it, cut to `max` bytes if longer (as
+/// [`bound_text`] cuts), and a marker whose total says the full size is not known:
+/// `\n[result truncated: at least 262,148 bytes, the first 262,144 kept]`.
+pub(crate) fn bound_stopped(mut text: String, max: ByteSize, bytes_read: u64) -> BoundedText {
+    let max = max.as_usize();
+    if text.len() > max {
+        let cut = cut_point(text.as_bytes(), max);
+        text.truncate(cut);
+    }
+    let kept = text.len();
+    push_marker(&mut text, STOPPED_TOTAL, bytes_read, kept);
+    BoundedText {
+        text,
+        truncated: true,
+        original_bytes: bytes_read as usize,
+    }
+}
+
+/// What the marker's total starts with when the producer was stopped before its end.
+const STOPPED_TOTAL: &str = "at least ";
+
+/// Appends the marker line: `total` bytes (after `qualifier`), the first `kept` kept.
+fn push_marker(text: &mut String, qualifier: &str, total: u64, kept: usize) {
+    text.push_str(MARKER[0]);
+    text.push_str(qualifier);
+    group_thousands(total, text);
+    text.push_str(MARKER[1]);
+    group_thousands(kept as u64, text);
+    text.push_str(MARKER[2]);
 }
 
 impl BoundedText {

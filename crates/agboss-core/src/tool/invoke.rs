@@ -192,25 +192,83 @@ impl<T: Tool> Invoker<T> {
 
     /// Runs one call from the model's JSON `arguments`; never fails, never panics.
     pub async fn invoke(&self, arguments: &str, frame: &CallFrame) -> CallOutcome {
+        let started = self.env.clock.now();
         match self.run_checked(arguments, frame).await {
-            Ok(output) => match render(&output) {
-                Ok(text) => match self.descriptor.result_ceiling() {
-                    Some(ceiling) if ceiling.refuses(text.len()) => {
-                        self.over_ceiling(text, ceiling)
-                    }
-                    _ => match (self.descriptor.result_kind(), &frame.artifacts) {
-                        (Some(kind), Some(shelf))
-                            if text.len() as u64 > kind.threshold(self.bound).get() =>
-                        {
-                            self.kept_aside(kind, text, frame, &**shelf).await
-                        }
-                        _ => CallOutcome::succeeded(text, self.bound),
-                    },
-                },
-                Err(failure) => CallOutcome::failed(failure, self.bound),
+            Ok((output, cut)) => match super::text_stream::as_text_stream(output) {
+                Ok(stream) => self.read_stream(stream, frame, started).await,
+                Err(output) => self.rendered(output, cut, frame).await,
             },
             Err(failure) => CallOutcome::failed(failure, self.bound),
         }
+    }
+
+    /// What the model reads of a validated output: its JSON text, refused over the ceiling,
+    /// kept aside over the artifact threshold, else bounded (as a stopped producer's when a
+    /// dependency cut it after `cut` bytes).
+    async fn rendered(
+        &self,
+        output: T::Output,
+        cut: Option<u64>,
+        frame: &CallFrame,
+    ) -> CallOutcome {
+        match render(&output) {
+            Ok(text) => match self.descriptor.result_ceiling() {
+                Some(ceiling) if ceiling.refuses(text.len()) => self.over_ceiling(text, ceiling),
+                _ => match (self.descriptor.result_kind(), &frame.artifacts) {
+                    (Some(kind), Some(shelf))
+                        if text.len() as u64 > kind.threshold(self.bound).get() =>
+                    {
+                        self.kept_aside(kind, text, frame, &**shelf).await
+                    }
+                    _ => match cut {
+                        Some(bytes_read) => CallOutcome::cut(text, self.bound, bytes_read),
+                        None => CallOutcome::succeeded(text, self.bound),
+                    },
+                },
+            },
+            Err(failure) => CallOutcome::failed(failure, self.bound),
+        }
+    }
+
+    /// A [`TextStream`](super::TextStream) output read up to the bound within what is left of
+    /// the call's timeout (it started at `started`) and under the execution's signal; the
+    /// stream is dropped when the read ends, which stops its producer.
+    async fn read_stream(
+        &self,
+        stream: super::TextStream,
+        frame: &CallFrame,
+        started: crate::time::ClockTime,
+    ) -> CallOutcome {
+        let signal = frame.execution.signal();
+        let spent = self.env.clock.now().saturating_since(started);
+        let left = self.timeout.as_duration().saturating_sub(spent);
+        let race = Race::new(
+            stream.read_bounded(self.bound),
+            &self.env.clock,
+            left,
+            signal,
+        );
+        let failure = match race.await {
+            Finish::Done(Ok(Ok(read))) => {
+                return CallOutcome {
+                    content: read.bounded.text,
+                    is_result_truncated: read.bounded.truncated,
+                    result_bytes: read.bytes_read as usize,
+                    failure: None,
+                };
+            }
+            Finish::Done(Ok(Err(error))) => {
+                ToolFailure::Raised(super::ToolError::new(error.to_string()))
+            }
+            Finish::Done(Err(payload)) => ToolFailure::Panicked(panic_message(&*payload)),
+            Finish::TimedOut => ToolFailure::TimedOut(self.timeout),
+            Finish::Aborted => ToolFailure::Aborted(
+                signal
+                    .reason()
+                    .unwrap_or_else(|| AbortReason::cancelled("execution cancelled")),
+            ),
+        };
+        CallOutcome::failed(failure, self.bound)
     }
 
     /// A rendered output over the tool's ceiling: the model reads the refusal, and `text` is
@@ -253,7 +311,7 @@ impl<T: Tool> Invoker<T> {
     /// Runs one call from the model's JSON `arguments` and returns the output as a JSON value,
     /// unbounded: the `ok | error` result of the contract.
     pub async fn invoke_value(&self, arguments: &str, frame: &CallFrame) -> ToolResult {
-        let output = self.run_checked(arguments, frame).await?;
+        let (output, _) = self.run_checked(arguments, frame).await?;
         serde_json::to_value(&output)
             .map_err(|e| ToolFailure::InvalidOutput(Issues::one(None, e.to_string())))
     }
@@ -266,15 +324,17 @@ impl<T: Tool> Invoker<T> {
             .input
             .check_value(&input)
             .map_err(ToolFailure::InvalidInput)?;
-        self.execute(schemas, input, frame).await
+        self.execute(schemas, input, frame)
+            .await
+            .map(|(output, _)| output)
     }
 
-    /// The four steps, up to a validated output.
+    /// The four steps, up to a validated output (and where a dependency cut it).
     async fn run_checked(
         &self,
         arguments: &str,
         frame: &CallFrame,
-    ) -> Result<T::Output, ToolFailure> {
+    ) -> Result<(T::Output, Option<u64>), ToolFailure> {
         let schemas = schemas_of(self.descriptor)?;
         self.descriptor
             .check_argument_size(arguments)
@@ -298,13 +358,14 @@ impl<T: Tool> Invoker<T> {
     }
 
     /// Steps 2 to 4 of the contract: not started when aborted; `run` under the timeout and
-    /// the signal, panics caught; the output validated.
+    /// the signal, panics caught; the output validated; with how many bytes a dependency read
+    /// of the result before it cut it, if it did ([`ResultCut`](super::ResultCut)).
     async fn execute(
         &self,
         schemas: &CompiledSchemas,
         input: T::Input,
         frame: &CallFrame,
-    ) -> Result<T::Output, ToolFailure> {
+    ) -> Result<(T::Output, Option<u64>), ToolFailure> {
         let signal = frame.execution.signal();
         if let Some(reason) = signal.reason() {
             return Err(ToolFailure::Aborted(reason));
@@ -335,7 +396,7 @@ impl<T: Tool> Invoker<T> {
         .with_asker(frame.asker.as_ref())
         .with_credentials(credentials.as_ref());
         let tool = T::build(&scope).map_err(ToolFailure::Dependency)?;
-        let call_signal = scope.into_call_signal();
+        let (call_signal, cut) = scope.into_call_parts();
         let race = Race::new(
             tool.run(input),
             &self.env.clock,
@@ -368,11 +429,15 @@ impl<T: Tool> Invoker<T> {
                 })))
             }
         }?;
-        schemas
-            .output
-            .check_value(&output)
-            .map_err(ToolFailure::InvalidOutput)?;
-        Ok(output)
+        // A stream is text by construction, and reading it is the caller's (`invoke` reads it
+        // up to the bound): validating would read it whole.
+        if !super::text_stream::is_text_stream::<T::Output>() {
+            schemas
+                .output
+                .check_value(&output)
+                .map_err(ToolFailure::InvalidOutput)?;
+        }
+        Ok((output, cut.and_then(|cut| cut.bytes_read())))
     }
 }
 

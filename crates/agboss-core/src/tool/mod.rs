@@ -19,6 +19,8 @@
 //! output over it before bounding ([`ResultCeiling`]). A tool with a `result_kind` keeps a
 //! result over its artifact size in the store and the model reads a reference instead; a tool
 //! that `wants` artifacts has their references redeemed between steps 1 and 2 ([`Wanted`]).
+//! A tool whose result may be huge returns a [`TextStream`]: the contract reads it up to the
+//! bound, within the timeout, and drops it there, which stops the producer.
 
 mod allowlist;
 mod allowlist_schema;
@@ -54,6 +56,7 @@ mod secret;
 mod static_credentials;
 mod subprocess;
 mod tape;
+mod text_stream;
 mod wanted;
 
 pub use allowlist::{AllowKind, AllowList};
@@ -96,4 +99,6 @@ pub use scope::Scope;
 pub use secret::Secret;
 pub use static_credentials::StaticCredentials;
 pub use subprocess::Subprocess;
+pub(crate) use text_stream::complete_utf8_prefix;
+pub use text_stream::{ResultCut, Stopped, StreamedText, TextSender, TextStream};
 pub use wanted::{Wanted, WantsField, wants_field};

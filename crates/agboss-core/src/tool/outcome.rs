@@ -27,6 +27,19 @@ impl CallOutcome {
         CallOutcome::bounded(failure.for_model(), bound, Some(failure))
     }
 
+    /// A call whose answer, the JSON text `output`, a dependency cut after reading
+    /// `bytes_read` bytes of it: bounded to `bound`, with the marker of a stopped producer
+    /// (`at least <bytes_read> bytes`).
+    pub fn cut(output: String, bound: ByteSize, bytes_read: u64) -> CallOutcome {
+        let bounded = super::bound::bound_stopped(output, bound, bytes_read);
+        CallOutcome {
+            content: bounded.text,
+            is_result_truncated: bounded.truncated,
+            result_bytes: bounded.original_bytes,
+            failure: None,
+        }
+    }
+
     fn bounded(text: String, bound: ByteSize, failure: Option<ToolFailure>) -> CallOutcome {
         let bounded = bound_text(text, bound);
         CallOutcome {

@@ -4,7 +4,7 @@ use std::cell::OnceCell;
 
 use std::sync::Arc;
 
-use super::{Asker, Credentials, ToolDescriptor};
+use super::{Asker, Credentials, ResultCut, ToolDescriptor};
 use crate::context::{Execution, Signal, Step};
 use crate::deps::Providers;
 use crate::time::Clock;
@@ -23,6 +23,7 @@ pub struct Scope<'a> {
     asker: Option<&'a Arc<dyn Asker>>,
     credentials: Option<&'a Credentials>,
     call_signal: OnceCell<Signal>,
+    result_cut: OnceCell<ResultCut>,
 }
 
 impl<'a> Scope<'a> {
@@ -43,6 +44,7 @@ impl<'a> Scope<'a> {
             asker: None,
             credentials: None,
             call_signal: OnceCell::new(),
+            result_cut: OnceCell::new(),
         }
     }
 
@@ -106,8 +108,14 @@ impl<'a> Scope<'a> {
             .clone()
     }
 
-    /// The call's signal if a dependency asked for it.
-    pub(crate) fn into_call_signal(self) -> Option<Signal> {
-        self.call_signal.into_inner()
+    /// Where a dependency that reads the call's result from elsewhere says it stopped reading
+    /// it early (made on first use).
+    pub fn result_cut(&self) -> ResultCut {
+        self.result_cut.get_or_init(ResultCut::default).clone()
+    }
+
+    /// The call's signal and its result's cut, those a dependency asked for.
+    pub(crate) fn into_call_parts(self) -> (Option<Signal>, Option<ResultCut>) {
+        (self.call_signal.into_inner(), self.result_cut.into_inner())
     }
 }

@@ -14,8 +14,10 @@ use std::time::Duration;
 
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
-use tokio::process::{Child, Command};
+use tokio::io::{AsyncRead, ReadBuf};
+use tokio::process::{Child, ChildStdout, Command};
 
+use super::TextStream;
 use super::lossy::{TextOutput, text_from_bytes};
 use crate::time::Clock;
 
@@ -111,6 +113,24 @@ impl Subprocess {
         })
     }
 
+    /// The child's standard output (it must be piped) as a [`TextStream`], the result of a
+    /// tool whose output may be huge: the contract reads it up to the bound, and dropping the
+    /// stream stops the group as dropping the `Subprocess` does. The child's stderr is not
+    /// read: pipe it only if something reads it, or a chatty child blocks on a full pipe.
+    ///
+    /// # Errors
+    ///
+    /// When stdout is not piped.
+    pub fn stdout_stream(mut self) -> io::Result<TextStream> {
+        let stdout = self.child_mut().stdout.take().ok_or_else(|| {
+            io::Error::other("the child's stdout is not piped: set `Stdio::piped()` on its command")
+        })?;
+        Ok(TextStream::from_reader(StdoutOf {
+            stdout,
+            _process: self,
+        }))
+    }
+
     /// Waits for the child to exit with all its output (stdout and stderr should be piped);
     /// what it left of its group is then stopped.
     pub async fn output(mut self) -> io::Result<Output> {
@@ -151,6 +171,22 @@ impl Drop for Subprocess {
                 }
             }
         }
+    }
+}
+
+/// A child's stdout that holds its [`Subprocess`]: the group is stopped when it is dropped.
+struct StdoutOf {
+    stdout: ChildStdout,
+    _process: Subprocess,
+}
+
+impl AsyncRead for StdoutOf {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> std::task::Poll<io::Result<()>> {
+        std::pin::Pin::new(&mut self.stdout).poll_read(cx, buf)
     }
 }
 

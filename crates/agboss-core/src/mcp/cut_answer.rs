@@ -1,0 +1,384 @@
+//! A stdio server's message longer than the client reads of one ([`MESSAGE_CAP`](super::stdio)):
+//! what can be read of its start. The client stops reading at the cap, so the message is a
+//! prefix of JSON: [`partial_json`] reads such a prefix as far as it goes (an open string keeps
+//! what it has, an open object or array what it has), and [`CutAnswer`] takes a tool call's
+//! answer from it: the request's id, when it came before the cut, and the text of its content.
+
+use serde_json::{Map, Value};
+
+/// What is read of a message cut at the cap.
+#[derive(Debug, PartialEq)]
+pub(crate) struct CutAnswer {
+    /// The request it answers, when its id came before the cut.
+    pub(crate) id: Option<Value>,
+    /// Its content's text, as far as it came (blocks joined by a line break).
+    pub(crate) text: String,
+}
+
+impl CutAnswer {
+    /// Reads the answer in `prefix`, the first bytes of a message.
+    pub(crate) fn read(prefix: &[u8]) -> CutAnswer {
+        let message = partial_json(prefix).unwrap_or(Value::Null);
+        let id = message
+            .get("id")
+            .filter(|id| id.is_number() || id.is_string())
+            .cloned();
+        let text = message
+            .pointer("/result/content")
+            .and_then(Value::as_array)
+            .map(|blocks| {
+                blocks
+                    .iter()
+                    .filter_map(|block| block.get("text").and_then(Value::as_str))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .unwrap_or_default();
+        CutAnswer { id, text }
+    }
+
+    /// The answer as a whole message rmcp can read, for request `id`: its text as one text
+    /// block, and in `_meta` how much of the message was read (`agboss/cut`).
+    pub(crate) fn into_message(self, id: &Value, bytes_read: u64) -> Vec<u8> {
+        let message = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "result": {
+                "content": [{ "type": "text", "text": self.text }],
+                "_meta": { CUT_META: { "bytesRead": bytes_read } },
+            },
+        });
+        let mut line = message.to_string().into_bytes();
+        line.push(b'\n');
+        line
+    }
+}
+
+/// The `_meta` key of an answer the client cut: `{"bytesRead": n}`.
+pub(crate) const CUT_META: &str = "agboss/cut";
+
+/// The value `prefix` begins, as far as it goes: `None` when it does not begin one.
+pub(crate) fn partial_json(prefix: &[u8]) -> Option<Value> {
+    let mut reader = Reader {
+        bytes: prefix,
+        at: 0,
+    };
+    reader.value()
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn skip_space(&mut self) {
+        while self
+            .bytes
+            .get(self.at)
+            .is_some_and(|b| b.is_ascii_whitespace())
+        {
+            self.at += 1;
+        }
+    }
+
+    fn ended(&self) -> bool {
+        self.at >= self.bytes.len()
+    }
+
+    /// A value, or `None` when the prefix ends before one begins (or in a number or a literal,
+    /// which a cut leaves meaningless) or the bytes are not JSON.
+    fn value(&mut self) -> Option<Value> {
+        self.skip_space();
+        match *self.bytes.get(self.at)? {
+            b'{' => {
+                self.at += 1;
+                Some(Value::Object(self.object()))
+            }
+            b'[' => {
+                self.at += 1;
+                Some(Value::Array(self.array()))
+            }
+            b'"' => {
+                self.at += 1;
+                Some(Value::String(self.string()?))
+            }
+            _ => self.scalar(),
+        }
+    }
+
+    /// The members of an object whose `{` was read, up to its `}` or the end of the prefix.
+    fn object(&mut self) -> Map<String, Value> {
+        let mut map = Map::new();
+        loop {
+            self.skip_space();
+            match self.bytes.get(self.at) {
+                Some(b'}') => {
+                    self.at += 1;
+                    return map;
+                }
+                Some(b',') => self.at += 1,
+                Some(b'"') => {
+                    self.at += 1;
+                    let complete = self.string_is_complete();
+                    let Some(key) = self.string() else {
+                        return map;
+                    };
+                    self.skip_space();
+                    if !complete || self.bytes.get(self.at) != Some(&b':') {
+                        return map;
+                    }
+                    self.at += 1;
+                    match self.value() {
+                        Some(value) => {
+                            map.insert(key, value);
+                        }
+                        None => return map,
+                    }
+                }
+                _ => return map,
+            }
+        }
+    }
+
+    /// The items of an array whose `[` was read, up to its `]` or the end of the prefix.
+    fn array(&mut self) -> Vec<Value> {
+        let mut items = Vec::new();
+        loop {
+            self.skip_space();
+            match self.bytes.get(self.at) {
+                Some(b']') => {
+                    self.at += 1;
+                    return items;
+                }
+                Some(b',') => self.at += 1,
+                Some(_) => match self.value() {
+                    Some(value) => items.push(value),
+                    None => return items,
+                },
+                None => return items,
+            }
+        }
+    }
+
+    /// Whether the string that starts here (after its `"`) closes within the prefix.
+    fn string_is_complete(&self) -> bool {
+        let mut at = self.at;
+        while let Some(&b) = self.bytes.get(at) {
+            match b {
+                b'"' => return true,
+                b'\\' => at += 2,
+                _ => at += 1,
+            }
+        }
+        false
+    }
+
+    /// A string whose `"` was read, decoded up to its closing `"` or the end of the prefix (an
+    /// escape or a character the end cuts is dropped); `None` for an escape that is not JSON.
+    fn string(&mut self) -> Option<String> {
+        let mut out: Vec<u8> = Vec::new();
+        loop {
+            let Some(&b) = self.bytes.get(self.at) else {
+                return Some(lossy_without_cut_end(out));
+            };
+            self.at += 1;
+            match b {
+                b'"' => return Some(String::from_utf8_lossy(&out).into_owned()),
+                b'\\' => {
+                    let Some(&escape) = self.bytes.get(self.at) else {
+                        return Some(lossy_without_cut_end(out));
+                    };
+                    self.at += 1;
+                    let simple = match escape {
+                        b'"' => b'"',
+                        b'\\' => b'\\',
+                        b'/' => b'/',
+                        b'b' => 0x08,
+                        b'f' => 0x0c,
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b't' => b'\t',
+                        b'u' => match self.unicode_escape() {
+                            Escaped::Char(c) => {
+                                let mut buffer = [0u8; 4];
+                                out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
+                                continue;
+                            }
+                            Escaped::Cut => return Some(lossy_without_cut_end(out)),
+                            Escaped::Invalid => return None,
+                        },
+                        _ => return None,
+                    };
+                    out.push(simple);
+                }
+                _ => out.push(b),
+            }
+        }
+    }
+
+    /// The character of a `\uXXXX` escape (a surrogate pair's two), after its `u`.
+    fn unicode_escape(&mut self) -> Escaped {
+        let first = match self.hex4() {
+            Ok(unit) => unit,
+            Err(escaped) => return escaped,
+        };
+        if !(0xD800..0xDC00).contains(&first) {
+            return Escaped::Char(char::from_u32(first).unwrap_or(char::REPLACEMENT_CHARACTER));
+        }
+        // A high surrogate: its pair's low one follows as `\uXXXX`, or it stands alone.
+        let rest = &self.bytes[self.at..];
+        if !rest.starts_with(b"\\u") {
+            return match b"\\u".starts_with(rest) {
+                true => Escaped::Cut,
+                false => Escaped::Char(char::REPLACEMENT_CHARACTER),
+            };
+        }
+        self.at += 2;
+        let second = match self.hex4() {
+            Ok(unit) => unit,
+            Err(escaped) => return escaped,
+        };
+        if !(0xDC00..0xE000).contains(&second) {
+            return Escaped::Char(char::REPLACEMENT_CHARACTER);
+        }
+        let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+        Escaped::Char(char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER))
+    }
+
+    /// Four hex digits: a UTF-16 code unit, or why not.
+    fn hex4(&mut self) -> Result<u32, Escaped> {
+        let Some(digits) = self.bytes.get(self.at..self.at + 4) else {
+            return Err(Escaped::Cut);
+        };
+        let unit = std::str::from_utf8(digits)
+            .ok()
+            .and_then(|text| u32::from_str_radix(text, 16).ok());
+        match unit {
+            Some(unit) => {
+                self.at += 4;
+                Ok(unit)
+            }
+            None => Err(Escaped::Invalid),
+        }
+    }
+
+    /// A number, `true`, `false` or `null` that ends before the prefix does.
+    fn scalar(&mut self) -> Option<Value> {
+        let start = self.at;
+        while self
+            .bytes
+            .get(self.at)
+            .is_some_and(|b| !matches!(b, b',' | b'}' | b']') && !b.is_ascii_whitespace())
+        {
+            self.at += 1;
+        }
+        if self.ended() {
+            return None;
+        }
+        serde_json::from_slice(&self.bytes[start..self.at]).ok()
+    }
+}
+
+/// What a `\u` escape reads as.
+enum Escaped {
+    /// A character.
+    Char(char),
+    /// The prefix ends inside it.
+    Cut,
+    /// It is not an escape.
+    Invalid,
+}
+
+/// `bytes` as text, without a character their end begins but does not finish.
+fn lossy_without_cut_end(mut bytes: Vec<u8>) -> String {
+    let keep = crate::tool::complete_utf8_prefix(&bytes);
+    bytes.truncate(keep);
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_whole_value_reads_as_serde_reads_it() {
+        let text = r#"{"a": [1, 2.5, "x\n\u00e9\ud83d\ude00", true, null, {"b": {}}], "c": "d"}"#;
+        assert_eq!(
+            partial_json(text.as_bytes()),
+            Some(serde_json::from_str::<Value>(text).unwrap())
+        );
+    }
+
+    #[test]
+    fn a_prefix_keeps_what_it_has() {
+        let cases = [
+            (
+                r#"{"id": 3, "result": {"content": [{"type": "text", "text": "abc"#,
+                json!({"id": 3, "result": {"content": [{"type": "text", "text": "abc"}]}}),
+            ),
+            (r#"{"id": 3, "res"#, json!({"id": 3})),
+            (r#"{"id": 3, "result""#, json!({"id": 3})),
+            (r#"{"id": 3, "result": "#, json!({"id": 3})),
+            (r#"{"id": 12"#, json!({})),
+            (r#"{"a": "x\"#, json!({"a": "x"})),
+            (r#"{"a": "x\u00"#, json!({"a": "x"})),
+            (r#"{"a": "é"#, json!({"a": "é"})),
+            (r#"[1, [2, "#, json!([1, [2]])),
+            (r#"[tru"#, json!([])),
+        ];
+        for (prefix, expected) in cases {
+            assert_eq!(partial_json(prefix.as_bytes()), Some(expected), "{prefix}");
+        }
+        // A character the cut goes through is dropped, not replaced.
+        let cut = &"{\"a\": \"zé".as_bytes()[..9];
+        assert_eq!(partial_json(cut), Some(json!({"a": "z"})));
+        assert_eq!(partial_json(b""), None);
+        assert_eq!(partial_json(b"  "), None);
+    }
+
+    #[test]
+    fn bytes_that_are_not_json_read_as_far_as_they_are() {
+        assert_eq!(partial_json(br#"{"a": "\q"}"#), Some(json!({})));
+        assert_eq!(partial_json(b"hello world"), None);
+    }
+
+    #[test]
+    fn an_answer_cut_in_its_text_keeps_its_id_and_text() {
+        let message = format!(
+            r#"{{"jsonrpc":"2.0","id":7,"result":{{"content":[{{"type":"text","text":"one"}},{{"type":"text","text":"{}"#,
+            "line\\n".repeat(100)
+        );
+        let cut = CutAnswer::read(message.as_bytes());
+        assert_eq!(cut.id, Some(json!(7)));
+        assert_eq!(cut.text, format!("one\n{}", "line\n".repeat(100)));
+        // The TypeScript SDK writes the id last: then it is not known.
+        let late = br#"{"result":{"content":[{"type":"text","text":"xxxx"#;
+        assert_eq!(
+            CutAnswer::read(late),
+            CutAnswer {
+                id: None,
+                text: "xxxx".into()
+            }
+        );
+    }
+
+    #[test]
+    fn the_message_rmcp_reads_says_how_much_was_read() {
+        let cut = CutAnswer {
+            id: None,
+            text: "abc".into(),
+        };
+        let line = cut.into_message(&json!(4), 1_048_576);
+        assert_eq!(line.last(), Some(&b'\n'));
+        let message: Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(
+            message,
+            json!({"jsonrpc": "2.0", "id": 4, "result": {
+                "content": [{"type": "text", "text": "abc"}],
+                "_meta": {"agboss/cut": {"bytesRead": 1_048_576}},
+            }})
+        );
+    }
+}
