@@ -185,6 +185,23 @@ fn the_most_specific_policy_is_in_effect_whole() {
         (application, source.as_str()),
         (MaskingPolicy::standard(), "levels")
     );
+    // describe shows each agent's policy and where it was set; an agent with none has no key.
+    let text = agboss::describe::text(&app);
+    assert!(
+        text.contains(" · masking card (own)"),
+        "the scribe's own policy: {text}"
+    );
+    assert!(
+        text.contains(" · masking secret, email, iban, card (desk)"),
+        "the desk's: {text}"
+    );
+    let json = agboss::describe::json(&app);
+    let scribe = &json["workflows"][0]["agents"][1];
+    assert_eq!(scribe["name"], "scribe", "{json}");
+    assert_eq!(
+        scribe["masking"],
+        serde_json::json!({"entities": ["card"], "patterns": [], "source": "own"})
+    );
     let unmasked = Application::builder("plain")
         .workflow(Workflow::new("desk").agent::<Clerk>())
         .channel::<ReviewInbox>()
@@ -195,6 +212,9 @@ fn the_most_specific_policy_is_in_effect_whole() {
             .masking()
             .is_none()
     );
+    let json = agboss::describe::json(&unmasked);
+    assert!(json["workflows"][0]["agents"][0].get("masking").is_none());
+    assert!(!agboss::describe::text(&unmasked).contains("masking"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

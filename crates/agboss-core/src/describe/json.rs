@@ -125,6 +125,18 @@ fn agent_entry(agent: &AppAgent) -> Value {
         });
         entry.insert("knowledge".into(), Value::Array(bases.collect()));
     }
+    // Only an agent whose results are masked has the key.
+    if let (Some(masking), Some(entry)) = (agent.masking(), entry.as_object_mut()) {
+        let policy = &masking.value;
+        entry.insert(
+            "masking".into(),
+            serde_json::json!({
+                "entities": policy.entities().iter().map(|e| e.name()).collect::<Vec<_>>(),
+                "patterns": policy.patterns().map(|(name, _)| name).collect::<Vec<_>>(),
+                "source": masking.source.to_string(),
+            }),
+        );
+    }
     // Only an agent with a time budget has these keys.
     if let (Some(budget), Some(entry)) = (agent.max_duration(), entry.as_object_mut()) {
         let millis = u64::try_from(budget.value.as_duration().as_millis()).unwrap_or(u64::MAX);

@@ -6,7 +6,9 @@ use super::{access, approval, asks, gating, origin};
 use crate::agent::{AppAgent, AppTool};
 use crate::app::Application;
 use crate::assembly::AppWorkflow;
+use crate::base::Setting;
 use crate::knowledge::{KnowledgeMode, KnowledgeSource};
+use crate::masking::MaskingPolicy;
 
 /// The application as a tree:
 ///
@@ -131,9 +133,10 @@ fn agent_line(out: &mut String, pad: &str, agent: &AppAgent) {
         .max_duration()
         .map(|budget| format!(" · time budget {budget}"))
         .unwrap_or_default();
+    let masking = agent.masking().map(masking_text).unwrap_or_default();
     let _ = writeln!(
         out,
-        "{pad}  {}  {} · thinking {} · history {} within {} · max tool calls {} · maxResultSize {}{budget}{owner}",
+        "{pad}  {}  {} · thinking {} · history {} within {} · max tool calls {} · maxResultSize {}{budget}{masking}{owner}",
         agent.name(),
         agent.model(),
         descriptor.thinking(),
@@ -142,6 +145,23 @@ fn agent_line(out: &mut String, pad: &str, agent: &AppAgent) {
         agent.max_tool_calls(),
         agent.max_result_size(),
     );
+}
+
+/// ` · masking email, card, ... (source)`: what the agent's results are masked of (entities,
+/// then the names of the policy's own patterns) and where the policy was set.
+fn masking_text(masking: &Setting<MaskingPolicy>) -> String {
+    let policy = &masking.value;
+    let names: Vec<&str> = policy
+        .entities()
+        .iter()
+        .map(|e| e.name())
+        .chain(policy.patterns().map(|(name, _)| name))
+        .collect();
+    let names = match names.is_empty() {
+        true => "nothing".to_owned(),
+        false => names.join(", "),
+    };
+    format!(" · masking {names} ({})", masking.source)
 }
 
 /// One line per knowledge base the agent reads: its mode (in tool mode, its search tool, listed
