@@ -188,6 +188,15 @@ async fn a_search_is_validated_and_fails_as_a_tool_error() {
                 "search-faq-rag-tool",
                 json!({"query": "what if it explode"}),
             ),
+            ("search-faq-rag-tool", json!({"query": "q".repeat(2001)})),
+            (
+                "search-faq-rag-tool",
+                json!({"query": "refunds", "top_k": 51}),
+            ),
+            (
+                "search-faq-rag-tool",
+                json!({"query": "refunds", "top_k": 0}),
+            ),
         ]),
         Turn::text("Sorry."),
     ]);
@@ -209,6 +218,41 @@ async fn a_search_is_validated_and_fails_as_a_tool_error() {
     assert_eq!(
         results[1],
         "Tool error: knowledge base `faq-rag` could not be searched: the FAQ database is down"
+    );
+    // A query is at most 2,000 characters, and a search asks for 1 to 50 passages.
+    assert!(
+        results[2].starts_with("Tool error: invalid input: query:"),
+        "{}",
+        results[2]
+    );
+    for result in &results[3..] {
+        assert!(
+            result.starts_with("Tool error: invalid input: top_k:"),
+            "{result}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn in_context_mode_a_long_input_is_searched_by_its_first_2000_characters() {
+    let filler = |n: usize| "zz ".repeat(n / 3);
+    // "Refunds" after the 2,000th character: not searched for, so no block.
+    let late = format!("{}Refunds: how long?", filler(2001));
+    // The same word before it: found, though the input is longer than a query may be.
+    let early = format!("Refunds: how long?{}", filler(3000));
+    let model = ScriptedModel::new([Turn::text("ok"), Turn::text("ok")]);
+    let app = app(&model, Arc::new(MemoryStore::new()), None);
+    app.run_agent::<Clerk>(&late).await.unwrap();
+    app.run_agent::<Clerk>(&early).await.unwrap();
+    let requests = model.requests();
+    assert_eq!(user_text(&requests[0].messages), late);
+    let found = user_text(&requests[1].messages);
+    assert!(
+        found.starts_with(&format!(
+            "{early}\n\n[knowledge base policy-rag: 1 passage]"
+        )),
+        "{}",
+        &found[early.len()..]
     );
 }
 
