@@ -421,12 +421,6 @@ catalogue! {
     /// `#[knowledge]`'s keys do not go together or hold a value it cannot use.
     KNOWLEDGE_INVALID = ("knowledge.invalid", "a knowledge base's declaration has a key it cannot use or keys that do not go together",
         "{detail}");
-    /// A knowledge base's folder is not there when the application starts.
-    KNOWLEDGE_FOLDER_MISSING = ("knowledge.folder-missing", "a knowledge base's folder does not exist",
-        "knowledge base `{name}` reads folder {folder}, which does not exist{detail}: create it, or set `knowledge.{name}.folder` in the configuration");
-    /// A knowledge base could not be indexed or opened when the application starts.
-    KNOWLEDGE_INDEX_FAILED = ("knowledge.index-failed", "a knowledge base's index could not be opened or brought up to date",
-        "knowledge base `{name}`: {detail}");
     /// An MCP server failed otherwise: an error response, an answer its tool cannot read.
     MCP = ("mcp", "an MCP server answered with an error or something its tool cannot read",
         "server `{server}`: {detail}");

@@ -22,7 +22,7 @@ mod state;
 mod store;
 mod thread;
 
-pub use error::{StoreError, StoreErrorKind, StoreFuture};
+pub use error::{JournalError, StoreError, StoreErrorKind, StoreFuture};
 pub use event::{
     Answer, CallPermission, CallResult, INTENTS_SINCE, LoopEvent, PendingCall, PermissionDecision,
     STATE_VERSION, Spent,
@@ -33,8 +33,8 @@ pub use index::{
 pub use lease::{Fence, JournalEntry, Lease, LeaseState, fence_refusal, renew_refusal, taken_seq};
 pub use mcp_pin::{McpApproval, McpDefinitionSeen, McpPin, pin_after_approval, pin_after_seen};
 pub use memory::MemoryStore;
-pub use pause::{AskedIn, PauseOpened, PauseQuery, PauseRecord, PauseResolution};
+pub use pause::{AskedIn, CallPause, PauseOpened, PauseQuery, PauseRecord, PauseResolution};
 pub use shelf::ExecutionShelf;
-pub use state::{CallPause, JournalError, LoopState, Next};
+pub use state::{LoopState, Next};
 pub use store::Store;
 pub use thread::{ThreadOwner, owner_mismatch, thread_owner_change};

@@ -6,6 +6,37 @@ use serde_json::Value;
 
 use crate::channel::{PauseAnswerer, ReplyReading};
 
+/// A call's pause, as the journal tells it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallPause {
+    /// What opened it.
+    pub opened: PauseOpened,
+    /// Whether the channel said the answer comes later.
+    pub awaiting: bool,
+    /// How it closed, once it closed.
+    pub resolution: Option<PauseResolution>,
+    /// For a question whether to run an interrupted call again: the argument bytes its earlier
+    /// approval ran it with, when they were not the model's (an override).
+    pub ran_with: Option<String>,
+}
+
+impl CallPause {
+    /// The argument bytes this pause's decision runs its call with, when they are not the
+    /// model's: an approval's `override_arguments` (or what an earlier approval ran it with).
+    pub fn ran_with(&self) -> Option<String> {
+        let answer = match &self.resolution {
+            Some(
+                PauseResolution::Answered { answer, .. } | PauseResolution::Decided { answer },
+            ) => answer,
+            _ => return None,
+        };
+        match answer.get("override_arguments") {
+            Some(arguments) if !arguments.is_null() => Some(arguments.to_string()),
+            _ => self.ran_with.clone(),
+        }
+    }
+}
+
 /// A pause opened before a call: what is asked, of whom, about which call.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PauseOpened {

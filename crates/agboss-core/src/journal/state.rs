@@ -6,63 +6,14 @@
 //! argument bytes), and can go on from there.
 
 use super::{
-    Answer, CallPermission, CallResult, LoopEvent, PauseOpened, PauseResolution, PendingCall,
-    STATE_VERSION,
+    Answer, CallPause, CallPermission, CallResult, JournalError, LoopEvent, PauseResolution,
+    PendingCall, STATE_VERSION,
 };
 use crate::model::{Message, Usage};
 use crate::policy::Permission;
 use crate::spend::Budgets;
 use crate::tool::Repeats;
 use crate::units::Usd;
-
-/// A journal this build cannot fold.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum JournalError {
-    /// It was written by a newer layout than this build reads.
-    #[error(
-        "the journal was written with event layout {found}, newer than the {reads} this build reads: run it with the newer build"
-    )]
-    NewerLayout {
-        /// The layout of its `started` event.
-        found: u32,
-        /// [`STATE_VERSION`] of this build.
-        reads: u32,
-    },
-    /// It does not start with `started`.
-    #[error("the journal does not start with a `started` event")]
-    NotStarted,
-}
-
-/// A call's pause, as the journal tells it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CallPause {
-    /// What opened it.
-    pub opened: PauseOpened,
-    /// Whether the channel said the answer comes later.
-    pub awaiting: bool,
-    /// How it closed, once it closed.
-    pub resolution: Option<PauseResolution>,
-    /// For a question whether to run an interrupted call again: the argument bytes its earlier
-    /// approval ran it with, when they were not the model's (an override).
-    pub ran_with: Option<String>,
-}
-
-impl CallPause {
-    /// The argument bytes this pause's decision runs its call with, when they are not the
-    /// model's: an approval's `override_arguments` (or what an earlier approval ran it with).
-    pub fn ran_with(&self) -> Option<String> {
-        let answer = match &self.resolution {
-            Some(
-                PauseResolution::Answered { answer, .. } | PauseResolution::Decided { answer },
-            ) => answer,
-            _ => return None,
-        };
-        match answer.get("override_arguments") {
-            Some(arguments) if !arguments.is_null() => Some(arguments.to_string()),
-            _ => self.ran_with.clone(),
-        }
-    }
-}
 
 /// What the loop does next.
 #[derive(Clone, Debug, Default, PartialEq)]
