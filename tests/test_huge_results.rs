@@ -172,12 +172,53 @@ impl ToolHandler for McpHello {
     }
 }
 
+/// The same over streamable HTTP: a 1 GiB body.
+#[mcp_server(name = "flood-http", url = "${FLOOD_URL}", tools = ["flood", "hello"], env = ["FLOOD_URL"])]
+pub struct FloodHttpServer;
+
+/// The HTTP server's `flood`.
+#[mcp_tool(
+    name = "mcp-http-firehose-tool",
+    description = "Reads the whole log over MCP's HTTP",
+    server = FloodHttpServer,
+    calls = "flood",
+    read_only = true,
+    max_result_size = kilobytes(256)
+)]
+pub struct McpHttpFirehose {
+    server: McpClient<FloodHttpServer>,
+}
+
+impl ToolHandler for McpHttpFirehose {
+    type Input = Nothing;
+    type Output = PlainText;
+
+    async fn run(&self, input: Nothing) -> Result<PlainText, ToolError> {
+        self.server.call(&input).await
+    }
+}
+
+/// The HTTP server's `hello`.
+#[mcp_tool(name = "mcp-http-hello-tool", description = "Says hello over HTTP", server = FloodHttpServer, calls = "hello", read_only = true)]
+pub struct McpHttpHello {
+    server: McpClient<FloodHttpServer>,
+}
+
+impl ToolHandler for McpHttpHello {
+    type Input = Nothing;
+    type Output = PlainText;
+
+    async fn run(&self, input: Nothing) -> Result<PlainText, ToolError> {
+        self.server.call(&input).await
+    }
+}
+
 #[agent(
     name = "reader",
     description = "Reads logs",
     prompt = "prompts/helper.prompt.md",
     model = "openai/gpt-5-mini",
-    tools = [Firehose, ChildFirehose, McpFirehose, McpHello],
+    tools = [Firehose, ChildFirehose, McpFirehose, McpHello, McpHttpFirehose, McpHttpHello],
 )]
 pub struct Reader;
 
@@ -347,6 +388,101 @@ async fn one_case(tool: &str, shape: &str) -> Measured {
     }
 }
 
+/// The HTTP server's 1 GiB body: the SDK stops reading it at `MESSAGE_CAP` and the call fails
+/// saying so (over HTTP the answer is not cut and read, unlike over stdio: see docs/mcp.md);
+/// the server's writing stops when the connection closes, and its `hello` answers after.
+async fn http_case(shape: &str) -> Measured {
+    agboss::model::forbid_real_requests(true);
+    let log = std::env::temp_dir().join(format!("agboss-t12-http-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/mcp/flood_http_server.py"
+    );
+    let mut server = tokio::process::Command::new("python3")
+        .args([fixture, shape, &log.display().to_string()])
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    let stdout = server.stdout.take().unwrap();
+    tokio::io::AsyncBufReadExt::read_line(&mut tokio::io::BufReader::new(stdout), &mut first)
+        .await
+        .unwrap();
+    let port = first.trim().strip_prefix("port ").unwrap().to_owned();
+    let model = ScriptedModel::new([
+        Turn::call("mcp-http-firehose-tool", json!({})),
+        Turn::call("mcp-http-hello-tool", json!({})),
+        Turn::text("read"),
+    ]);
+    let store = Arc::new(MemoryStore::new());
+    let env = Env::from_pairs([(
+        "FLOOD_URL".to_owned(),
+        format!("http://127.0.0.1:{port}/mcp"),
+    )]);
+    let app = Application::builder("t12-http")
+        .workflow(Workflow::new("logs").agent::<Reader>())
+        .store(store.clone())
+        .env(env)
+        .chat_model(Arc::new(model.clone()))
+        .build()
+        .unwrap();
+    let peak_before = peak_rss();
+    let started = Instant::now();
+    let outcome = app.run("logs", "read the log").await.unwrap();
+    let cut_after = started.elapsed();
+    assert_eq!(outcome.text(), Some("read"));
+    let events = store.events(outcome.execution_id()).await.unwrap();
+    let finished: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            LoopEvent::ToolFinished {
+                content, is_error, ..
+            } => Some((content.clone(), *is_error)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(finished.len(), 2, "{finished:?}");
+    let (refused, is_error) = &finished[0];
+    assert!(*is_error, "{}", &refused[..refused.len().min(300)]);
+    assert!(
+        refused.starts_with(
+            "Tool error: [mcp.server-stopped] server `flood-http` stopped during the call: "
+        ) && refused.ends_with("HTTP response body exceeded the maximum size of 4194304 bytes"),
+        "{refused}"
+    );
+    assert_eq!(finished[1], (r#"{"text":"hello"}"#.to_owned(), false));
+    let stopped_after = wait_for(Duration::from_secs(10), || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .contains("stopped after")
+    })
+    .await;
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        !logged.contains("flooded"),
+        "the server finished its answer: {logged}"
+    );
+    let written: u64 = logged
+        .lines()
+        .find_map(|l| l.strip_prefix("stopped after "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(u64::MAX);
+    assert!(written < 64 << 20, "the server wrote {written} bytes");
+    let peak_after = peak_rss();
+    app.shutdown().await;
+    let _ = server.kill().await;
+    println!("T12-HTTP-SAID {refused}");
+    Measured {
+        peak_before,
+        peak_after,
+        bytes_read: written,
+        cut_after,
+        producer_stopped: stopped_after,
+    }
+}
+
 async fn wait_for(limit: Duration, done: impl Fn() -> bool) -> bool {
     let started = Instant::now();
     while started.elapsed() < limit {
@@ -378,7 +514,12 @@ fn in_own_process(name: &str, tool: &str, shape: &str) {
             .enable_all()
             .build()
             .unwrap()
-            .block_on(one_case(tool, shape));
+            .block_on(async {
+                match tool {
+                    "mcp-http-firehose-tool" => http_case(shape).await,
+                    _ => one_case(tool, shape).await,
+                }
+            });
         println!(
             "T12-MEASURED {} {} {} {} {}",
             measured.peak_before,
@@ -425,8 +566,12 @@ fn in_own_process(name: &str, tool: &str, shape: &str) {
     reporting::report(
         &format!("t12_{name}"),
         &format!(
-            "1 GiB offered; peak RSS {after:.1} MiB (before the run {before:.1} MiB, +{:.1} MiB); bytes read before the cut {}; time to cut {:.1} ms; producer stopped {}",
+            "1 GiB offered; peak RSS {after:.1} MiB (before the run {before:.1} MiB, +{:.1} MiB); {} {}; time to cut {:.1} ms; producer stopped {}",
             after - before,
+            match name.contains("http") {
+                true => "bytes the server wrote before its connection closed",
+                false => "bytes read before the cut",
+            },
             figures[2],
             figures[3].parse::<f64>().unwrap() / 1000.0,
             if stopped { "yes" } else { "no" },
@@ -452,6 +597,16 @@ fn child_process_lines() {
 #[test]
 fn child_process_one_line() {
     in_own_process("child_process_one_line", "child-firehose-tool", "one-line");
+}
+
+#[test]
+fn mcp_http_lines() {
+    in_own_process("mcp_http_lines", "mcp-http-firehose-tool", "lines");
+}
+
+#[test]
+fn mcp_http_one_line() {
+    in_own_process("mcp_http_one_line", "mcp-http-firehose-tool", "one-line");
 }
 
 #[test]

@@ -163,6 +163,14 @@ impl<S: McpServer> McpClient<S> {
                 server,
                 detail: format!("`{tool}` failed: {}", error.message),
             }),
+            // Over HTTP the request's own failure says why (a body over `MESSAGE_CAP`, a
+            // refused connection); a stdio server's end says it in its exit and stderr.
+            Ok(Err(ServiceError::TransportSend(error)))
+                if matches!(S::DESCRIPTOR.transport(), super::McpTransport::Http { .. }) =>
+            {
+                let why = super::live::without_type_names(&error.to_string());
+                Err(self.stopped_because(&session, &why).await)
+            }
             Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) | Err(_) => {
                 Err(self.stopped(&session).await)
             }
@@ -177,6 +185,14 @@ impl<S: McpServer> McpClient<S> {
         McpError::Stopped {
             server: S::DESCRIPTOR.name(),
             reason: self.connection.broken(session).await,
+        }
+    }
+
+    /// Like [`stopped`](Self::stopped), with what the request's failure said after the reason.
+    async fn stopped_because(&self, session: &Session, why: &str) -> McpError {
+        McpError::Stopped {
+            server: S::DESCRIPTOR.name(),
+            reason: format!("{}: {why}", self.connection.broken(session).await),
         }
     }
 }

@@ -81,7 +81,12 @@ impl Live {
                 oauth,
                 headers,
             } => {
-                let config = StreamableHttpClientTransportConfig::with_uri(url.clone());
+                let mut config = StreamableHttpClientTransportConfig::with_uri(url.clone());
+                // What the client reads of one message, as over stdio: the SDK stops reading a
+                // body or an event at this size and the request fails (it cannot be cut and
+                // read as a stdio answer is: the SDK holds the body).
+                config.max_json_response_size = super::MESSAGE_CAP;
+                config.max_sse_event_size = super::MESSAGE_CAP;
                 let served = match oauth {
                     None => {
                         let client = super::http_client_with(headers.clone())?;
@@ -163,7 +168,7 @@ fn http_failure(url: &str, error: &(dyn std::error::Error + 'static)) -> String 
 
 /// `text` without the `Transport [<type>] error: ` prefixes the SDK writes, whose type names
 /// (`WorkerTransport<StreamableHttpClientWorker<..>>`) mean nothing to a user.
-fn without_type_names(text: &str) -> String {
+pub(crate) fn without_type_names(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("Transport [") {
