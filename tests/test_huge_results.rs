@@ -141,36 +141,16 @@ pub struct Nothing {}
     description = "Reads the whole log over MCP",
     server = FloodServer,
     calls = "flood",
+    input = Nothing,
+    output = PlainText,
     read_only = true,
     max_result_size = kilobytes(256)
 )]
-pub struct McpFirehose {
-    server: McpClient<FloodServer>,
-}
-
-impl ToolHandler for McpFirehose {
-    type Input = Nothing;
-    type Output = PlainText;
-
-    async fn run(&self, input: Nothing) -> Result<PlainText, ToolError> {
-        self.server.call(&input).await
-    }
-}
+pub struct McpFirehose;
 
 /// The server's `hello`: it answers once the server is started again.
-#[mcp_tool(name = "mcp-hello-tool", description = "Says hello", server = FloodServer, calls = "hello", read_only = true)]
-pub struct McpHello {
-    server: McpClient<FloodServer>,
-}
-
-impl ToolHandler for McpHello {
-    type Input = Nothing;
-    type Output = PlainText;
-
-    async fn run(&self, input: Nothing) -> Result<PlainText, ToolError> {
-        self.server.call(&input).await
-    }
-}
+#[mcp_tool(name = "mcp-hello-tool", description = "Says hello", server = FloodServer, calls = "hello", input = Nothing, output = PlainText, read_only = true)]
+pub struct McpHello;
 
 /// The same over streamable HTTP: a 1 GiB body.
 #[mcp_server(name = "flood-http", url = "${FLOOD_URL}", tools = ["flood", "hello"], env = ["FLOOD_URL"])]
@@ -182,36 +162,16 @@ pub struct FloodHttpServer;
     description = "Reads the whole log over MCP's HTTP",
     server = FloodHttpServer,
     calls = "flood",
+    input = Nothing,
+    output = PlainText,
     read_only = true,
     max_result_size = kilobytes(256)
 )]
-pub struct McpHttpFirehose {
-    server: McpClient<FloodHttpServer>,
-}
-
-impl ToolHandler for McpHttpFirehose {
-    type Input = Nothing;
-    type Output = PlainText;
-
-    async fn run(&self, input: Nothing) -> Result<PlainText, ToolError> {
-        self.server.call(&input).await
-    }
-}
+pub struct McpHttpFirehose;
 
 /// The HTTP server's `hello`.
-#[mcp_tool(name = "mcp-http-hello-tool", description = "Says hello over HTTP", server = FloodHttpServer, calls = "hello", read_only = true)]
-pub struct McpHttpHello {
-    server: McpClient<FloodHttpServer>,
-}
-
-impl ToolHandler for McpHttpHello {
-    type Input = Nothing;
-    type Output = PlainText;
-
-    async fn run(&self, input: Nothing) -> Result<PlainText, ToolError> {
-        self.server.call(&input).await
-    }
-}
+#[mcp_tool(name = "mcp-http-hello-tool", description = "Says hello over HTTP", server = FloodHttpServer, calls = "hello", input = Nothing, output = PlainText, read_only = true)]
+pub struct McpHttpHello;
 
 #[agent(
     name = "reader",
@@ -278,19 +238,7 @@ async fn one_case(tool: &str, shape: &str) -> Measured {
     let cut_after = started.elapsed();
     assert_eq!(outcome.text(), Some("read"));
 
-    let events = store.events(outcome.execution_id()).await.unwrap();
-    let finished: Vec<_> = events
-        .iter()
-        .filter_map(|e| match e {
-            LoopEvent::ToolFinished {
-                content,
-                is_error,
-                truncated,
-                ..
-            } => Some((content.clone(), *is_error, *truncated)),
-            _ => None,
-        })
-        .collect();
+    let finished = results(&store, outcome.execution_id()).await;
     assert_eq!(finished.len(), 1 + usize::from(over_mcp), "{finished:?}");
     if over_mcp {
         assert_eq!(
@@ -433,18 +381,9 @@ async fn http_case(shape: &str) -> Measured {
     let outcome = app.run("logs", "read the log").await.unwrap();
     let cut_after = started.elapsed();
     assert_eq!(outcome.text(), Some("read"));
-    let events = store.events(outcome.execution_id()).await.unwrap();
-    let finished: Vec<_> = events
-        .iter()
-        .filter_map(|e| match e {
-            LoopEvent::ToolFinished {
-                content, is_error, ..
-            } => Some((content.clone(), *is_error)),
-            _ => None,
-        })
-        .collect();
+    let finished = results(&store, outcome.execution_id()).await;
     assert_eq!(finished.len(), 2, "{finished:?}");
-    let (refused, is_error) = &finished[0];
+    let (refused, is_error, _) = &finished[0];
     assert!(*is_error, "{}", &refused[..refused.len().min(300)]);
     assert!(
         refused.starts_with(
@@ -452,7 +391,10 @@ async fn http_case(shape: &str) -> Measured {
         ) && refused.ends_with("HTTP response body exceeded the maximum size of 4194304 bytes"),
         "{refused}"
     );
-    assert_eq!(finished[1], (r#"{"text":"hello"}"#.to_owned(), false));
+    assert_eq!(
+        finished[1],
+        (r#"{"text":"hello"}"#.to_owned(), false, false)
+    );
     let stopped_after = wait_for(Duration::from_secs(10), || {
         std::fs::read_to_string(&log)
             .unwrap_or_default()
@@ -481,6 +423,23 @@ async fn http_case(shape: &str) -> Measured {
         cut_after,
         producer_stopped: stopped_after,
     }
+}
+
+/// Each tool result the journal of execution `id` holds: (content, is_error, truncated).
+async fn results(store: &MemoryStore, id: &str) -> Vec<(String, bool, bool)> {
+    let events = store.events(id).await.unwrap();
+    events
+        .into_iter()
+        .filter_map(|e| match e {
+            LoopEvent::ToolFinished {
+                content,
+                is_error,
+                truncated,
+                ..
+            } => Some((content, is_error, truncated)),
+            _ => None,
+        })
+        .collect()
 }
 
 async fn wait_for(limit: Duration, done: impl Fn() -> bool) -> bool {
