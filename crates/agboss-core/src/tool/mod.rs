@@ -99,6 +99,7 @@ pub use scope::Scope;
 pub use secret::Secret;
 pub use static_credentials::StaticCredentials;
 pub use subprocess::Subprocess;
+#[cfg(feature = "mcp")]
 pub(crate) use text_stream::complete_utf8_prefix;
 pub use text_stream::{ResultCut, Stopped, StreamedText, TextSender, TextStream};
 pub use wanted::{Wanted, WantsField, wants_field};
