@@ -105,7 +105,17 @@ impl<S: McpServer> McpClient<S> {
         let session = self.connection.session().await?;
         // Sent only while the tool's definition is the approved one (its pin).
         match &session.listing {
-            Some(listing) => listing.admit(&session.peer, tool).await?,
+            Some(listing) => {
+                if let Err(refused) = listing.admit(&session.peer, tool).await {
+                    // The server stopped while its tools were listed again (it said they
+                    // changed): the call says so as one that saw it stop mid-call does, and
+                    // the next call starts it again.
+                    if session.peer.is_transport_closed() {
+                        return Err(self.stopped(&session).await);
+                    }
+                    return Err(refused);
+                }
+            }
             None => {
                 return Err(McpError::Protocol {
                     server,
