@@ -169,7 +169,7 @@ catalogue! {
     // Names.
     /// A component's name is not kebab-case with its kind's suffix.
     NAME_KIND_SUFFIX = ("name.kind-suffix", "a component's name is not kebab-case ending in its kind",
-        "{kind} name {name} must be kebab-case ending in `-{kind}`: name it {suggestion}");
+        "{what} name {name} must be kebab-case ending in `-{kind}`: name it {suggestion}");
     /// A name that must be kebab-case is not.
     NAME_KEBAB_CASE = ("name.kebab-case", "a name is not kebab-case",
         "{kind} name {name} must be kebab-case: name it {suggestion}");

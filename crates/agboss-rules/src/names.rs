@@ -65,10 +65,17 @@ pub fn check_tool(name: &str) -> Vec<Finding> {
 /// use agboss_rules::names::check_kind_suffix;
 /// assert!(check_kind_suffix("refund-approval-channel", "channel").is_none());
 /// assert!(check_kind_suffix("RefundApproval", "channel").unwrap().message.ends_with("name it \"refund-approval-channel\""));
+/// assert!(check_kind_suffix("Guides", "rag").unwrap().message.starts_with("knowledge base name \"Guides\""));
 /// ```
 pub fn check_kind_suffix(name: &str, kind: &str) -> Option<Finding> {
     (!is_kebab_with_suffix(name, kind)).then(|| {
+        // A knowledge base's suffix is `-rag`; its name is a knowledge base's name.
+        let what = match kind {
+            "rag" => "knowledge base",
+            other => other,
+        };
         codes::NAME_KIND_SUFFIX.finding(&[
+            ("what", &what),
             ("kind", &kind),
             ("name", &format!("{name:?}")),
             ("suggestion", &format!("{:?}", suggest(name, kind))),
