@@ -95,8 +95,9 @@ fn once(text: &str) -> Decoded {
     out
 }
 
-/// The character a JSON escape at `at` stands for, and its length.
-fn json_escape(bytes: &[u8], at: usize) -> (Option<char>, usize) {
+/// The character a JSON escape at `at` stands for, and its length (`(None, 0)`: not one, or
+/// cut short; `(None, 6)`: a lone surrogate). The MCP client reads a cut message's strings with it.
+pub(crate) fn json_escape(bytes: &[u8], at: usize) -> (Option<char>, usize) {
     let simple = match bytes.get(at + 1) {
         Some(b'"') => '"',
         Some(b'\\') => '\\',

@@ -13,6 +13,8 @@ mod entity;
 mod policy;
 mod tail;
 
+#[cfg(feature = "mcp")]
+pub(crate) use decode::json_escape;
 pub use entity::Entity;
 pub use policy::{MaskingPatternError, MaskingPolicy};
 

@@ -186,80 +186,31 @@ impl Reader<'_> {
             match b {
                 b'"' => return Some(String::from_utf8_lossy(&out).into_owned()),
                 b'\\' => {
-                    let Some(&escape) = self.bytes.get(self.at) else {
-                        return Some(lossy_without_cut_end(out));
-                    };
-                    self.at += 1;
-                    let simple = match escape {
-                        b'"' => b'"',
-                        b'\\' => b'\\',
-                        b'/' => b'/',
-                        b'b' => 0x08,
-                        b'f' => 0x0c,
-                        b'n' => b'\n',
-                        b'r' => b'\r',
-                        b't' => b'\t',
-                        b'u' => match self.unicode_escape() {
-                            Escaped::Char(c) => {
-                                let mut buffer = [0u8; 4];
-                                out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
-                                continue;
-                            }
-                            Escaped::Cut => return Some(lossy_without_cut_end(out)),
-                            Escaped::Invalid => return None,
-                        },
+                    let at = self.at - 1;
+                    match crate::masking::json_escape(self.bytes, at) {
+                        (Some(c), len) => {
+                            let mut buffer = [0u8; 4];
+                            out.extend_from_slice(c.encode_utf8(&mut buffer).as_bytes());
+                            self.at = at + len;
+                        }
+                        // An escape the end of the prefix cuts (a surrogate pair's low half
+                        // among them) is dropped with what follows.
+                        (None, 0) if cut_escape(&self.bytes[at..]) => {
+                            return Some(lossy_without_cut_end(out));
+                        }
+                        (None, 6) if cut_escape(&self.bytes[at + 6..]) => {
+                            return Some(lossy_without_cut_end(out));
+                        }
+                        // A lone surrogate.
+                        (None, 6) => {
+                            out.extend_from_slice("\u{FFFD}".as_bytes());
+                            self.at = at + 6;
+                        }
                         _ => return None,
-                    };
-                    out.push(simple);
+                    }
                 }
                 _ => out.push(b),
             }
-        }
-    }
-
-    /// The character of a `\uXXXX` escape (a surrogate pair's two), after its `u`.
-    fn unicode_escape(&mut self) -> Escaped {
-        let first = match self.hex4() {
-            Ok(unit) => unit,
-            Err(escaped) => return escaped,
-        };
-        if !(0xD800..0xDC00).contains(&first) {
-            return Escaped::Char(char::from_u32(first).unwrap_or(char::REPLACEMENT_CHARACTER));
-        }
-        // A high surrogate: its pair's low one follows as `\uXXXX`, or it stands alone.
-        let rest = &self.bytes[self.at..];
-        if !rest.starts_with(b"\\u") {
-            return match b"\\u".starts_with(rest) {
-                true => Escaped::Cut,
-                false => Escaped::Char(char::REPLACEMENT_CHARACTER),
-            };
-        }
-        self.at += 2;
-        let second = match self.hex4() {
-            Ok(unit) => unit,
-            Err(escaped) => return escaped,
-        };
-        if !(0xDC00..0xE000).contains(&second) {
-            return Escaped::Char(char::REPLACEMENT_CHARACTER);
-        }
-        let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-        Escaped::Char(char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER))
-    }
-
-    /// Four hex digits: a UTF-16 code unit, or why not.
-    fn hex4(&mut self) -> Result<u32, Escaped> {
-        let Some(digits) = self.bytes.get(self.at..self.at + 4) else {
-            return Err(Escaped::Cut);
-        };
-        let unit = std::str::from_utf8(digits)
-            .ok()
-            .and_then(|text| u32::from_str_radix(text, 16).ok());
-        match unit {
-            Some(unit) => {
-                self.at += 4;
-                Ok(unit)
-            }
-            None => Err(Escaped::Invalid),
         }
     }
 
@@ -280,14 +231,14 @@ impl Reader<'_> {
     }
 }
 
-/// What a `\u` escape reads as.
-enum Escaped {
-    /// A character.
-    Char(char),
-    /// The prefix ends inside it.
-    Cut,
-    /// It is not an escape.
-    Invalid,
+/// Whether `rest` (from a backslash, or empty) is the start of an escape the prefix's end cut.
+fn cut_escape(rest: &[u8]) -> bool {
+    match rest.get(1) {
+        _ if rest.is_empty() => true,
+        None => rest == b"\\",
+        Some(b'u') => rest.len() < 6 && rest[2..].iter().all(u8::is_ascii_hexdigit),
+        Some(_) => false,
+    }
 }
 
 /// `bytes` as text, without a character their end begins but does not finish.
@@ -324,6 +275,9 @@ mod tests {
             (r#"{"id": 12"#, json!({})),
             (r#"{"a": "x\"#, json!({"a": "x"})),
             (r#"{"a": "x\u00"#, json!({"a": "x"})),
+            (r#"{"a": "x\ud83d\ude"#, json!({"a": "x"})),
+            (r#"{"a": "x\ud83d\ude00"#, json!({"a": "x😀"})),
+            (r#"{"a": "x\ud83d y"}"#, json!({"a": "x\u{FFFD} y"})),
             (r#"{"a": "é"#, json!({"a": "é"})),
             (r#"[1, [2, "#, json!([1, [2]])),
             (r#"[tru"#, json!([])),
