@@ -199,6 +199,54 @@ struct Measured {
     producer_stopped: bool,
 }
 
+/// Checks the cut result `finished` (content, is_error, truncated): the bound kept, then the
+/// marker saying how much was read (within `read`); over MCP (`text_shape` given) the output's
+/// JSON from the text's start. Returns the bytes read.
+fn check_cut(
+    finished: &(String, bool, bool),
+    read: std::ops::RangeInclusive<u64>,
+    text_shape: Option<&str>,
+) -> u64 {
+    let (content, is_error, truncated) = finished;
+    assert!(
+        !is_error && *truncated,
+        "{}",
+        &content[content.len().saturating_sub(200)..]
+    );
+    let marker_at = content.rfind("\n[result truncated: at least ").unwrap();
+    assert!(marker_at as u64 <= BOUND, "kept {marker_at} bytes");
+    assert!(
+        marker_at as u64 > BOUND - 300,
+        "kept only {marker_at} bytes"
+    );
+    let marker = &content[marker_at..];
+    let bytes_read: u64 = marker["\n[result truncated: at least ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap();
+    assert!(read.contains(&bytes_read), "{marker}");
+    if let Some(text_shape) = text_shape {
+        // What the model reads of an MCP answer is its output's JSON: the text, from its start.
+        let start = match text_shape {
+            "lines" => r#"{"text":"2026-12-02T15:00:00Z worker-7 INFO heartbeat ok"#,
+            _ => r#"{"text":"xxxxxxxx"#,
+        };
+        assert!(content.starts_with(start), "{}", &content[..200]);
+    }
+    assert_eq!(
+        marker,
+        format!(
+            "\n[result truncated: at least {} bytes, the first {} kept]",
+            group(bytes_read),
+            group(marker_at as u64)
+        )
+    );
+    bytes_read
+}
+
 /// Runs `tool` with `shape` in a run of its own and checks what the model, the journal and the
 /// producer show.
 async fn one_case(tool: &str, shape: &str) -> Measured {
@@ -246,51 +294,15 @@ async fn one_case(tool: &str, shape: &str) -> Measured {
             (r#"{"text":"hello"}"#.to_owned(), false, false)
         );
     }
-    let (content, is_error, truncated) = &finished[0];
-    assert!(
-        !is_error && *truncated,
-        "{}",
-        &content[content.len().saturating_sub(200)..]
-    );
-    let marker_at = content.rfind("\n[result truncated: at least ").unwrap();
-    assert!(marker_at as u64 <= BOUND, "kept {marker_at} bytes");
-    assert!(
-        marker_at as u64 > BOUND - 300,
-        "kept only {marker_at} bytes"
-    );
-    let marker = &content[marker_at..];
-    let bytes_read: u64 = marker["\n[result truncated: at least ".len()..]
-        .split(' ')
-        .next()
-        .unwrap()
-        .replace(',', "")
-        .parse()
-        .unwrap();
     let expected_read = match over_mcp {
-        true => MESSAGE_CAP as u64,
-        false => BOUND + 4,
+        true => MESSAGE_CAP as u64..=MESSAGE_CAP as u64,
+        false => BOUND + 4..=BOUND + 4,
     };
-    assert_eq!(bytes_read, expected_read, "{marker}");
-    if over_mcp {
-        // What the model reads of an MCP answer is its output's JSON: the text, from its start.
-        let start = match text_shape {
-            "lines" => r#"{"text":"2026-12-02T15:00:00Z worker-7 INFO heartbeat ok"#,
-            _ => r#"{"text":"xxxxxxxx"#,
-        };
-        assert!(content.starts_with(start), "{}", &content[..200]);
-    }
-    assert_eq!(
-        marker,
-        format!(
-            "\n[result truncated: at least {} bytes, the first {} kept]",
-            group(bytes_read),
-            group(marker_at as u64)
-        )
-    );
+    let bytes_read = check_cut(&finished[0], expected_read, over_mcp.then_some(text_shape));
     // The model read the same text the journal holds.
     let requests = model.requests();
     let read = format!("{:?}", requests[1].messages.last().unwrap());
-    let said = format!("at least {} bytes", group(expected_read));
+    let said = format!("at least {} bytes", group(bytes_read));
     assert!(read.contains(&said), "{}", &read[read.len() - 200..]);
 
     // The producer stops: the task learns it, the child's group and the server are gone.
@@ -336,9 +348,10 @@ async fn one_case(tool: &str, shape: &str) -> Measured {
     }
 }
 
-/// The HTTP server's 1 GiB body: the SDK stops reading it at `MESSAGE_CAP` and the call fails
-/// saying so (over HTTP the answer is not cut and read, unlike over stdio: see docs/mcp.md);
-/// the server's writing stops when the connection closes, and its `hello` answers after.
+/// The HTTP server's 1 GiB body (`shape` is `[sse/]lines` or `[sse/]one-line`: a JSON body, or
+/// one event of an SSE body after a small one): the client reads it up to `MESSAGE_CAP` and the
+/// call gets the text so far, as over stdio; the server's writing stops when the connection
+/// closes, and its `hello` answers after on the same session.
 async fn http_case(shape: &str) -> Measured {
     agboss::model::forbid_real_requests(true);
     let log = std::env::temp_dir().join(format!("agboss-t12-http-{}.log", std::process::id()));
@@ -383,14 +396,16 @@ async fn http_case(shape: &str) -> Measured {
     assert_eq!(outcome.text(), Some("read"));
     let finished = results(&store, outcome.execution_id()).await;
     assert_eq!(finished.len(), 2, "{finished:?}");
-    let (refused, is_error, _) = &finished[0];
-    assert!(*is_error, "{}", &refused[..refused.len().min(300)]);
-    assert!(
-        refused.starts_with(
-            "Tool error: [mcp.server-stopped] server `flood-http` stopped during the call: "
-        ) && refused.ends_with("HTTP response body exceeded the maximum size of 4194304 bytes"),
-        "{refused}"
-    );
+    let (body, text_shape) = shape.split_once('/').unwrap_or(("json", shape));
+    // A JSON body is read to the cap; an event's data to the cap less its field names.
+    let read = match body {
+        "sse" => MESSAGE_CAP as u64 - 64..=MESSAGE_CAP as u64,
+        _ => MESSAGE_CAP as u64..=MESSAGE_CAP as u64,
+    };
+    let bytes_read = check_cut(&finished[0], read, Some(text_shape));
+    let requests = model.requests();
+    let said = format!("at least {} bytes", group(bytes_read));
+    assert!(format!("{:?}", requests[1].messages.last().unwrap()).contains(&said));
     assert_eq!(
         finished[1],
         (r#"{"text":"hello"}"#.to_owned(), false, false)
@@ -412,10 +427,14 @@ async fn http_case(shape: &str) -> Measured {
         .and_then(|n| n.parse().ok())
         .unwrap_or(u64::MAX);
     assert!(written < 64 << 20, "the server wrote {written} bytes");
+    assert_eq!(
+        logged.lines().filter(|line| *line == "session").count(),
+        1,
+        "one session throughout: {logged}"
+    );
     let peak_after = peak_rss();
     app.shutdown().await;
     let _ = server.kill().await;
-    println!("T12-HTTP-SAID {refused}");
     Measured {
         peak_before,
         peak_after,
@@ -566,6 +585,20 @@ fn mcp_http_lines() {
 #[test]
 fn mcp_http_one_line() {
     in_own_process("mcp_http_one_line", "mcp-http-firehose-tool", "one-line");
+}
+
+#[test]
+fn mcp_http_sse_lines() {
+    in_own_process("mcp_http_sse_lines", "mcp-http-firehose-tool", "sse/lines");
+}
+
+#[test]
+fn mcp_http_sse_one_line() {
+    in_own_process(
+        "mcp_http_sse_one_line",
+        "mcp-http-firehose-tool",
+        "sse/one-line",
+    );
 }
 
 #[test]

@@ -1,8 +1,9 @@
-//! A stdio server's message longer than the client reads of one ([`MESSAGE_CAP`](super::stdio)):
-//! what can be read of its start. The client stops reading at the cap, so the message is a
-//! prefix of JSON: [`partial_json`] reads such a prefix as far as it goes (an open string keeps
-//! what it has, an open object or array what it has), and [`CutAnswer`] takes a tool call's
-//! answer from it: the request's id, when it came before the cut, and the text of its content.
+//! A server's message longer than the client reads of one ([`MESSAGE_CAP`](super::MESSAGE_CAP)),
+//! over stdio or HTTP: what can be read of its start. The client stops reading at the cap, so
+//! the message is a prefix of JSON: [`partial_json`] reads such a prefix as far as it goes (an
+//! open string keeps what it has, an open object or array what it has), and [`CutAnswer`] takes
+//! a tool call's answer from it: the request's id, when it came before the cut, and the text of
+//! its content.
 
 use serde_json::{Map, Value};
 
@@ -13,6 +14,18 @@ pub(crate) struct CutAnswer {
     pub(crate) id: Option<Value>,
     /// Its content's text, as far as it came (blocks joined by a line break).
     pub(crate) text: String,
+    /// What the message is when it is not a result: a server's request or notification, or
+    /// an error.
+    pub(crate) other: Option<NotAResult>,
+}
+
+/// A cut message that is not a tool call's result.
+#[derive(Debug, PartialEq)]
+pub(crate) enum NotAResult {
+    /// A request or a notification of the server's: its method (never an answer to a call).
+    Method(String),
+    /// An error answer: its message, as far as it came.
+    Error(String),
 }
 
 impl CutAnswer {
@@ -34,20 +47,56 @@ impl CutAnswer {
                     .join("\n")
             })
             .unwrap_or_default();
-        CutAnswer { id, text }
+        let other = match (message.get("method"), message.get("error")) {
+            (Some(method), _) => Some(NotAResult::Method(
+                method.as_str().unwrap_or_default().to_owned(),
+            )),
+            (None, Some(error)) => Some(NotAResult::Error(
+                error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+            )),
+            (None, None) => None,
+        };
+        CutAnswer { id, text, other }
     }
 
-    /// The answer as a whole message rmcp can read, for request `id`: its text as one text
-    /// block, and in `_meta` how much of the message was read (`agboss/cut`).
+    /// Whether the message can be the answer to a tool call: a result or an error, not a
+    /// request or a notification of the server's.
+    pub(crate) fn is_answer(&self) -> bool {
+        !matches!(self.other, Some(NotAResult::Method(_)))
+    }
+
+    /// The answer as a whole message rmcp can read, for request `id`: a result's text as one
+    /// text block, and in `_meta` how much of the message was read (`agboss/cut`); an error
+    /// saying it was cut; for a message that is not the answer, an error saying the answer was
+    /// never read.
     pub(crate) fn into_message(self, id: &Value, bytes_read: u64) -> Vec<u8> {
-        let message = serde_json::json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "result": {
-                "content": [{ "type": "text", "text": self.text }],
-                "_meta": { CUT_META: { "bytesRead": bytes_read } },
-            },
-        });
+        let cap = crate::units::bytes(super::MESSAGE_CAP as u64);
+        let error = |message: String| serde_json::json!({ "code": -32603, "message": message });
+        let message = match self.other {
+            None => serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "result": {
+                    "content": [{ "type": "text", "text": self.text }],
+                    "_meta": { CUT_META: { "bytesRead": bytes_read } },
+                },
+            }),
+            Some(NotAResult::Error(said)) => {
+                let start: String = said.chars().take(500).collect();
+                serde_json::json!({ "jsonrpc": "2.0", "id": id, "error": error(format!(
+                    "the server's error was longer than {cap}, the most the client reads of one message; it begins: {start}"
+                ))})
+            }
+            Some(NotAResult::Method(method)) => {
+                serde_json::json!({ "jsonrpc": "2.0", "id": id, "error": error(format!(
+                    "before its answer the server sent a message (`{method}`) longer than {cap}, the most the client reads of one message; the answer was not read"
+                ))})
+            }
+        };
         let mut line = message.to_string().into_bytes();
         line.push(b'\n');
         line
@@ -313,7 +362,8 @@ mod tests {
             CutAnswer::read(late),
             CutAnswer {
                 id: None,
-                text: "xxxx".into()
+                text: "xxxx".into(),
+                other: None,
             }
         );
     }
@@ -323,6 +373,7 @@ mod tests {
         let cut = CutAnswer {
             id: None,
             text: "abc".into(),
+            other: None,
         };
         let line = cut.into_message(&json!(4), 1_048_576);
         assert_eq!(line.last(), Some(&b'\n'));
@@ -333,6 +384,29 @@ mod tests {
                 "content": [{"type": "text", "text": "abc"}],
                 "_meta": {"agboss/cut": {"bytesRead": 1_048_576}},
             }})
+        );
+    }
+
+    #[test]
+    fn a_cut_error_or_a_servers_own_message_is_said_as_an_error() {
+        let error =
+            CutAnswer::read(br#"{"jsonrpc":"2.0","id":5,"error":{"code":-1,"message":"boom boom"#);
+        assert_eq!(error.other, Some(NotAResult::Error("boom boom".into())));
+        assert!(error.is_answer());
+        let said: Value = serde_json::from_slice(&error.into_message(&json!(5), 9)).unwrap();
+        assert_eq!(
+            said["error"]["message"],
+            "the server's error was longer than 4 MiB, the most the client reads of one message; it begins: boom boom"
+        );
+        let progress = CutAnswer::read(
+            br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"aaa"#,
+        );
+        assert!(!progress.is_answer());
+        let said: Value = serde_json::from_slice(&progress.into_message(&json!(6), 9)).unwrap();
+        assert_eq!(said["id"], 6);
+        assert_eq!(
+            said["error"]["message"],
+            "before its answer the server sent a message (`notifications/message`) longer than 4 MiB, the most the client reads of one message; the answer was not read"
         );
     }
 }

@@ -82,18 +82,22 @@ impl Live {
                 headers,
             } => {
                 let mut config = StreamableHttpClientTransportConfig::with_uri(url.clone());
-                // What the client reads of one message, as over stdio: the SDK stops reading a
-                // body or an event at this size and the request fails (it cannot be cut and
-                // read as a stdio answer is: the SDK holds the body).
+                // What the client reads of one message, as over stdio: a tool call's answer
+                // longer than that is cut and read as far as it came (`http_answers`); any
+                // other message that long fails its request in the SDK.
                 config.max_json_response_size = super::MESSAGE_CAP;
                 config.max_sse_event_size = super::MESSAGE_CAP;
                 let served = match oauth {
                     None => {
                         let client = super::http_client_with(headers.clone())?;
-                        let transport = StreamableHttpClientTransport::with_client(client, config);
+                        let transport = StreamableHttpClientTransport::with_client(
+                            super::http_answers::CuttingClient(client),
+                            config,
+                        );
                         within(clock, timeout, handler.serve(transport)).await?
                     }
                     Some(oauth) => {
+                        // Its requests go through the same cutting client, under the token's.
                         let client = within(clock, timeout, oauth::authorize(url, oauth)).await??;
                         let transport = StreamableHttpClientTransport::with_client(client, config);
                         within(clock, timeout, handler.serve(transport)).await?

@@ -25,6 +25,7 @@ mod descriptor;
 mod elicitation;
 mod endpoint;
 mod error;
+mod http_answers;
 mod hub;
 #[cfg(feature = "mcp-oauth")]
 mod kept_tokens;
@@ -40,6 +41,7 @@ mod process;
 mod regrant;
 mod restarts;
 mod session;
+mod sse_cut;
 mod stdio;
 
 pub use authorizer::{

@@ -178,7 +178,10 @@ async fn grant(
     let manager = state
         .into_authorization_manager()
         .ok_or_else(|| "OAuth's client-credentials grant gave no token".to_owned())?;
-    Ok(AuthClient::new(client, manager))
+    Ok(AuthClient::new(
+        crate::mcp::http_answers::CuttingClient(client),
+        manager,
+    ))
 }
 
 /// Without `mcp-oauth`: says to build agboss with it.

@@ -165,7 +165,7 @@ mod grant {
                     }
                 }
             }
-            let first = AuthClient::new(http, manager);
+            let first = AuthClient::new(crate::mcp::http_answers::CuttingClient(http), manager);
             let flow = Arc::new(self.clone());
             let url_again = url.to_owned();
             let grant: Grant = Arc::new(move |refusal, refused| {
@@ -231,7 +231,10 @@ mod grant {
             let mut step_ups = ScopeUpgradeConfig::default();
             step_ups.max_upgrade_attempts = MOST_STEP_UPS;
             manager.set_scope_upgrade_config(step_ups);
-            Ok(AuthClient::new(oauth_http_client()?, manager))
+            Ok(AuthClient::new(
+                crate::mcp::http_answers::CuttingClient(oauth_http_client()?),
+                manager,
+            ))
         }
 
         /// The person approves the wider scope `challenge` names, for the client `refused`

@@ -188,7 +188,10 @@ pub(crate) async fn grant(
     let manager = state
         .into_authorization_manager()
         .ok_or_else(|| "the grant gave no token".to_owned())?;
-    Ok(AuthClient::new(http, manager))
+    Ok(AuthClient::new(
+        crate::mcp::http_answers::CuttingClient(http),
+        manager,
+    ))
 }
 
 #[cfg(test)]

@@ -307,7 +307,9 @@ async fn cut_message(
     diagnostics: &Diagnostics,
 ) {
     let answer = super::cut_answer::CutAnswer::read(prefix);
+    // A request or notification of the server's answers no call, whatever its id.
     let call = match &answer.id {
+        _ if !answer.is_answer() => None,
         Some(id) => diagnostics.is_call_in_flight(id).then(|| id.clone()),
         None => diagnostics
             .only_call_in_flight()
