@@ -27,6 +27,7 @@ const LAYERS: &[&[&str]] = &[
     &["assembly"],
     &["app"],
     &["describe"],
+    &["otel"],
 ];
 
 /// Imports that break the rule, each with the reason it is allowed. Keep it empty.

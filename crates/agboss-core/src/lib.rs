@@ -61,6 +61,9 @@ pub mod app;
 
 pub mod describe;
 
+#[cfg(feature = "otel")]
+pub mod otel;
+
 /// Items generated code needs. Not public API: reach them through `agboss::__private`.
 #[doc(hidden)]
 pub mod __private {

@@ -226,6 +226,15 @@ pub mod app {
     pub use agboss_core::deps::InfrastructureType;
 }
 
+/// What a run's spans are called and carry (OpenTelemetry's `gen_ai.*` conventions and the
+/// framework's `agboss.*`), for a `tracing` subscriber of one's own or a dashboard; docs/observability.md.
+pub mod telemetry {
+    pub use agboss_core::base::telemetry::{field, operation, span};
+    /// Exporting runs' spans and metrics over OTLP (feature `otel`).
+    #[cfg(feature = "otel")]
+    pub use agboss_core::otel::{Otel, OtelError, OtelGuard, metrics::RunMetrics};
+}
+
 /// Runs: how they end, their answers, and the errors they end with (their budgets are in
 /// [`spend`]).
 pub mod run {

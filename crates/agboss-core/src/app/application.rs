@@ -25,6 +25,8 @@ pub struct Application {
     pub(crate) instance: String,
     /// How long executions' artifacts are kept once their run ends.
     pub(crate) artifact_retention: crate::run::ArtifactRetention,
+    /// Whether runs' spans record the texts models and tools read and wrote (masked).
+    pub(crate) trace_content: bool,
 }
 
 impl Application {
@@ -46,6 +48,7 @@ impl Application {
             running: Arc::default(),
             instance,
             artifact_retention: Default::default(),
+            trace_content: false,
         }
     }
 

@@ -37,6 +37,7 @@ pub struct ApplicationBuilder {
     budgets: Budgets,
     instance: Option<String>,
     artifact_retention: crate::run::ArtifactRetention,
+    trace_content: bool,
 }
 
 impl Application {
@@ -48,6 +49,7 @@ impl Application {
             budgets: Budgets::none(),
             instance: None,
             artifact_retention: Default::default(),
+            trace_content: false,
         }
     }
 }
@@ -265,6 +267,16 @@ impl ApplicationBuilder {
         self
     }
 
+    /// Whether the spans of runs record the texts themselves (off by default): each model
+    /// call's input and output messages (`gen_ai.input.messages`, `gen_ai.output.messages`)
+    /// and each tool call's arguments and result (`gen_ai.tool.call.arguments`,
+    /// `gen_ai.tool.call.result`), as JSON, masked by the agent's masking policy when it has
+    /// one. Off, no span carries any of them (docs/observability.md).
+    pub fn trace_content(mut self, record: bool) -> Self {
+        self.trace_content = record;
+        self
+    }
+
     /// Checks everything (names, bounds, limits, providers, configuration) and reports every
     /// problem at once. Reads no environment variable and calls no model.
     pub fn build(self) -> Result<Application, AssemblyError> {
@@ -285,6 +297,7 @@ impl ApplicationBuilder {
         };
         let mut app = Application::host(assembly, store, self.budgets, instance);
         app.artifact_retention = self.artifact_retention;
+        app.trace_content = self.trace_content;
         // The MCP servers' tool definitions are pinned in the application's store.
         #[cfg(feature = "mcp")]
         app.keep_mcp_pins();

@@ -205,6 +205,7 @@ impl Application {
             approvals: self.assembly.approvals().clone(),
             clock: self.clock().clone(),
             artifact_retention: self.artifact_retention,
+            trace_content: self.trace_content,
         })
     }
 }

@@ -13,6 +13,7 @@ pub(crate) mod http;
 mod problem;
 pub(crate) mod random;
 mod setting;
+pub mod telemetry;
 
 pub use canonical::{canonical_json, sha256_tagged};
 pub use env::{Env, FromEnv};

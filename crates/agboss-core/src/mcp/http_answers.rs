@@ -41,8 +41,7 @@ impl CuttingClient {
     async fn post_call(
         &self,
         uri: Arc<str>,
-        message: ClientJsonRpcMessage,
-        id: Value,
+        (message, id): (ClientJsonRpcMessage, Value),
         session_id: Option<Arc<str>>,
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
@@ -277,8 +276,7 @@ impl StreamableHttpClient for CuttingClient {
             Some(id) => {
                 self.post_call(
                     uri,
-                    message,
-                    id,
+                    (message, id),
                     session_id,
                     auth_header,
                     custom_headers,

@@ -2,12 +2,15 @@
 
 use std::sync::Arc;
 
+use tracing::Instrument;
+
 use super::{ChatRequest, ChatResponse, ModelError, ModelRouter};
 use crate::component::Requirement;
 use crate::context::Signal;
 use crate::deps::Unresolved;
 use crate::spend::SpendRecorder;
 use crate::tool::{Dependency, Scope};
+use crate::units::Usd;
 
 /// Calls models from inside a tool (declare it as a field): the call runs under the tool call's
 /// signal, and what it costs is recorded as the tool's spend, counted in the execution's money
@@ -28,9 +31,18 @@ impl ModelClient {
     ) -> Result<ChatResponse, ModelError> {
         let (model, wire) = self.router.resolve(model_id)?;
         request.model = wire;
-        let response = model.chat(&request, &self.signal).await?;
-        self.spend
-            .record(model_id, self.router.cost(model_id, response.usage));
+        // A child of the tool call's span, which names the tool and the agent.
+        let span = super::spans::chat_span(model_id, None, None);
+        let answered = model
+            .chat(&request, &self.signal)
+            .instrument(span.clone())
+            .await;
+        let cost = answered.as_ref().map_or(Usd::ZERO, |response| {
+            self.router.cost(model_id, response.usage)
+        });
+        super::spans::record_chat(&span, &answered, cost);
+        let response = answered?;
+        self.spend.record(model_id, cost);
         Ok(response)
     }
 }

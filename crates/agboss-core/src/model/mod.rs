@@ -16,6 +16,7 @@ mod router;
 mod router_tests;
 mod scripted;
 mod settings;
+pub(crate) mod spans;
 
 pub use client::ModelClient;
 pub use error::{ModelError, ToolChoiceFailure};

@@ -252,11 +252,13 @@ impl<'a> AgentLoop<'a> {
         let turn = state.turn + 1;
         self.request.tool_choice = self.tool_choice(turn);
         self.request.messages = std::mem::take(&mut state.messages);
-        let span = tracing::info_span!("agboss.model_call", model = %model_id, turn, agent = self.agent.name());
+        let span = self.model_call_span(model_id, turn, &self.request.messages);
         let answered = model
             .chat(&self.request, self.execution.signal())
-            .instrument(span)
+            .instrument(span.clone())
             .await;
+        self.record_answer(&span, model_id, &answered);
+        drop(span);
         state.messages = std::mem::take(&mut self.request.messages);
         Self::restore_input(&mut state.messages, input);
         let response = match answered {

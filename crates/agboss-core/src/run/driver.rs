@@ -7,6 +7,7 @@ use super::{
     Completed, LeaseKeeper, Paused, PendingPause, RunEnv, RunError, RunOptions, RunOutcome,
 };
 use crate::agent::AppAgent;
+use crate::base::telemetry::{field, operation, span};
 use crate::channel::PauseAnswerer;
 use crate::context::Execution;
 use crate::journal::{LoopEvent, LoopState, Next};
@@ -24,10 +25,12 @@ pub(crate) async fn drive(
     start: Option<LoopEvent>,
 ) -> Result<RunOutcome, RunError> {
     let span = tracing::info_span!(
-        "agboss.execution",
-        execution_id = %execution.execution_id(),
-        workflow = %execution.workflow(),
-        agent = agent.name(),
+        span::EXECUTION,
+        { field::OTEL_NAME } = %format_args!("{} {}", operation::INVOKE_AGENT, agent.name()),
+        { field::OPERATION } = operation::INVOKE_AGENT,
+        { field::AGENT_NAME } = agent.name(),
+        { field::EXECUTION_ID } = %execution.execution_id(),
+        { field::WORKFLOW } = %execution.workflow(),
     );
     let mut agent_loop = AgentLoop::new(env, agent, execution.clone(), options, lease);
     let execution_id = execution.execution_id().to_owned();

@@ -25,4 +25,7 @@ pub struct RunEnv {
     pub clock: Clock,
     /// How long the execution's artifacts are kept once its run ends.
     pub artifact_retention: super::retention::ArtifactRetention,
+    /// Whether spans record the texts models and tools read and wrote, masked
+    /// (the application builder's `trace_content`).
+    pub trace_content: bool,
 }

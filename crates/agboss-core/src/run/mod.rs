@@ -31,6 +31,7 @@ mod pause_send;
 mod retention;
 mod seen;
 mod spent;
+mod telemetry;
 mod time_budget;
 mod tools_step;
 

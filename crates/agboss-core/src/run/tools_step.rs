@@ -13,6 +13,7 @@ use super::approve::Gate;
 use super::asks::{AskRequest, ask_channel, asker_for};
 use super::finished::Finished;
 use super::overdue::Deadlines;
+use super::telemetry::{ToolCallSpan, record_tool_end};
 use super::{RunError, ToolEnd};
 use crate::context::Step;
 use crate::journal::{CallPermission, LoopEvent, LoopState, PendingCall, Spent};
@@ -141,23 +142,22 @@ impl AgentLoop<'_> {
             if let Some(shelf) = self.shelf_for(tool.descriptor()) {
                 frame = frame.with_artifacts(shelf);
             }
-            let span = tracing::info_span!(
-                "agboss.tool_call",
-                tool = %pending.call.name,
-                source = tool.descriptor().source(),
-                call_id = %pending.call_id,
-                attempt = pending.attempts,
-                outcome = tracing::field::Empty,
-                is_result_truncated = tracing::field::Empty,
-            );
+            let (span, content) = self.tool_call_span(ToolCallSpan {
+                tool: &pending.call.name,
+                call_id: &pending.call_id,
+                source: tool.descriptor().source(),
+                attempt: pending.attempts,
+                arguments: &arguments,
+                step: frame.step(),
+                execution_id: self.execution.execution_id(),
+            });
             // Recorded on the handle, not on `Span::current()`, which only subscribers that
             // track a current span answer.
             let task_span = span.clone();
             let handle = tasks.spawn(
                 async move {
                     let outcome: CallOutcome = tool.invoke(&arguments, &frame).await;
-                    task_span.record("outcome", if outcome.is_ok() { "ok" } else { "error" });
-                    task_span.record("is_result_truncated", outcome.is_result_truncated);
+                    record_tool_end(&task_span, &outcome, content.as_ref());
                     Finished {
                         index,
                         is_error: !outcome.is_ok(),
