@@ -1,4 +1,4 @@
-//! A server's message longer than the client reads of one ([`MESSAGE_CAP`](super::MESSAGE_CAP)),
+//! A server's message longer than the client reads of one ([`MESSAGE_CAP`]),
 //! over stdio or HTTP: what can be read of its start. The client stops reading at the cap, so
 //! the message is a prefix of JSON: [`partial_json`] reads such a prefix as far as it goes (an
 //! open string keeps what it has, an open object or array what it has), and [`CutAnswer`] takes
@@ -6,6 +6,15 @@
 //! its content.
 
 use serde_json::{Map, Value};
+
+/// The most the client reads of one message from a server: 4 MiB (4,194,304 bytes), a line of
+/// a stdio server's stdout, an HTTP server's JSON body or one event of its SSE body. A longer
+/// answer to a tool call is cut there: the call gets what its text had so far (its result then
+/// bounded with `at least <read> bytes` in its marker); a stdio server, stopped in the middle of
+/// a message, is killed and started again for the next call, an HTTP answer's connection is
+/// closed. Any other message that long fails with a clear error. Far above what a model reads
+/// of one result, far below what a runaway server could make the client hold.
+pub const MESSAGE_CAP: usize = 4 * 1024 * 1024;
 
 /// What is read of a message cut at the cap.
 #[derive(Debug, PartialEq)]
@@ -74,7 +83,7 @@ impl CutAnswer {
     /// saying it was cut; for a message that is not the answer, an error saying the answer was
     /// never read.
     pub(crate) fn into_message(self, id: &Value, bytes_read: u64) -> Vec<u8> {
-        let cap = crate::units::bytes(super::MESSAGE_CAP as u64);
+        let cap = crate::units::bytes(MESSAGE_CAP as u64);
         let error = |message: String| serde_json::json!({ "code": -32603, "message": message });
         let message = match self.other {
             None => serde_json::json!({
@@ -396,7 +405,7 @@ mod tests {
         let said: Value = serde_json::from_slice(&error.into_message(&json!(5), 9)).unwrap();
         assert_eq!(
             said["error"]["message"],
-            "the server's error was longer than 4 MiB, the most the client reads of one message; it begins: boom boom"
+            "the server's error was longer than 4,096 KB, the most the client reads of one message; it begins: boom boom"
         );
         let progress = CutAnswer::read(
             br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"aaa"#,
@@ -406,7 +415,7 @@ mod tests {
         assert_eq!(said["id"], 6);
         assert_eq!(
             said["error"]["message"],
-            "before its answer the server sent a message (`notifications/message`) longer than 4 MiB, the most the client reads of one message; the answer was not read"
+            "before its answer the server sent a message (`notifications/message`) longer than 4,096 KB, the most the client reads of one message; the answer was not read"
         );
     }
 }

@@ -26,8 +26,7 @@ use rmcp::transport::streamable_http_client::{
 use serde_json::Value;
 use sse_stream::{Sse, SseStream};
 
-use super::MESSAGE_CAP;
-use super::cut_answer::CutAnswer;
+use super::cut_answer::{CutAnswer, MESSAGE_CAP};
 use super::sse_cut::{CutEvents, data_of};
 
 type HttpError = StreamableHttpError<reqwest::Error>;

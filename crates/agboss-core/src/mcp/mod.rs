@@ -50,6 +50,7 @@ pub use authorizer::{
 pub use client::McpClient;
 pub use connection::{McpConnection, START_TIMEOUT};
 pub use credential::{McpCredential, McpCredentialCarrier};
+pub use cut_answer::MESSAGE_CAP;
 pub use descriptor::{
     McpGrant, McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,
     declares, registered_mcp_servers, remote_tool,
@@ -62,7 +63,6 @@ pub use oauth_code::MOST_STEP_UPS;
 pub use pin::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
 pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
 pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
-pub use stdio::MESSAGE_CAP;
 
 /// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
 #[cfg(feature = "mcp-oauth")]

@@ -15,13 +15,7 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexS
 /// How many bytes of a server's stderr are kept.
 const STDERR_TAIL: usize = 4096;
 
-/// The most the client reads of one message from a stdio server: 4 MiB (4,194,304 bytes).
-/// A longer answer to a tool call is cut there: the call gets what its text had so far (its
-/// result then bounded with `at least <read> bytes` in its marker), and the server, stopped in
-/// the middle of a message, is killed and started again for the next call. Any other message
-/// that long stops the server with a clear error. Far above what a model reads of one result,
-/// far below what a runaway server could make the client hold.
-pub const MESSAGE_CAP: usize = 4 * 1024 * 1024;
+use super::cut_answer::MESSAGE_CAP;
 
 /// What a server said on the side: the tail of its stderr, and the first thing on its stdout
 /// that was not MCP.
