@@ -309,6 +309,8 @@ fn a_forbidden_key_names_the_variable_too() {
 mod details;
 #[path = "providers/each_provider.rs"]
 mod each_provider;
+#[path = "providers/strict_tools.rs"]
+mod strict_tools;
 #[path = "providers/tool_choice.rs"]
 mod tool_choice;
 #[path = "providers/wire_format.rs"]

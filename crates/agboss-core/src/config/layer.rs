@@ -94,6 +94,7 @@ fn model(over: ModelSettings, below: ModelSettings) -> ModelSettings {
         base_url: over.base_url.or(below.base_url),
         api_key_env: over.api_key_env.or(below.api_key_env),
         context_window: over.context_window.or(below.context_window),
+        strict_tools: over.strict_tools.or(below.strict_tools),
         prices,
     }
 }

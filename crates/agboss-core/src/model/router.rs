@@ -291,6 +291,9 @@ fn apply(settings: &mut ProviderSettings, section: &ModelSettings) {
     if let Some(kind) = kind_of(section.kind.as_deref()) {
         settings.kind = kind;
     }
+    if let Some(strict) = section.strict_tools {
+        settings.strict_tools = Some(strict);
+    }
 }
 
 fn kind_of(kind: Option<&str>) -> Option<WireFormat> {

@@ -27,6 +27,10 @@ pub struct ModelSettings {
     /// of one of its models reads at most about a quarter of it of its thread's history,
     /// unless the agent sets its own `history_max_size`.
     pub context_window: Option<u32>,
+    /// Whether tools go out in OpenAI's strict mode (every property required, objects closed,
+    /// optional fields nullable). Defaults to on for the OpenAI wire format at
+    /// `api.openai.com`, off for every other server.
+    pub strict_tools: Option<bool>,
     /// Prices per million tokens, in dollars as text (`"0.15"`), by model id.
     #[serde(default)]
     pub prices: BTreeMap<String, PriceSettings>,

@@ -42,6 +42,7 @@ mod invoke;
 mod issues;
 mod lossy;
 mod needs;
+mod nulls;
 mod oauth_tokens;
 mod on_crash;
 mod origin;

@@ -108,7 +108,9 @@ impl SchemaCheck {
     /// Checks the document on `tape`; on a violation, every issue, named by path.
     /// Step 1 of the contract, for a tool's input and an agent's answer alike: JSON text to a
     /// validated `I`. Empty arguments mean `{}` (some providers send nothing for a tool
-    /// without parameters).
+    /// without parameters). Arguments the schema refuses are checked once more without the
+    /// `null`s they give optional properties (what OpenAI's strict mode sends for a property
+    /// left out), and read that way if they hold then.
     ///
     /// The text is validated on a pooled tape, then parsed into `I`; the second parse costs
     /// less than building and dropping a `serde_json::Value`.
@@ -118,12 +120,33 @@ impl SchemaCheck {
         } else {
             arguments
         };
+        let mut refused = None;
         with_tape(|tape| {
             // Positions in a parse error count in the text the model sent, so it is not
             // trimmed.
             fill_from_text(tape, text).map_err(|e| Issues::malformed(&e))?;
-            self.check(tape)
+            refused = self.check(tape).err();
+            Ok::<(), Issues>(())
         })?;
+        let stripped;
+        let text = match refused {
+            None => text,
+            // A `null` for an optional property (what a model in OpenAI's strict mode writes
+            // for a property it leaves out) is read as absent, if the arguments hold then.
+            Some(issues) => {
+                let Some(without) = super::nulls::without_optional_nulls(&self.schema, text) else {
+                    return Err(issues);
+                };
+                let holds = with_tape(|tape| {
+                    fill_from_text(tape, &without).is_ok() && self.check(tape).is_ok()
+                });
+                if !holds {
+                    return Err(issues);
+                }
+                stripped = without;
+                stripped.as_str()
+            }
+        };
         serde_json::from_str::<I>(text).map_err(|_| {
             // The schema accepted what serde refuses (a hand-written schema, a duplicate key,
             // or a serde attribute schemars does not model); find where, for the message.

@@ -20,7 +20,7 @@ pub(super) static WIRE: Dialect = Dialect {
     path: |_| "/messages".into(),
     key_header: KeyHeader::Named("x-api-key"),
     headers: &[("anthropic-version", "2023-06-01")],
-    body: request_body,
+    body: |request, _| request_body(request),
     parse: parse_response,
 };
 

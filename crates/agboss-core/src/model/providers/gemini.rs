@@ -18,7 +18,7 @@ pub(super) static WIRE: Dialect = Dialect {
     path: |model| format!("/models/{}:generateContent", model_segment(model)),
     key_header: KeyHeader::Named("x-goog-api-key"),
     headers: &[],
-    body: request_body,
+    body: |request, _| request_body(request),
     parse: parse_response,
 };
 

@@ -16,6 +16,8 @@ mod gemini;
 pub(crate) mod http;
 #[cfg(feature = "openai")]
 mod openai;
+#[cfg(feature = "openai")]
+mod strict;
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 mod wire;
 
@@ -76,6 +78,11 @@ pub struct ProviderSettings {
     pub request_timeout: TimeSpan,
     /// How failed requests are retried.
     pub retry: RetryPolicy,
+    /// Whether OpenAI-format tools go out in strict mode (`"strict": true`, their schemas
+    /// lowered to what it accepts); `None` leaves it to
+    /// [`sends_strict_tools`](Self::sends_strict_tools): on for OpenAI's own API only. The other
+    /// wire formats ignore it.
+    pub strict_tools: Option<bool>,
 }
 
 impl ProviderSettings {
@@ -133,7 +140,36 @@ impl ProviderSettings {
             key_env: key_env.map(Into::into),
             request_timeout: seconds(120),
             retry: RetryPolicy::default(),
+            strict_tools: None,
         }
+    }
+
+    /// The same settings with tools sent in OpenAI's strict mode (`true`) or not (`false`),
+    /// whatever the base URL.
+    pub fn with_strict_tools(mut self, strict: bool) -> ProviderSettings {
+        self.strict_tools = Some(strict);
+        self
+    }
+
+    /// Whether tools go out in OpenAI's strict mode: as [`strict_tools`](Self::strict_tools)
+    /// says, else only for the OpenAI wire format at `api.openai.com`, whose tool-calling
+    /// models take it. Compatible servers (OpenRouter, vLLM, Ollama, llama.cpp) differ in what
+    /// they make of it, so they get it only when asked.
+    ///
+    /// ```
+    /// use agboss_core::model::providers::{ProviderSettings, WireFormat};
+    ///
+    /// assert!(ProviderSettings::openai().sends_strict_tools());
+    /// let local = ProviderSettings::new("local", WireFormat::OpenAi, "http://127.0.0.1:8080/v1", None);
+    /// assert!(!local.sends_strict_tools());
+    /// assert!(local.with_strict_tools(true).sends_strict_tools());
+    /// ```
+    pub fn sends_strict_tools(&self) -> bool {
+        self.strict_tools.unwrap_or_else(|| {
+            let host = self.base_url.split_once("://").map_or("", |(_, rest)| rest);
+            let host = host.split(['/', ':']).next().unwrap_or_default();
+            self.kind == WireFormat::OpenAi && host.eq_ignore_ascii_case("api.openai.com")
+        })
     }
 }
 
@@ -148,9 +184,13 @@ pub fn connect(mut settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<d
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
     if let Some(wire) = dialect(settings.kind) {
         let key = settings.key_env.as_deref().and_then(|name| env.get(name));
+        let options = BodyOptions {
+            strict_tools: settings.sends_strict_tools(),
+        };
         return Arc::new(HttpChat {
             client: http::Client::new(settings, key, clock),
             wire,
+            options,
         });
     }
     let _ = (env, clock);
@@ -221,9 +261,18 @@ struct Dialect {
     /// Headers every request carries (`anthropic-version`).
     headers: &'static [(&'static str, &'static str)],
     /// The request's body.
-    body: fn(&ChatRequest) -> Value,
+    body: fn(&ChatRequest, BodyOptions) -> Value,
     /// The answer, from the JSON of a successful response; errors name `provider`.
     parse: fn(provider: &str, answer: &Value) -> Result<ChatResponse, ModelError>,
+}
+
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+/// What a request's body depends on besides the request: the provider's settings.
+#[derive(Clone, Copy, Debug)]
+struct BodyOptions {
+    /// Tools in OpenAI's strict mode.
+    #[cfg_attr(not(feature = "openai"), allow(dead_code))]
+    strict_tools: bool,
 }
 
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
@@ -232,13 +281,14 @@ struct Dialect {
 struct HttpChat {
     client: http::Client,
     wire: &'static Dialect,
+    options: BodyOptions,
 }
 
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 impl ChatModel for HttpChat {
     fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a> {
         Box::pin(async move {
-            let body = (self.wire.body)(request);
+            let body = (self.wire.body)(request, self.options);
             let path = (self.wire.path)(&request.model);
             let post = Post {
                 path: &path,

@@ -3,13 +3,15 @@
 
 use serde_json::{Map, Value, json};
 
-use super::Dialect;
 use super::http::KeyHeader;
+use super::strict::strict_schema;
 use super::wire::{CallIds, arguments_text, count, finish_with_calls, joined, malformed, sketch};
+use super::{BodyOptions, Dialect};
 use crate::model::Thinking;
 use crate::model::{
     ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice, Usage,
 };
+use crate::tool::ToolDefinition;
 
 /// Chat Completions: the key as a bearer token.
 pub(super) static WIRE: Dialect = Dialect {
@@ -21,12 +23,16 @@ pub(super) static WIRE: Dialect = Dialect {
 };
 
 /// The request body.
-fn request_body(request: &ChatRequest) -> Value {
+fn request_body(request: &ChatRequest, options: BodyOptions) -> Value {
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model));
     body.insert("messages".into(), Value::Array(messages(request)));
     if !request.tools.is_empty() {
-        let tools = request.tools.iter().map(|tool| tool.to_openai()).collect();
+        let tools = request
+            .tools
+            .iter()
+            .map(|tool| declaration(tool, options.strict_tools))
+            .collect();
         body.insert("tools".into(), Value::Array(tools));
         body.insert("tool_choice".into(), tool_choice(&request.tool_choice));
     }
@@ -43,6 +49,28 @@ fn request_body(request: &ChatRequest) -> Value {
         body.insert("reasoning_effort".into(), json!(effort));
     }
     Value::Object(body)
+}
+
+/// One `tools[]` entry; in strict mode with `"strict": true` and its parameters lowered to
+/// what strict mode accepts, unless they have no such form (a map with arbitrary keys, say):
+/// then as without strict mode.
+fn declaration(tool: &ToolDefinition, strict: bool) -> Value {
+    let mut wire = tool.to_openai();
+    if !strict {
+        return wire;
+    }
+    match strict_schema(&wire["function"]["parameters"]) {
+        Ok(parameters) => {
+            wire["function"]["parameters"] = parameters;
+            wire["function"]["strict"] = json!(true);
+        }
+        Err(why) => tracing::debug!(
+            tool = %tool.name,
+            %why,
+            "tool sent without strict mode: its schema has no strict form"
+        ),
+    }
+    wire
 }
 
 /// The system prompt, then the conversation, one wire message per message.
