@@ -6,6 +6,7 @@
 //! endpoint such as OpenRouter, or to a local server configured under `[models.<name>]`.
 
 mod client;
+mod delta;
 mod error;
 mod message;
 pub mod providers;
@@ -19,6 +20,7 @@ mod settings;
 pub(crate) mod spans;
 
 pub use client::ModelClient;
+pub use delta::{ChatDelta, DeltaSink};
 pub use error::{ModelError, ToolChoiceFailure};
 pub use message::{Message, ToolCall};
 pub use request::{ChatRequest, ChatResponse, FinishReason, Thinking, ToolChoice, Usage};
@@ -42,6 +44,30 @@ pub type ChatFuture<'a> =
 pub trait ChatModel: Send + Sync {
     /// Sends `request` and returns the model's answer.
     fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a>;
+
+    /// The same, handing `deltas` the answer's pieces as they come (text, tool calls begun;
+    /// see [`ChatDelta`]) and returning the whole answer at the end. Providers that stream
+    /// override it; the default sends the whole text as one piece once the answer is in.
+    fn chat_streaming<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+        signal: &'a Signal,
+        deltas: DeltaSink<'a>,
+    ) -> ChatFuture<'a> {
+        Box::pin(async move {
+            let response = self.chat(request, signal).await?;
+            if let Some(text) = response.text.as_deref().filter(|t| !t.is_empty()) {
+                deltas(ChatDelta::Text(text));
+            }
+            for call in &response.tool_calls {
+                deltas(ChatDelta::ToolCall {
+                    id: call.provider_id.as_deref().unwrap_or_default(),
+                    name: &call.name,
+                });
+            }
+            Ok(response)
+        })
+    }
 }
 
 static FORBIDDEN: AtomicBool = AtomicBool::new(false);
