@@ -114,7 +114,7 @@ pub mod prelude {
         ToolCallApprovalDecision,
     };
     pub use agboss_core::channel::{QuestionError, Questions};
-    pub use agboss_core::context::ExecutionContext;
+    pub use agboss_core::context::{ExecutionContext, Progress};
     pub use agboss_core::dto::PlainText;
     pub use agboss_core::knowledge::{KnowledgeBase, KnowledgeError, KnowledgeQuery, Passage};
     #[cfg(feature = "mcp")]
@@ -238,8 +238,10 @@ pub mod telemetry {
 /// Runs: how they end, their answers, and the errors they end with (their budgets are in
 /// [`spend`]).
 pub mod run {
+    pub use agboss_core::app::RunStream;
     pub use agboss_core::journal::Answer;
     pub use agboss_core::run::ArtifactRetention;
+    pub use agboss_core::run::RunEvent;
     pub use agboss_core::run::{
         Completed, Elsewhere, ExecutionLeaseLostError, LeaseLoss, LimitExceededError, Paused,
         PendingPause, RunError, RunOutcome, ToolEnd, TurnLimitError,
@@ -252,9 +254,9 @@ pub mod run {
 /// providers.
 pub mod model {
     pub use agboss_core::model::{
-        ChatFuture, ChatModel, ChatRequest, ChatResponse, FinishReason, Message, ModelClient,
-        ModelError, ModelRoute, ModelRouter, Prices, ScriptedModel, Thinking, ToolCall, ToolChoice,
-        ToolChoiceFailure, Turn, Usage, forbid_real_requests,
+        ChatDelta, ChatFuture, ChatModel, ChatRequest, ChatResponse, DeltaSink, FinishReason,
+        Message, ModelClient, ModelError, ModelRoute, ModelRouter, Prices, ScriptedModel, Thinking,
+        ToolCall, ToolChoice, ToolChoiceFailure, Turn, Usage, forbid_real_requests,
     };
     /// Providers over HTTP, by wire format ([`WireFormat`](crate::tool::WireFormat)).
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
@@ -373,7 +375,7 @@ pub mod channel {
 /// What a call runs in: its execution, its step and its cancellation signal.
 pub mod context {
     pub use agboss_core::context::{
-        AbortKind, AbortReason, Execution, ExecutionContext, Signal, Step, Tenant,
+        AbortKind, AbortReason, Execution, ExecutionContext, Progress, Signal, Step, Tenant,
     };
 }
 

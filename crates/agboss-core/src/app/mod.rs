@@ -32,6 +32,7 @@ mod mcp_pins;
 mod mcp_servers;
 mod pauses;
 mod runs;
+mod stream;
 mod threads;
 mod tool_slice;
 mod workers;
@@ -40,6 +41,7 @@ pub use application::Application;
 pub use builder::ApplicationBuilder;
 pub use pauses::{Resume, ResumeError};
 pub use runs::RunBuilder;
+pub use stream::RunStream;
 pub use tool_slice::ToolSlice;
 pub use workers::{WorkEnd, WorkReport, Worker};
 

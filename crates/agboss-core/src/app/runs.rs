@@ -287,9 +287,26 @@ impl<'a> IntoFuture for RunBuilder<'a> {
     type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'a>>;
 
     fn into_future(self) -> Self::IntoFuture {
+        self.into_future_boxed()
+    }
+}
+
+impl<'a> RunBuilder<'a> {
+    /// The same run, its events sent to `sink` (see [`RunBuilder::stream`]).
+    pub(super) fn watched_by(mut self, sink: crate::run::EventSink) -> Self {
+        self.options.events = Some(sink);
+        self
+    }
+
+    /// The run, as a boxed future.
+    pub(super) fn into_future_boxed(
+        self,
+    ) -> Pin<Box<dyn Future<Output = RunOutcomeResult> + Send + 'a>> {
         Box::pin(self.run())
     }
 }
+
+type RunOutcomeResult = Result<RunOutcome, RunError>;
 
 impl Application {
     /// Runs `input` through workflow `workflow`; set the run up, then `.await` it.

@@ -183,6 +183,7 @@ pub struct ExecutionContext {
     step: Step,
     signal: Signal,
     idempotency_key: OnceLock<String>,
+    progress: Option<super::ProgressSink>,
 }
 
 impl ExecutionContext {
@@ -193,6 +194,21 @@ impl ExecutionContext {
             step,
             signal,
             idempotency_key: OnceLock::new(),
+            progress: None,
+        }
+    }
+
+    /// The same context, whose [`report_progress`](Self::report_progress) goes to `sink`.
+    pub fn with_progress(mut self, sink: Option<super::ProgressSink>) -> ExecutionContext {
+        self.progress = sink;
+        self
+    }
+
+    /// Tells whoever watches the run (`app.run(..).stream()`) how far the call has got. Costs
+    /// nothing when nobody watches; never journaled (a resumed run does not see it again).
+    pub fn report_progress(&self, progress: super::Progress) {
+        if let Some(sink) = &self.progress {
+            sink(&progress);
         }
     }
 

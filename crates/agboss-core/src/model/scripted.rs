@@ -201,6 +201,34 @@ impl ChatModel for ScriptedModel {
         };
         Box::pin(std::future::ready(result))
     }
+
+    /// The scripted text a word at a time (each piece with the spaces after it), as a
+    /// provider's stream would bring it; then the calls begun.
+    fn chat_streaming<'a>(
+        &'a self,
+        request: &'a ChatRequest,
+        signal: &'a Signal,
+        deltas: super::DeltaSink<'a>,
+    ) -> ChatFuture<'a> {
+        Box::pin(async move {
+            let response = self.chat(request, signal).await?;
+            for piece in response
+                .text
+                .as_deref()
+                .unwrap_or_default()
+                .split_inclusive(' ')
+            {
+                deltas(super::ChatDelta::Text(piece));
+            }
+            for call in &response.tool_calls {
+                deltas(super::ChatDelta::ToolCall {
+                    id: call.provider_id.as_deref().unwrap_or_default(),
+                    name: &call.name,
+                });
+            }
+            Ok(response)
+        })
+    }
 }
 
 impl fmt::Debug for ScriptedModel {

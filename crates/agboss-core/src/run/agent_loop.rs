@@ -253,10 +253,21 @@ impl<'a> AgentLoop<'a> {
         self.request.tool_choice = self.tool_choice(turn);
         self.request.messages = std::mem::take(&mut state.messages);
         let span = self.model_call_span(model_id, turn, &self.request.messages);
-        let answered = model
-            .chat(&self.request, self.execution.signal())
-            .instrument(span.clone())
-            .await;
+        let answered = match &self.options.events {
+            Some(events) => {
+                let deltas = |delta: crate::model::ChatDelta<'_>| events.delta(turn, delta);
+                model
+                    .chat_streaming(&self.request, self.execution.signal(), &deltas)
+                    .instrument(span.clone())
+                    .await
+            }
+            None => {
+                model
+                    .chat(&self.request, self.execution.signal())
+                    .instrument(span.clone())
+                    .await
+            }
+        };
         self.record_answer(&span, model_id, &answered);
         drop(span);
         state.messages = std::mem::take(&mut self.request.messages);

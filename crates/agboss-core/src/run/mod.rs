@@ -19,6 +19,7 @@ mod asks;
 mod consent;
 mod driver;
 mod env;
+mod events;
 mod finished;
 mod ids;
 mod knowledge;
@@ -34,11 +35,14 @@ mod spent;
 mod telemetry;
 mod time_budget;
 mod tools_step;
+mod watch;
 
 pub use approvals::Approvals;
 pub(crate) use artifacts::run_ended;
 pub(crate) use driver::{drive, outcome};
 pub use env::RunEnv;
+pub(crate) use events::EventSink;
+pub use events::RunEvent;
 pub use ids::assign_call_ids;
 pub(crate) use lease::LeaseKeeper;
 pub use lease::{ExecutionLeaseLostError, LeaseLoss};
@@ -83,4 +87,6 @@ pub struct RunOptions {
     pub(crate) budgets: Option<crate::spend::Budgets>,
     pub(crate) on_tool_end: Option<ToolEndHook>,
     pub(crate) tool_choice: Option<ToolChoiceFn>,
+    /// Where a watched run's events go.
+    pub(crate) events: Option<EventSink>,
 }

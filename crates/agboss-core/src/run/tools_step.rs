@@ -142,6 +142,9 @@ impl AgentLoop<'_> {
             if let Some(shelf) = self.shelf_for(tool.descriptor()) {
                 frame = frame.with_artifacts(shelf);
             }
+            if let Some(watch) = self.watch_of(pending, &arguments) {
+                frame = frame.with_watch(watch);
+            }
             let (span, content) = self.tool_call_span(ToolCallSpan {
                 tool: &pending.call.name,
                 call_id: &pending.call_id,
@@ -309,6 +312,7 @@ impl AgentLoop<'_> {
                 content: &finished.content,
             });
         }
+        let ended = self.ended_event(pending, finished.is_error, finished.truncated);
         let event = LoopEvent::ToolFinished {
             call_id: pending.call_id.clone(),
             content: finished.content,
@@ -317,7 +321,9 @@ impl AgentLoop<'_> {
             spend: Vec::new(),
             digest,
         };
-        self.record(state, event).await
+        self.record(state, event).await?;
+        self.tell(ended);
+        Ok(())
     }
 
     /// The digest of `pending`'s result `content` (none for the answer tool, an unknown tool or

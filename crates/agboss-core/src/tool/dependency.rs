@@ -35,7 +35,8 @@ impl Dependency for ExecutionContext {
             scope.execution().clone(),
             scope.step().clone(),
             scope.call_signal(),
-        ))
+        )
+        .with_progress(scope.progress()))
     }
 }
 

@@ -14,7 +14,7 @@ use super::{
     ToolDescriptor, ToolFailure, ToolResult,
 };
 use crate::base::Setting;
-use crate::context::{AbortReason, Execution, Step};
+use crate::context::{AbortReason, Execution, ProgressSink, Step};
 use crate::deps::Providers;
 use crate::time::Clock;
 use crate::units::{ByteSize, TimeSpan};
@@ -77,6 +77,17 @@ pub struct CallFrame {
     step: Step,
     asker: Option<Arc<dyn Asker>>,
     artifacts: Option<Arc<dyn ArtifactShelf>>,
+    watch: Option<CallWatch>,
+}
+
+/// What someone watching a run is told of a call: that it starts (its arguments accepted,
+/// every gate passed, just before `run`), and the progress it reports.
+#[derive(Clone)]
+pub struct CallWatch {
+    /// Called once, as the call starts.
+    pub started: Arc<dyn Fn() + Send + Sync>,
+    /// Where its progress goes.
+    pub progress: ProgressSink,
 }
 
 impl CallFrame {
@@ -87,7 +98,14 @@ impl CallFrame {
             step,
             asker: None,
             artifacts: None,
+            watch: None,
         }
+    }
+
+    /// The same call, watched: `watch` hears when it starts and how far it gets.
+    pub fn with_watch(mut self, watch: CallWatch) -> CallFrame {
+        self.watch = Some(watch);
+        self
     }
 
     /// The same call, keeping and redeeming artifacts on `shelf` (the execution's; what the
@@ -394,9 +412,13 @@ impl<T: Tool> Invoker<T> {
             self.descriptor,
         )
         .with_asker(frame.asker.as_ref())
-        .with_credentials(credentials.as_ref());
+        .with_credentials(credentials.as_ref())
+        .with_progress(frame.watch.as_ref().map(|watch| &watch.progress));
         let tool = T::build(&scope).map_err(ToolFailure::Dependency)?;
         let (call_signal, cut) = scope.into_call_parts();
+        if let Some(watch) = &frame.watch {
+            (watch.started)();
+        }
         let race = Race::new(
             tool.run(input),
             &self.env.clock,

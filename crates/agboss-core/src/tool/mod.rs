@@ -83,7 +83,7 @@ pub use dependency::Dependency;
 pub use descriptor::ToolDescriptor;
 pub use error::{SchemaError, ToolError, ToolFailure, ToolResult};
 pub use handler::{Tool, ToolHandler, tool_input_schema, tool_output_schema};
-pub use invoke::{CallFrame, DynTool, Invoker, ToolEnv};
+pub use invoke::{CallFrame, CallWatch, DynTool, Invoker, ToolEnv};
 pub use issues::{Issue, Issues};
 pub use lossy::{LossyText, TextOutput, text_from_bytes};
 pub use oauth_tokens::{FileTokens, KeeperFuture, TokenKeeper, TokenKey};

@@ -5,7 +5,7 @@ use std::cell::OnceCell;
 use std::sync::Arc;
 
 use super::{Asker, Credentials, ResultCut, ToolDescriptor};
-use crate::context::{Execution, Signal, Step};
+use crate::context::{Execution, ProgressSink, Signal, Step};
 use crate::deps::Providers;
 use crate::time::Clock;
 
@@ -24,6 +24,7 @@ pub struct Scope<'a> {
     credentials: Option<&'a Credentials>,
     call_signal: OnceCell<Signal>,
     result_cut: OnceCell<ResultCut>,
+    progress: Option<&'a ProgressSink>,
 }
 
 impl<'a> Scope<'a> {
@@ -45,7 +46,19 @@ impl<'a> Scope<'a> {
             credentials: None,
             call_signal: OnceCell::new(),
             result_cut: OnceCell::new(),
+            progress: None,
         }
+    }
+
+    /// The same scope, whose call reports its progress to `sink` (someone watches the run).
+    pub fn with_progress(mut self, sink: Option<&'a ProgressSink>) -> Scope<'a> {
+        self.progress = sink;
+        self
+    }
+
+    /// Where the call reports its progress, when someone watches the run.
+    pub fn progress(&self) -> Option<ProgressSink> {
+        self.progress.cloned()
     }
 
     /// The same scope, whose call asks its questions through `asker` (none: the call is not

@@ -1,0 +1,99 @@
+//! What a watched run tells as it goes: [`RunEvent`]s, sent by the loop to the
+//! [`RunStream`](crate::app::RunStream) of `app.run(..).stream()`.
+//!
+//! Events are for watching: none is journaled, and a run that is resumed (after a crash, a
+//! pause) is the same whether it was watched or not. The journal still records whole steps.
+
+use tokio::sync::mpsc;
+
+use super::{RunError, RunOutcome};
+use crate::context::Progress;
+use crate::model::ChatDelta;
+
+/// One thing that happened in a watched run.
+///
+/// For one turn, in this order: the model's text as it comes ([`Text`](Self::Text)); then its
+/// tool calls, which run side by side, so that their events interleave as they happen: each
+/// call's [`ToolStarted`](Self::ToolStarted) (once its arguments are accepted) comes before its
+/// [`ToolProgress`](Self::ToolProgress) and its [`ToolEnded`](Self::ToolEnded) (once its result
+/// is journaled); then, every call of the turn ended, the next turn. [`Finished`](Self::Finished)
+/// is always last, and comes once.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum RunEvent {
+    /// Text the model wrote in turn `turn`, as it came.
+    Text {
+        /// The model turn, from 1.
+        turn: u32,
+        /// The piece.
+        text: String,
+    },
+    /// The model call of turn `turn` failed after some text came and is tried again: the text
+    /// of that turn so far is void.
+    TextRestarted {
+        /// The model turn.
+        turn: u32,
+    },
+    /// A tool call starts: its arguments were accepted and every gate passed. A call refused
+    /// before (invalid arguments, an approval refused) only ends.
+    ToolStarted {
+        /// The call's id.
+        call_id: String,
+        /// The tool's name.
+        tool: String,
+        /// The arguments, as the model sent them and the contract accepted them.
+        arguments: serde_json::Value,
+    },
+    /// A running tool call reported how far it has got.
+    ToolProgress {
+        /// The call's id.
+        call_id: String,
+        /// The tool's name.
+        tool: String,
+        /// What it said.
+        progress: Progress,
+    },
+    /// A tool call ended (its result journaled).
+    ToolEnded {
+        /// The call's id.
+        call_id: String,
+        /// The tool's name.
+        tool: String,
+        /// Whether it failed.
+        is_error: bool,
+        /// Whether what the model reads was cut to the bound.
+        is_result_truncated: bool,
+    },
+    /// The run ended, paused or failed: what awaiting it would have returned.
+    Finished(Result<RunOutcome, RunError>),
+}
+
+/// Where the loop sends a watched run's events.
+#[derive(Clone, Debug)]
+pub(crate) struct EventSink(mpsc::UnboundedSender<RunEvent>);
+
+impl EventSink {
+    /// A sink, and the receiving end.
+    pub(crate) fn new() -> (EventSink, mpsc::UnboundedReceiver<RunEvent>) {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        (EventSink(sender), receiver)
+    }
+
+    /// Sends `event`; a watcher that went away is not an error.
+    pub(crate) fn send(&self, event: RunEvent) {
+        let _ = self.0.send(event);
+    }
+
+    /// The event of model delta `delta` in turn `turn`, if it makes one.
+    pub(crate) fn delta(&self, turn: u32, delta: ChatDelta<'_>) {
+        match delta {
+            ChatDelta::Text(text) => self.send(RunEvent::Text {
+                turn,
+                text: text.to_owned(),
+            }),
+            ChatDelta::Restart => self.send(RunEvent::TextRestarted { turn }),
+            // A call is told when it starts running, its arguments whole and accepted.
+            ChatDelta::ToolCall { .. } => {}
+        }
+    }
+}

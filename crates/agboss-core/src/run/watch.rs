@@ -1,0 +1,62 @@
+//! Telling a watched run's [`RunEvent`]s of its tool calls: the watch each call's frame gets
+//! (it starts, it reports progress) and its end once journaled. Nothing here runs when nobody
+//! watches.
+
+use std::sync::Arc;
+
+use super::agent_loop::AgentLoop;
+use super::events::RunEvent;
+use crate::context::Progress;
+use crate::journal::PendingCall;
+use crate::tool::CallWatch;
+
+impl AgentLoop<'_> {
+    /// What `pending`'s frame tells the watcher, if the run is watched.
+    pub(super) fn watch_of(&self, pending: &PendingCall, arguments: &str) -> Option<CallWatch> {
+        let events = self.options.events.clone()?;
+        let (call_id, tool) = (pending.call_id.clone(), pending.call.name.clone());
+        let arguments = serde_json::from_str(arguments)
+            .unwrap_or_else(|_| serde_json::Value::String(arguments.to_owned()));
+        let started = {
+            let (events, call_id, tool) = (events.clone(), call_id.clone(), tool.clone());
+            Arc::new(move || {
+                events.send(RunEvent::ToolStarted {
+                    call_id: call_id.clone(),
+                    tool: tool.clone(),
+                    arguments: arguments.clone(),
+                });
+            })
+        };
+        let progress = Arc::new(move |progress: &Progress| {
+            events.send(RunEvent::ToolProgress {
+                call_id: call_id.clone(),
+                tool: tool.clone(),
+                progress: progress.clone(),
+            });
+        });
+        Some(CallWatch { started, progress })
+    }
+
+    /// The event of `pending`'s end, if the run is watched (told once the end is journaled).
+    pub(super) fn ended_event(
+        &self,
+        pending: &PendingCall,
+        is_error: bool,
+        truncated: bool,
+    ) -> Option<RunEvent> {
+        self.options.events.as_ref()?;
+        Some(RunEvent::ToolEnded {
+            call_id: pending.call_id.clone(),
+            tool: pending.call.name.clone(),
+            is_error,
+            is_result_truncated: truncated,
+        })
+    }
+
+    /// Tells the watcher `event`, if there is one.
+    pub(super) fn tell(&self, event: Option<RunEvent>) {
+        if let (Some(events), Some(event)) = (&self.options.events, event) {
+            events.send(event);
+        }
+    }
+}
