@@ -34,6 +34,7 @@ mod models;
 mod notes;
 mod scout;
 mod script;
+mod watch;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -135,19 +136,24 @@ fn routes(app: &Application) -> Vec<String> {
         .collect()
 }
 
-/// Asks `agent` the `question` for `owner`, printing each tool call as it ends.
+/// Asks `agent` the `question` for `owner`, showing the run as it goes (the answer as it is
+/// written, each tool call as it runs and ends); whether the answer was shown as it came.
 async fn ask(
     app: &Application,
     agent: &str,
     question: &str,
     owner: &str,
-) -> Result<RunOutcome, RunError> {
-    app.run("desk", question)
+) -> (Result<RunOutcome, RunError>, bool) {
+    let mut watch = watch::Watch::new(agent);
+    let outcome = app
+        .run("desk", question)
         .agent(agent)
         .thread(&thread(owner, agent))
         .owner(owner)
-        .on_tool_end(|end| println!("  · {} -> {}", end.tool, end.content))
-        .await
+        .stream()
+        .watch(|event| watch.show(event))
+        .await;
+    (outcome, watch.finish())
 }
 
 /// What the desk prints of a run that waits: each pause, and how to answer it from a shell.
@@ -215,14 +221,17 @@ async fn main() -> ExitCode {
     ];
     for (agent, question) in questions {
         println!("\n{agent} <- {question}");
-        match ask(&app, agent, question, &owner).await {
+        let (outcome, streamed) = ask(&app, agent, question, &owner).await;
+        match outcome {
             Ok(RunOutcome::Completed(outcome)) => {
-                let answer = match &outcome.answer {
-                    Answer::Text(text) => text.clone(),
-                    Answer::Structured(value) => value.to_string(),
-                };
+                match &outcome.answer {
+                    // Shown as it came.
+                    Answer::Text(_) if streamed => {}
+                    Answer::Text(text) => println!("{agent} -> {text}"),
+                    Answer::Structured(value) => println!("{agent} -> {value}"),
+                }
                 println!(
-                    "{agent} -> {answer}\n  ({} tool calls, {} tokens, {})",
+                    "  ({} tool calls, {} tokens, {})",
                     outcome.tool_calls,
                     outcome.usage.total(),
                     outcome.spend
@@ -327,6 +336,7 @@ mod tests {
             "ann",
         )
         .await
+        .0
         .unwrap();
         let pending = &paused
             .paused()
@@ -377,6 +387,7 @@ mod tests {
             &owner,
         )
         .await
+        .0
         .unwrap();
         let pause_id = &outcome.paused().expect("the save waits").pending[0].pause_id;
         let pending = agboss::cli::command_from(["desk", "pending"])

@@ -59,6 +59,24 @@ impl RunStream<'_> {
     pub async fn next(&mut self) -> Option<RunEvent> {
         std::future::poll_fn(|cx| Pin::new(&mut *self).poll_next(cx)).await
     }
+
+    /// Runs to the end, handing `on_event` every event but the last, and returns how the run
+    /// ended (what [`RunEvent::Finished`] carries).
+    pub async fn watch(
+        mut self,
+        mut on_event: impl FnMut(RunEvent),
+    ) -> Result<RunOutcome, RunError> {
+        while let Some(event) = self.next().await {
+            match event {
+                RunEvent::Finished(outcome) => return outcome,
+                event => on_event(event),
+            }
+        }
+        // Only a stream whose end was already read gets here.
+        Err(RunError::NotFound(
+            "this run's stream already gave how the run ended".to_owned(),
+        ))
+    }
 }
 
 impl Stream for RunStream<'_> {

@@ -63,6 +63,8 @@ pub enum RunEvent {
         is_error: bool,
         /// Whether what the model reads was cut to the bound.
         is_result_truncated: bool,
+        /// What the model reads of it: bounded, masked, ending with the marker when cut.
+        content: String,
     },
     /// The run ended, paused or failed: what awaiting it would have returned.
     Finished(Result<RunOutcome, RunError>),

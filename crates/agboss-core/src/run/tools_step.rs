@@ -312,7 +312,7 @@ impl AgentLoop<'_> {
                 content: &finished.content,
             });
         }
-        let ended = self.ended_event(pending, finished.is_error, finished.truncated);
+        let ended = self.ended_event(pending, &finished);
         let event = LoopEvent::ToolFinished {
             call_id: pending.call_id.clone(),
             content: finished.content,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::agent_loop::AgentLoop;
 use super::events::RunEvent;
+use super::finished::Finished;
 use crate::context::Progress;
 use crate::journal::PendingCall;
 use crate::tool::CallWatch;
@@ -41,15 +42,15 @@ impl AgentLoop<'_> {
     pub(super) fn ended_event(
         &self,
         pending: &PendingCall,
-        is_error: bool,
-        truncated: bool,
+        finished: &Finished,
     ) -> Option<RunEvent> {
         self.options.events.as_ref()?;
         Some(RunEvent::ToolEnded {
             call_id: pending.call_id.clone(),
             tool: pending.call.name.clone(),
-            is_error,
-            is_result_truncated: truncated,
+            is_error: finished.is_error,
+            is_result_truncated: finished.truncated,
+            content: finished.content.clone(),
         })
     }
 
