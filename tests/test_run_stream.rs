@@ -220,3 +220,42 @@ async fn a_run_that_fails_to_start_finishes_at_once_with_its_error() {
     assert!(e.to_string().contains("no-such-workflow"), "{e}");
     assert!(run.next().await.is_none());
 }
+
+/// A worker's executions are watched the same way: `on_event` hears each with its execution.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_tells_the_events_of_the_executions_it_drives() {
+    let app = watched_app(Arc::new(MemoryStore::new()));
+    let id = app.run("desk", "count and shout").submit().await.unwrap();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let report = app
+        .worker()
+        .until_idle()
+        .on_event(|execution, event| {
+            let name = match event {
+                RunEvent::ToolStarted { tool, .. } => format!("start {tool}"),
+                RunEvent::ToolEnded { tool, is_error, .. } => format!("end {tool} {is_error}"),
+                RunEvent::Text { .. } => "text".to_owned(),
+                _ => return,
+            };
+            seen.lock().unwrap().push((execution.to_owned(), name));
+        })
+        .run(agboss::context::Signal::new())
+        .await;
+    assert_eq!(report.completed, 1);
+    let seen = seen.into_inner().unwrap();
+    assert!(
+        seen.iter().all(|(execution, _)| *execution == id),
+        "{seen:?}"
+    );
+    let names: Vec<&str> = seen.iter().map(|(_, name)| name.as_str()).collect();
+    for expected in [
+        "start count-tool",
+        "start shout-tool",
+        "end count-tool false",
+        "end shout-tool false",
+        "end shout-tool true",
+        "text",
+    ] {
+        assert!(names.contains(&expected), "{names:?}");
+    }
+}

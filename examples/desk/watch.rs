@@ -43,11 +43,9 @@ impl Watch {
                 print!("{text}");
                 let _ = std::io::stdout().flush();
             }
-            RunEvent::TextRestarted { .. } => {
-                if self.answering {
-                    println!("\n  (the model's answer broke off; it is asked again)");
-                    self.answering = false;
-                }
+            RunEvent::TextRestarted { .. } if self.answering => {
+                println!("\n  (the model's answer broke off; it is asked again)");
+                self.answering = false;
             }
             RunEvent::ToolStarted { call_id, tool, .. } => {
                 self.end_text();

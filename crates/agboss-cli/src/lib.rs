@@ -122,6 +122,7 @@ mod new;
 mod pauses;
 #[cfg(feature = "mcp")]
 mod pins;
+mod progress;
 mod worker;
 
 use std::ffi::OsString;

@@ -11,6 +11,14 @@ use agboss_core::run::{RunError, RunOutcome};
 use agboss_core::units::millis;
 use clap::Args;
 
+use crate::progress::RunsView;
+
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// How the worker works.
 #[derive(Clone, Debug, PartialEq, Eq, Args)]
 pub struct WorkerArgs {
@@ -80,11 +88,15 @@ impl WorkerArgs {
                 "; Ctrl-C stops it"
             }
         );
+        // The runs' progress on standard error; what ended, on `out`.
+        let view = std::sync::Mutex::new(RunsView::on_stderr());
         let mut worker = app
             .worker()
             .concurrency(self.concurrency)
             .poll(millis(self.poll_ms))
+            .on_event(|id, event| lock(&view).show(id, &event))
             .on_end(|(id, outcome)| {
+                lock(&view).ended(id);
                 let _ = writeln!(out, "{}", ended(id, outcome));
                 let _ = out.flush();
             });

@@ -5,10 +5,9 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use futures_util::Stream;
-use tokio::sync::mpsc;
 
 use super::runs::RunBuilder;
-use crate::run::{EventSink, RunError, RunEvent, RunOutcome};
+use crate::run::{EventSink, Events, RunError, RunEvent, RunOutcome};
 
 type Running<'a> = Pin<Box<dyn Future<Output = Result<RunOutcome, RunError>> + Send + 'a>>;
 
@@ -37,7 +36,7 @@ type Running<'a> = Pin<Box<dyn Future<Output = Result<RunOutcome, RunError>> + S
 #[must_use = "a run does nothing until its stream is polled"]
 pub struct RunStream<'a> {
     running: Option<Running<'a>>,
-    events: mpsc::UnboundedReceiver<RunEvent>,
+    events: Events,
     finished: Option<Result<RunOutcome, RunError>>,
 }
 
@@ -86,7 +85,7 @@ impl Stream for RunStream<'_> {
         let this = &mut *self;
         loop {
             // What happened so far comes first, then the run goes on.
-            if let Poll::Ready(Some(event)) = this.events.poll_recv(cx) {
+            if let Poll::Ready(Some((_, event))) = this.events.poll_recv(cx) {
                 return Poll::Ready(Some(event));
             }
             match this.running.as_mut() {

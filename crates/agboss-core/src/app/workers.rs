@@ -14,13 +14,15 @@ use super::Application;
 use super::hosting::Begin;
 use crate::context::Signal;
 use crate::journal::Lease;
-use crate::run::{RunError, RunOptions, RunOutcome};
+use crate::run::{EventSink, Events, RunError, RunEvent, RunOptions, RunOutcome};
 use crate::units::TimeSpan;
 
 /// What one driven execution ended as, for a worker's `on_end` hook.
 pub type WorkEnd<'a> = (&'a str, &'a Result<RunOutcome, RunError>);
 
 type Hook<'a> = Box<dyn FnMut(WorkEnd<'_>) + Send + 'a>;
+
+type EventHook<'a> = Box<dyn FnMut(&str, RunEvent) + Send + 'a>;
 
 type Driving<'a> =
     Pin<Box<dyn Future<Output = (String, Result<RunOutcome, RunError>)> + Send + 'a>>;
@@ -45,6 +47,7 @@ pub struct Worker<'a> {
     poll: Duration,
     until_idle: bool,
     on_end: Option<Hook<'a>>,
+    on_event: Option<EventHook<'a>>,
 }
 
 /// What a worker did.
@@ -89,6 +92,7 @@ impl Application {
             poll: Duration::from_secs(1),
             until_idle: false,
             on_end: None,
+            on_event: None,
         }
     }
 
@@ -128,6 +132,14 @@ impl<'a> Worker<'a> {
         self
     }
 
+    /// Calls `hook` with each event of the executions it drives, as they happen (with the
+    /// execution's id): the same events `app.run(..).stream()` gives, but for `Finished`
+    /// (`on_end` tells that). Executions it does not watch pay nothing for it.
+    pub fn on_event(mut self, hook: impl FnMut(&str, RunEvent) + Send + 'a) -> Self {
+        self.on_event = Some(Box::new(hook));
+        self
+    }
+
     /// Works until `stop` fires (or, [`until_idle`](Self::until_idle), until there is no work):
     /// then it claims nothing more and returns once what it drives has stopped. Dropping the
     /// future instead abandons those executions to their leases: another worker takes them up
@@ -146,6 +158,13 @@ impl<'a> Worker<'a> {
         // (`[resume.config-changed]`): claimed again, they are left to their leases, which run
         // out for another instance (with the configuration they ran under) to take them up.
         let mut refused: HashSet<String> = HashSet::new();
+        let (sink, mut events) = match self.on_event {
+            Some(_) => {
+                let (sink, events) = EventSink::new();
+                (Some(sink), Some(events))
+            }
+            None => (None, None),
+        };
         loop {
             let room = driving.len() < self.concurrency && !stop.is_cancelled();
             if claiming.is_none() && room && claim_now {
@@ -159,10 +178,13 @@ impl<'a> Worker<'a> {
                 && claiming.is_none()
                 && (stop.is_cancelled() || (self.until_idle && idle))
             {
+                told(&mut events, &mut self.on_event);
                 return report;
             }
             tokio::select! {
                 Some((execution_id, outcome)) = driving.next(), if !driving.is_empty() => {
+                    // What the execution told before it ended comes before its end.
+                    told(&mut events, &mut self.on_event);
                     report.count(&execution_id, &outcome);
                     if refused_for_config(&outcome) {
                         refused.insert(execution_id.clone());
@@ -181,7 +203,8 @@ impl<'a> Worker<'a> {
                             let mut driven = 0;
                             for lease in leases {
                                 if !refused.contains(&lease.execution_id) {
-                                    driving.push(Box::pin(drive(app, lease, claimed_at)));
+                                    let sink = sink.as_ref().map(|s| s.for_execution(&lease.execution_id));
+                                    driving.push(Box::pin(drive(app, lease, claimed_at, sink)));
                                     driven += 1;
                                 }
                             }
@@ -198,8 +221,22 @@ impl<'a> Worker<'a> {
                 () = app.clock().sleep(self.poll), if claiming.is_none() && room && !claim_now => {
                     claim_now = true;
                 }
+                Some((execution_id, event)) = async { events.as_mut().expect("events").recv().await }, if events.is_some() => {
+                    if let Some(hook) = &mut self.on_event {
+                        hook(&execution_id, event);
+                    }
+                }
                 () = stop.cancelled(), if !stop.is_cancelled() => {}
             }
+        }
+    }
+}
+
+/// Hands `hook` the events sent so far.
+fn told(events: &mut Option<Events>, hook: &mut Option<EventHook<'_>>) {
+    if let (Some(events), Some(hook)) = (events.as_mut(), hook.as_mut()) {
+        while let Ok((execution_id, event)) = events.try_recv() {
+            hook(&execution_id, event);
         }
     }
 }
@@ -215,10 +252,15 @@ async fn drive(
     app: &Application,
     lease: Lease,
     claimed_at: crate::time::ClockTime,
+    events: Option<EventSink>,
 ) -> (String, Result<RunOutcome, RunError>) {
     let execution_id = lease.execution_id.clone();
     let _driver = app.locks.lock(&execution_id).await;
-    let begin = Begin::Journal(RunOptions::default());
+    let options = RunOptions {
+        events,
+        ..RunOptions::default()
+    };
+    let begin = Begin::Journal(options);
     let outcome = app
         .drive_claimed(lease, claimed_at, Signal::new(), begin)
         .await;

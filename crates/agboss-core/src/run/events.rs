@@ -4,6 +4,8 @@
 //! Events are for watching: none is journaled, and a run that is resumed (after a crash, a
 //! pause) is the same whether it was watched or not. The journal still records whole steps.
 
+use std::sync::Arc;
+
 use tokio::sync::mpsc;
 
 use super::{RunError, RunOutcome};
@@ -70,20 +72,39 @@ pub enum RunEvent {
     Finished(Result<RunOutcome, RunError>),
 }
 
+/// The events of watched runs, each with the id of its execution (empty for a run watched
+/// alone, whose id its watcher knows).
+pub(crate) type Events = mpsc::UnboundedReceiver<(Arc<str>, RunEvent)>;
+
 /// Where the loop sends a watched run's events.
 #[derive(Clone, Debug)]
-pub(crate) struct EventSink(mpsc::UnboundedSender<RunEvent>);
+pub(crate) struct EventSink {
+    sender: mpsc::UnboundedSender<(Arc<str>, RunEvent)>,
+    execution_id: Arc<str>,
+}
 
 impl EventSink {
-    /// A sink, and the receiving end.
-    pub(crate) fn new() -> (EventSink, mpsc::UnboundedReceiver<RunEvent>) {
+    /// A sink for one run, and the receiving end.
+    pub(crate) fn new() -> (EventSink, Events) {
         let (sender, receiver) = mpsc::unbounded_channel();
-        (EventSink(sender), receiver)
+        let sink = EventSink {
+            sender,
+            execution_id: Arc::from(""),
+        };
+        (sink, receiver)
+    }
+
+    /// A sink that sends execution `execution_id`'s events where this one sends.
+    pub(crate) fn for_execution(&self, execution_id: &str) -> EventSink {
+        EventSink {
+            sender: self.sender.clone(),
+            execution_id: Arc::from(execution_id),
+        }
     }
 
     /// Sends `event`; a watcher that went away is not an error.
     pub(crate) fn send(&self, event: RunEvent) {
-        let _ = self.0.send(event);
+        let _ = self.sender.send((self.execution_id.clone(), event));
     }
 
     /// The event of model delta `delta` in turn `turn`, if it makes one.

@@ -41,7 +41,7 @@ pub use approvals::Approvals;
 pub(crate) use artifacts::run_ended;
 pub(crate) use driver::{drive, outcome};
 pub use env::RunEnv;
-pub(crate) use events::EventSink;
+pub(crate) use events::{EventSink, Events};
 pub use events::RunEvent;
 pub use ids::assign_call_ids;
 pub(crate) use lease::LeaseKeeper;
