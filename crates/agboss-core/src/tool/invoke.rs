@@ -210,11 +210,15 @@ impl<T: Tool> Invoker<T> {
 
     /// Runs one call from the model's JSON `arguments`; never fails, never panics.
     pub async fn invoke(&self, arguments: &str, frame: &CallFrame) -> CallOutcome {
-        let started = self.env.clock.now();
+        // Only a stream is read after `run` returns, within what is left of the timeout: only
+        // then is the start needed (the check is on types, decided at compile time).
+        let started =
+            super::text_stream::is_text_stream::<T::Output>().then(|| self.env.clock.now());
         match self.run_checked(arguments, frame).await {
-            Ok((output, cut)) => match super::text_stream::as_text_stream(output) {
-                Ok(stream) => self.read_stream(stream, frame, started).await,
-                Err(output) => self.rendered(output, cut, frame).await,
+            Ok((output, cut)) => match (super::text_stream::as_text_stream(output), started) {
+                (Ok(stream), Some(started)) => self.read_stream(stream, frame, started).await,
+                (Ok(stream), None) => self.read_stream(stream, frame, self.env.clock.now()).await,
+                (Err(output), _) => self.rendered(output, cut, frame).await,
             },
             Err(failure) => CallOutcome::failed(failure, self.bound),
         }
