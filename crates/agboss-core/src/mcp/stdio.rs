@@ -206,40 +206,45 @@ async fn check_stdout(
         if body.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let problem = match std::str::from_utf8(body) {
-            Err(e) => Some(format!(
-                "line {number} of its stdout is not UTF-8 (byte {} of the line: {:#04x}); {STRICT}",
-                e.valid_up_to() + 1,
-                body[e.valid_up_to()]
-            )),
+        // Each line is read once: what breaks the protocol, and which request it answers.
+        let (problem, answered) = match std::str::from_utf8(body) {
+            Err(e) => (
+                Some(format!(
+                    "line {number} of its stdout is not UTF-8 (byte {} of the line: {:#04x}); {STRICT}",
+                    e.valid_up_to() + 1,
+                    body[e.valid_up_to()]
+                )),
+                None,
+            ),
             Ok(text) => match Peek::of(text) {
-                Some(peek) => peek.response_id().and_then(|id| {
-                    let sent = diagnostics.highest_sent.load(Ordering::SeqCst);
-                    let known = id.as_i64().is_some_and(|id| (0..=sent).contains(&id));
-                    (!known).then(|| {
-                        format!(
-                            "line {number} of its stdout answers request id {id}, which the client never sent; a server answers only the requests it is sent"
-                        )
-                    })
-                }),
-                None if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => {
+                Some(peek) => {
+                    let answered = peek.response_id().cloned();
+                    let problem = answered.as_ref().and_then(|id| {
+                        let sent = diagnostics.highest_sent.load(Ordering::SeqCst);
+                        let known = id.as_i64().is_some_and(|id| (0..=sent).contains(&id));
+                        (!known).then(|| {
+                            format!(
+                                "line {number} of its stdout answers request id {id}, which the client never sent; a server answers only the requests it is sent"
+                            )
+                        })
+                    });
+                    (problem, answered)
+                }
+                None if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() => (
                     Some(format!(
                         "line {number} of its stdout is not JSON-RPC: {:?}; {STRICT}",
                         shorten(text)
-                    ))
-                }
-                None => None,
+                    )),
+                    None,
+                ),
+                None => (None, None),
             },
         };
         if let Some(problem) = problem {
             diagnostics.record_violation(problem);
             break;
         }
-        if let Some(id) = std::str::from_utf8(body)
-            .ok()
-            .and_then(Peek::of)
-            .and_then(|peek| peek.response_id().cloned())
-        {
+        if let Some(id) = answered {
             diagnostics.answered(&id);
         }
         if forward.write_all(&line).await.is_err() {
