@@ -9,6 +9,9 @@
 
 mod store_common;
 
+#[path = "postgres/liveness.rs"]
+mod liveness;
+
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -59,7 +62,7 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
             database.url(),
             "SELECT version FROM agboss.migrations ORDER BY version"
         ),
-        ["1", "2", "3", "4"],
+        ["1", "2", "3", "4", "5"],
         "each migration, applied once"
     );
     let tables = texts(
@@ -88,7 +91,7 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
     assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
     assert_eq!(
         texts(database.url(), "SELECT count(*) FROM agboss.migrations"),
-        ["4"]
+        ["5"]
     );
 }
 
@@ -121,13 +124,15 @@ async fn a_store_of_schema_1_gives_each_thread_the_owner_of_its_first_execution(
            DROP TABLE agboss.threads;
            DROP TABLE agboss.artifacts;
            DROP TABLE agboss.mcp_pins;
+           ALTER TABLE agboss.leases DROP COLUMN holder_lock, DROP COLUMN holder_server_start,
+               DROP COLUMN holder_stats_reset;
            DELETE FROM agboss.migrations WHERE version >= 2"#,
     )
     .unwrap();
     let store = connect(database.url()).await;
     assert_eq!(
         texts(database.url(), "SELECT max(version) FROM agboss.migrations"),
-        ["4"]
+        ["5"]
     );
     store_common::owners_after_migration(&store).await;
 }
@@ -147,7 +152,7 @@ async fn a_store_of_a_newer_schema_is_refused_naming_the_database() {
         error.to_string(),
         format!(
             "store `postgres`: cannot open the store in database `{}` at {endpoint}: its store \
-             schema is version 7, newer than the 4 this build knows: connect with a newer agboss",
+             schema is version 7, newer than the 5 this build knows: connect with a newer agboss",
             database.name()
         )
     );

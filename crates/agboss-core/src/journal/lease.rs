@@ -68,6 +68,28 @@ pub struct LeaseState {
     pub live: bool,
 }
 
+/// What a store can tell, beside its clock, of the instance that holds a lease
+/// (docs/durability.md, "Liveness"): whether it is gone for good, so its lease is taken over at
+/// once instead of when its ttl runs out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Holder {
+    /// It may still run: stopped, paused, cut off, or a store that cannot tell. Its lease lasts
+    /// its ttl.
+    MayRun,
+    /// It is gone for good (its process exited, its session with the server ended): it renews
+    /// and writes nothing more, so its lease is over now. The epoch still fences it, whatever a
+    /// store got wrong here. (Said by the SQLite store; the PostgreSQL store says it in SQL.)
+    #[cfg_attr(not(feature = "sqlite"), allow(dead_code))]
+    Gone,
+}
+
+/// Whether a lease keeps its execution from a claim: it has a holder, it has not run out by the
+/// store's clock, and its holder is not gone. The rule every store claims by (the PostgreSQL
+/// store says it in SQL: `live!` in `store/postgres/liveness.rs`).
+pub(crate) fn lease_holds(held: bool, ran_out: bool, holder: Holder) -> bool {
+    held && !ran_out && holder == Holder::MayRun
+}
+
 /// One event of a journal, with the claim that wrote it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JournalEntry {

@@ -59,8 +59,10 @@ struct Held {
 }
 
 impl Held {
+    /// Its holders all run in this process, which is running: only the ttl ends a lease.
     fn is_live(&self, now: ClockTime) -> bool {
-        self.holder.is_some() && self.expires.is_some_and(|at| at > now)
+        let ran_out = self.expires.is_none_or(|at| at <= now);
+        super::lease_holds(self.holder.is_some(), ran_out, super::Holder::MayRun)
     }
 
     fn is(&self, lease: &Lease) -> bool {

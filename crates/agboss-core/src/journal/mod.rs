@@ -31,6 +31,7 @@ pub use index::{
     ExecutionRecord, ExecutionStatus, PauseChange, derive_records, next_record, pause_change,
 };
 pub use lease::{Fence, JournalEntry, Lease, LeaseState, fence_refusal, renew_refusal, taken_seq};
+pub(crate) use lease::{Holder, lease_holds};
 pub use mcp_pin::{McpApproval, McpDefinitionSeen, McpPin, pin_after_approval, pin_after_seen};
 pub use memory::MemoryStore;
 pub use pause::{AskedIn, CallPause, PauseOpened, PauseQuery, PauseRecord, PauseResolution};

@@ -313,7 +313,10 @@ async fn runnable_of(
     runnable
 }
 
-/// A lease's state and its epochs survive reopening the store.
+/// A lease's state and its epochs survive reopening the store, and its holder renews it
+/// through the reopened store. (Whether it is live in between is the store's liveness: a store
+/// whose closing ends the holder's session with the server counts the holder gone until it
+/// renews; docs/durability.md, "Liveness".)
 pub async fn keeps_leases_across_reopening(mut backend: Box<dyn Backend>) {
     let store = backend.open().await;
     let a = store.acquire("e-1", "a", LONG).await.unwrap().unwrap();
@@ -324,12 +327,14 @@ pub async fn keeps_leases_across_reopening(mut backend: Box<dyn Backend>) {
     drop(store);
     let store = backend.open().await;
     let state = store.lease("e-1").await.unwrap().unwrap();
+    assert_eq!((state.epoch, state.holder.as_deref()), (1, Some("a")));
+    store.renew(&a).await.unwrap();
+    let state = store.lease("e-1").await.unwrap().unwrap();
     assert_eq!(
         (state.epoch, state.holder.as_deref(), state.live),
         (1, Some("a"), true)
     );
     assert_eq!(store.acquire("e-1", "b", LONG).await.unwrap(), None);
-    store.renew(&a).await.unwrap();
     store.release(&a).await.unwrap();
     let b = store.acquire("e-1", "b", LONG).await.unwrap().unwrap();
     assert_eq!(b.epoch, 2);

@@ -1,6 +1,8 @@
 //! Leases in the database, judged by the server's clock (`clock_timestamp()`, read as each
 //! statement runs, so a statement that waited for a row lock judges by when it got it): a lease
-//! is live while it has a holder and `expires_at` is later than now. Every operation but a
+//! is live while it has a holder, `expires_at` is later than now, and the holder's session did
+//! not end ([`liveness`](super::liveness): a claim takes a gone holder's lease over at once,
+//! with the next epoch, in the statement that reads its row locked). Every operation but a
 //! worker's claim is one statement, atomic on its own (a claim is one transaction); an append's
 //! fence check locks the lease row (`FOR SHARE`), so a claim waits for the appends it would
 //! fence and they never interleave.
@@ -24,9 +26,10 @@ use std::time::Duration;
 use tokio_postgres::types::ToSql;
 
 use super::STORE;
-use super::pool::{BEGIN, Conn, Failure};
+use super::liveness::{Holding, Liveness, holder_gone, live, me};
+use super::pool::{BEGIN, Conn, Failure, Pool};
 use super::sql_int;
-use crate::journal::{Lease, LeaseState, renew_refusal};
+use crate::journal::{Lease, LeaseState, StoreError, renew_refusal};
 
 /// The longest ttl kept as it is (about 100 years, exact as microseconds in a `float8`):
 /// longer ones last that long, which no lease outlives in practice.
@@ -38,71 +41,160 @@ fn micros(ttl: Duration) -> i64 {
 }
 
 /// Claims `execution_id` for `holder` unless a live lease holds it: a new row at epoch 1, or
-/// the row's next epoch when its lease is not live.
-const ACQUIRE: &str = "
-INSERT INTO leases AS l (execution_id, epoch, holder, expires_at)
-VALUES ($1, 1, $2, clock_timestamp() + $3::bigint * interval '1 microsecond')
+/// the row's next epoch when its lease is not live. `$4` and `$5`: the store's liveness key and
+/// the backend holding it.
+const ACQUIRE: &str = concat!(
+    "WITH ",
+    me!(4, 5),
+    "
+INSERT INTO leases AS l (execution_id, epoch, holder, expires_at, holder_lock, holder_server_start,
+    holder_stats_reset)
+SELECT $1, 1, $2, clock_timestamp() + $3::bigint * interval '1 microsecond', me.lock, me.started,
+    me.reset
+FROM me
 ON CONFLICT (execution_id) DO UPDATE
-SET epoch = l.epoch + 1, holder = excluded.holder,
-    expires_at = clock_timestamp() + $3::bigint * interval '1 microsecond'
-WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp()
-RETURNING epoch";
+SET epoch = l.epoch + 1, holder = excluded.holder, expires_at = excluded.expires_at,
+    holder_lock = excluded.holder_lock, holder_server_start = excluded.holder_server_start,
+    holder_stats_reset = excluded.holder_stats_reset
+WHERE NOT ",
+    live!(),
+    "
+RETURNING epoch"
+);
 
 /// One pass of a claim: picks up to `$3` runnable executions no live lease holds (as its
 /// snapshot says) and that an earlier pass did not claim (`$4`: a lease of no time is not live
 /// at once), oldest first, skipping those another transaction has locked (another
 /// claimer's picks, an execution being appended to), and claims them. Every pick comes back
 /// with its start, and the epoch of its claim, or NULL when a live lease the snapshot did not
-/// show refused it.
-const CLAIM: &str = "
-WITH picked AS (
+/// show refused it. `$5` and `$6`: the store's liveness key and the backend holding it.
+const CLAIM: &str = concat!(
+    "WITH ",
+    me!(5, 6),
+    ", picked AS (
     SELECT e.execution_id, e.started FROM executions e
     LEFT JOIN leases l ON l.execution_id = e.execution_id
-    WHERE e.runnable AND (l.holder IS NULL OR l.expires_at <= clock_timestamp())
+    WHERE e.runnable AND NOT ",
+    live!(),
+    "
       AND e.execution_id <> ALL ($4::text[])
     ORDER BY e.started
     LIMIT $3
     FOR UPDATE OF e SKIP LOCKED
 ), claimed AS (
-    INSERT INTO leases AS l (execution_id, epoch, holder, expires_at)
-    SELECT execution_id, 1, $1, clock_timestamp() + $2::bigint * interval '1 microsecond'
-    FROM picked
+    INSERT INTO leases AS l (execution_id, epoch, holder, expires_at, holder_lock,
+        holder_server_start, holder_stats_reset)
+    SELECT execution_id, 1, $1, clock_timestamp() + $2::bigint * interval '1 microsecond',
+        me.lock, me.started, me.reset
+    FROM picked, me
     ON CONFLICT (execution_id) DO UPDATE
-    SET epoch = l.epoch + 1, holder = excluded.holder,
-        expires_at = clock_timestamp() + $2::bigint * interval '1 microsecond'
-    WHERE l.holder IS NULL OR l.expires_at <= clock_timestamp()
+    SET epoch = l.epoch + 1, holder = excluded.holder, expires_at = excluded.expires_at,
+        holder_lock = excluded.holder_lock, holder_server_start = excluded.holder_server_start,
+        holder_stats_reset = excluded.holder_stats_reset
+    WHERE NOT ",
+    live!(),
+    "
     RETURNING execution_id, epoch
 )
 SELECT p.execution_id, p.started, c.epoch FROM picked p LEFT JOIN claimed c USING (execution_id)
-ORDER BY p.started";
+ORDER BY p.started"
+);
 
-const RENEW: &str = "
-UPDATE leases SET expires_at = clock_timestamp() + $4::bigint * interval '1 microsecond'
-WHERE execution_id = $1 AND epoch = $2 AND holder = $3";
+/// A renewal, which records the holder's liveness anew (`$5` and `$6`): a lease claimed before
+/// the server restarted names the new life once renewed.
+const RENEW: &str = concat!(
+    "WITH ",
+    me!(5, 6),
+    "
+UPDATE leases SET expires_at = clock_timestamp() + $4::bigint * interval '1 microsecond',
+    holder_lock = me.lock, holder_server_start = me.started, holder_stats_reset = me.reset
+FROM me
+WHERE execution_id = $1 AND epoch = $2 AND holder = $3"
+);
 
 const RELEASE: &str = "
 UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
 WHERE execution_id = $1 AND epoch = $2 AND holder = $3";
 
-const STATE: &str = "
-SELECT epoch, holder, holder IS NOT NULL AND expires_at > clock_timestamp()
-FROM leases WHERE execution_id = $1";
+const STATE: &str = concat!(
+    "SELECT l.epoch, l.holder, ",
+    live!(),
+    " FROM leases l WHERE l.execution_id = $1"
+);
 
 /// The current claim of an execution for a fence check, locking its row against a claim
 /// until the transaction ends: its epoch and whether it is held.
 pub(super) const FENCE: &str =
     "SELECT epoch, holder IS NOT NULL FROM leases WHERE execution_id = $1 FOR SHARE";
 
-pub(super) async fn acquire(
+/// [`acquire`] on a connection of `pool`, once `liveness` holds the store's key (the
+/// operations that write a lease's holder go through the key first: [`claim_held`],
+/// [`renew_held`]).
+pub(super) async fn acquire_held(
+    pool: &Pool,
+    liveness: &Liveness,
+    execution_id: &str,
+    holder: &str,
+    ttl: Duration,
+) -> Result<Option<Lease>, StoreError> {
+    let holding = liveness.hold(pool).await;
+    pool.run(move |mut conn, _| async move {
+        let result = acquire(&mut conn, execution_id, holder, ttl, holding).await;
+        (conn, result)
+    })
+    .await
+}
+
+/// [`claim`] on a connection of `pool`, once `liveness` holds the store's key.
+pub(super) async fn claim_held(
+    pool: &Pool,
+    liveness: &Liveness,
+    holder: &str,
+    ttl: Duration,
+    limit: usize,
+) -> Result<Vec<Lease>, StoreError> {
+    let holding = liveness.hold(pool).await;
+    pool.run(move |mut conn, _| async move {
+        let result = claim(&mut conn, holder, ttl, limit, holding).await;
+        (conn, result)
+    })
+    .await
+}
+
+/// [`renew`] on a connection of `pool`, with whatever `liveness` holds without waiting.
+pub(super) async fn renew_held(
+    pool: &Pool,
+    liveness: &Liveness,
+    lease: &Lease,
+) -> Result<(), StoreError> {
+    let holding = liveness.hold_for_renewal(pool).await;
+    pool.run(move |mut conn, _| async move {
+        let result = renew(&mut conn, lease, holding).await;
+        (conn, result)
+    })
+    .await
+}
+
+async fn acquire(
     conn: &mut Conn,
     execution_id: &str,
     holder: &str,
     ttl: Duration,
+    holding: Holding,
 ) -> Result<Option<Lease>, Failure> {
     let statement = conn.statement(ACQUIRE).await?;
     let row = conn
         .client
-        .query_opt(&statement, &[&execution_id, &holder, &micros(ttl)])
+        .query_opt(
+            &statement,
+            &[
+                &execution_id,
+                &holder,
+                &micros(ttl),
+                &holding.key,
+                &holding.pid,
+            ],
+        )
         .await
         .map_err(Failure::Pg)?;
     row.map(|row| {
@@ -117,15 +209,14 @@ pub(super) async fn acquire(
 }
 
 /// Claims up to `limit` executions, in passes (see the module's documentation), in one
-/// transaction.
-/// Claims up to `limit` executions, in passes (see the module's documentation), in one
 /// transaction. The first pass goes with `BEGIN`, the last is followed by `COMMIT`: a claim
 /// that needs one pass costs two round trips.
-pub(super) async fn claim(
+async fn claim(
     conn: &mut Conn,
     holder: &str,
     ttl: Duration,
     limit: usize,
+    holding: Holding,
 ) -> Result<Vec<Lease>, Failure> {
     if limit == 0 {
         return Ok(Vec::new());
@@ -142,7 +233,8 @@ pub(super) async fn claim(
             .iter()
             .map(|(_, l)| l.execution_id.as_str())
             .collect();
-        let values: [&(dyn ToSql + Sync); 4] = [&holder, &micros, &want, &before];
+        let values: [&(dyn ToSql + Sync); 6] =
+            [&holder, &micros, &want, &before, &holding.key, &holding.pid];
         let pass = conn.client.query(&statement, &values);
         let rows = if std::mem::take(&mut first) {
             // Both answers awaited; a failed `BEGIN` is the failure, not what follows it.
@@ -180,7 +272,7 @@ pub(super) async fn claim(
     Ok(claimed.into_iter().map(|(_, lease)| lease).collect())
 }
 
-pub(super) async fn renew(conn: &mut Conn, lease: &Lease) -> Result<(), Failure> {
+pub(super) async fn renew(conn: &mut Conn, lease: &Lease, holding: Holding) -> Result<(), Failure> {
     let statement = conn.statement(RENEW).await?;
     let renewed = conn
         .client
@@ -191,6 +283,8 @@ pub(super) async fn renew(conn: &mut Conn, lease: &Lease) -> Result<(), Failure>
                 &sql_int(lease.epoch),
                 &lease.holder,
                 &micros(lease.ttl),
+                &holding.key,
+                &holding.pid,
             ],
         )
         .await

@@ -13,6 +13,7 @@ mod append;
 mod artifacts;
 mod error;
 mod lease;
+mod liveness;
 mod pins;
 mod pool;
 mod read;
@@ -93,6 +94,8 @@ impl PostgresOptions {
 pub struct PostgresStore {
     pool: Pool,
     schema: String,
+    /// Its session holding its liveness key, opened before its first claim.
+    liveness: liveness::Liveness,
 }
 
 impl PostgresStore {
@@ -163,11 +166,16 @@ impl PostgresStore {
         }
         let endpoint = error::endpoint_of(&config);
         let schema = options.schema.clone();
+        let liveness = liveness::Liveness::new()?;
         let pool = Pool::new(config, endpoint, options);
         let conn = pool.connect().await?;
         schema::migrate(&conn.client, &schema, pool.endpoint()).await?;
         pool.give(conn);
-        Ok(PostgresStore { pool, schema })
+        Ok(PostgresStore {
+            pool,
+            schema,
+            liveness,
+        })
     }
 
     /// Where its server is: `host:port` as the URL named it.
@@ -258,17 +266,18 @@ impl Store for PostgresStore {
         holder: &'a str,
         ttl: Duration,
     ) -> StoreFuture<'a, Option<Lease>> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = lease::acquire(&mut conn, execution_id, holder, ttl).await;
-            (conn, result)
-        }))
+        let (pool, liveness) = (&self.pool, &self.liveness);
+        Box::pin(lease::acquire_held(
+            pool,
+            liveness,
+            execution_id,
+            holder,
+            ttl,
+        ))
     }
 
     fn renew<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = lease::renew(&mut conn, lease).await;
-            (conn, result)
-        }))
+        Box::pin(lease::renew_held(&self.pool, &self.liveness, lease))
     }
 
     fn release<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()> {
@@ -284,10 +293,8 @@ impl Store for PostgresStore {
         ttl: Duration,
         limit: usize,
     ) -> StoreFuture<'a, Vec<Lease>> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = lease::claim(&mut conn, holder, ttl, limit).await;
-            (conn, result)
-        }))
+        let (pool, liveness) = (&self.pool, &self.liveness);
+        Box::pin(lease::claim_held(pool, liveness, holder, ttl, limit))
     }
 
     fn lease<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<LeaseState>> {

@@ -148,6 +148,15 @@ impl Pool {
         })
     }
 
+    /// `work`'s output, or the store's timeout once the operation timeout passed without it,
+    /// on the store's clock: for what runs outside [`run`](Self::run).
+    pub(super) async fn bounded<F: Future>(&self, work: F) -> Result<F::Output, StoreError> {
+        let waited = self.options.operation_timeout;
+        wait::within(&self.waits.clock(), waited, work)
+            .await
+            .ok_or_else(|| timed_out(&self.endpoint, waited))
+    }
+
     /// Runs `work` on a connection, trying again as the module says. `work` gets a connection
     /// and whether this is the last try, and hands the connection back with its result; it
     /// ends any transaction it began when it succeeds.

@@ -10,7 +10,7 @@ use crate::journal::{StoreError, StoreErrorKind};
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`.
 /// Append new ones; never edit a released one.
-const MIGRATIONS: &[&str] = &[V1, V2, super::artifacts::SCHEMA_V3, V4];
+const MIGRATIONS: &[&str] = &[V1, V2, super::artifacts::SCHEMA_V3, V4, V5];
 
 /// The schema version this build writes (the highest row of `migrations`).
 pub(super) const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;
@@ -101,6 +101,17 @@ CREATE TABLE mcp_pins (
     record text NOT NULL,
     PRIMARY KEY (application, server, tool)
 );
+"#;
+
+/// Version 5: each lease's holder as the server knows it (docs/durability.md, "Liveness";
+/// `liveness.rs`): the advisory lock key its session held when it claimed or renewed
+/// (`holder_lock`; NULL: none, the lease lasts its ttl), and the server's life then (its start
+/// and its statistics' last reset), so a claim takes over at once the lease of a holder whose
+/// session ended in this life.
+const V5: &str = r#"
+ALTER TABLE leases ADD COLUMN holder_lock bigint;
+ALTER TABLE leases ADD COLUMN holder_server_start timestamptz;
+ALTER TABLE leases ADD COLUMN holder_stats_reset timestamptz;
 "#;
 
 /// Whether `schema` is a name the store takes: lower-case ASCII letters, digits and `_`, not

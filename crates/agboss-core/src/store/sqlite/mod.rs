@@ -11,6 +11,7 @@ mod clock;
 mod lease;
 mod options;
 mod pins;
+mod process;
 mod read;
 mod schema;
 mod sql;

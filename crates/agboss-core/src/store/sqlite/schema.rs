@@ -43,6 +43,10 @@ const MIGRATIONS: &[Migration] = &[
         sql: V5,
         then: None,
     },
+    Migration {
+        sql: V6,
+        then: None,
+    },
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -124,6 +128,16 @@ CREATE TABLE mcp_pins (
     record TEXT NOT NULL,
     PRIMARY KEY (application, server, tool)
 );
+";
+
+/// Version 6: the process that holds each lease (docs/durability.md, "Liveness"): its pid, its
+/// start (clock ticks since the boot) and its pid namespace, so a claim takes over at once the
+/// lease of a process that is gone (`process.rs`). NULL (leases of older builds, systems
+/// without `/proc`): the lease lasts its ttl.
+const V6: &str = "
+ALTER TABLE leases ADD COLUMN holder_pid INTEGER;
+ALTER TABLE leases ADD COLUMN holder_started INTEGER;
+ALTER TABLE leases ADD COLUMN holder_pid_ns INTEGER;
 ";
 
 /// Gives every thread the owner of its first execution (by start order), as its record says.
