@@ -5,7 +5,8 @@
 //! The behaviours every provider shares run once per provider (`providers/each_provider.rs`,
 //! whose macro makes an `openai`, an `anthropic` and a `gemini` module of them); what each one
 //! sends is checked body by body in `providers/wire_format.rs`; thinking, the forms of
-//! `Retry-After` and the rest in `providers/details.rs`. Time runs on a `ManualClock`: a
+//! `Retry-After` and the rest in `providers/details.rs`; streamed answers (`chat_streaming`,
+//! the `stream_*.sse` fixtures) in `providers/streaming.rs`. Time runs on a `ManualClock`: a
 //! provider's call holds one timer for its timeout from its start, and one more while it waits
 //! before a retry, so `wait_for_timers(2)` means "it is waiting to retry", and
 //! `pending_timers()` right after an `advance` says whether that wait ended.
@@ -309,6 +310,8 @@ fn a_forbidden_key_names_the_variable_too() {
 mod details;
 #[path = "providers/each_provider.rs"]
 mod each_provider;
+#[path = "providers/streaming.rs"]
+mod streaming;
 #[path = "providers/strict_tools.rs"]
 mod strict_tools;
 #[path = "providers/tool_choice.rs"]

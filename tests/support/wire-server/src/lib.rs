@@ -21,12 +21,17 @@
 //! # }
 //! ```
 //!
+//! A streamed answer is a body of server-sent events ([`Canned::events`], the fixtures
+//! `tests/fixtures/<provider>/stream_*.sse` from [`stream_fixture`]); after its bytes the
+//! connection can stall ([`Canned::then_stall`]) or break ([`Canned::then_break`]) instead of
+//! ending, as a stream cut by the network does.
+//!
 //! When the queue runs out, the server answers `418` with a JSON error saying so, so that a
 //! test that sends more requests than it planned fails with a clear message. It stops when the
 //! [`WireServer`] is dropped. It must run inside a tokio runtime with I/O enabled.
 //!
 //! The server is strict: before it answers a request to a model API's path
-//! (`…/chat/completions`, `…/messages`, `…:generateContent`), it checks the body as the
+//! (`…/chat/completions`, `…/messages`, `…:generateContent`, `…:streamGenerateContent`), it checks the body as the
 //! strictest servers of that format do ([`strict`]: the OpenAI API and llama-cpp-python's
 //! server, Anthropic's and Gemini's APIs): every message's role and fields, `content` a string
 //! where one is due (never `null`), each tool call answered by exactly one result. A body that
@@ -41,10 +46,12 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
 
-use http_body_util::{BodyExt, Full};
-use hyper::body::{Bytes, Incoming};
+use http_body_util::BodyExt;
+use hyper::body::{Bytes, Frame, Incoming, SizeHint};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request, Response};
@@ -74,6 +81,21 @@ pub fn fixture(provider: &str, name: &str) -> String {
         .unwrap_or_else(|e| panic!("wire-server: cannot read {}: {e}", path.display()))
 }
 
+/// The stream fixture `tests/fixtures/<provider>/<name>.sse`: a streamed answer (server-sent
+/// events) in `provider`'s documented wire format.
+///
+/// # Panics
+///
+/// If the file cannot be read: a test cannot run without its fixture.
+pub fn stream_fixture(provider: &str, name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(provider)
+        .join(format!("{name}.sse"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("wire-server: cannot read {}: {e}", path.display()))
+}
+
 /// A response the server gives, in its turn.
 #[derive(Clone, Debug)]
 pub struct Canned {
@@ -81,6 +103,18 @@ pub struct Canned {
     headers: Vec<(String, String)>,
     body: Vec<u8>,
     hang: bool,
+    after: After,
+}
+
+/// What the connection does once a body's bytes are sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum After {
+    /// The body ends there (its length sent up front).
+    End,
+    /// The body never ends: the connection stays open, silent.
+    Stall,
+    /// The connection breaks before the body's end.
+    Break,
 }
 
 impl Canned {
@@ -107,7 +141,27 @@ impl Canned {
             headers: Vec::new(),
             body: body.into(),
             hang: false,
+            after: After::End,
         }
+    }
+
+    /// `status` with `body` as `text/event-stream`: a streamed answer, sent as it is.
+    pub fn events(status: u16, body: impl Into<String>) -> Canned {
+        Canned::bytes(status, body.into().into_bytes()).header("content-type", "text/event-stream")
+    }
+
+    /// The same response, whose body (sent in chunks, no length given) never ends after its
+    /// bytes: a stream that stalls, for timeouts and cancellation in the middle of an answer.
+    pub fn then_stall(mut self) -> Canned {
+        self.after = After::Stall;
+        self
+    }
+
+    /// The same response, whose connection breaks after the body's bytes (sent in chunks, no
+    /// length given), before the body's end.
+    pub fn then_break(mut self) -> Canned {
+        self.after = After::Break;
+        self
     }
 
     /// A request that never gets an answer, for timeouts and cancellation. The connection stays
@@ -300,7 +354,7 @@ async fn accept(listener: TcpListener, shared: Arc<Shared>) {
 async fn respond(
     shared: Arc<Shared>,
     request: Request<Incoming>,
-) -> Result<Response<Full<Bytes>>, Infallible> {
+) -> Result<Response<Body>, Infallible> {
     let (parts, body) = request.into_parts();
     let bytes = body
         .collect()
@@ -367,7 +421,11 @@ async fn respond(
     if canned.hang {
         std::future::pending::<()>().await;
     }
-    let mut response = Response::new(Full::new(Bytes::from(canned.body)));
+    let mut response = Response::new(Body {
+        bytes: Some(Bytes::from(canned.body)).filter(|b| !b.is_empty()),
+        after: canned.after,
+        flushed: false,
+    });
     *response.status_mut() =
         hyper::StatusCode::from_u16(canned.status).unwrap_or(hyper::StatusCode::IM_A_TEAPOT);
     for (name, value) in &canned.headers {
@@ -379,6 +437,58 @@ async fn respond(
         }
     }
     Ok(response)
+}
+
+/// A canned body: its bytes, then what [`After`] says.
+struct Body {
+    bytes: Option<Bytes>,
+    after: After,
+    /// Whether the bytes had time to go out before a break.
+    flushed: bool,
+}
+
+impl hyper::body::Body for Body {
+    type Data = Bytes;
+    type Error = std::io::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
+        let this = self.get_mut();
+        if let Some(bytes) = this.bytes.take() {
+            return Poll::Ready(Some(Ok(Frame::data(bytes))));
+        }
+        match this.after {
+            After::End => Poll::Ready(None),
+            // Never woken: the connection waits until the client or the server goes.
+            After::Stall => Poll::Pending,
+            // Once the bytes went out (hyper writes what it has when the body waits): an
+            // error at once would drop them unsent with the connection.
+            After::Break if !this.flushed => {
+                this.flushed = true;
+                cx.waker().wake_by_ref();
+                Poll::Pending
+            }
+            After::Break => Poll::Ready(Some(Err(std::io::Error::new(
+                std::io::ErrorKind::ConnectionReset,
+                "wire-server: the connection breaks here",
+            )))),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.bytes.is_none() && self.after == After::End
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        match (self.after, &self.bytes) {
+            (After::End, bytes) => {
+                SizeHint::with_exact(bytes.as_ref().map_or(0, |b| b.len() as u64))
+            }
+            _ => SizeHint::default(),
+        }
+    }
 }
 
 /// The model APIs a path can be.
@@ -395,7 +505,7 @@ fn dialect(path: &str) -> Option<Dialect> {
         Some(Dialect::OpenAi)
     } else if path.ends_with("/messages") {
         Some(Dialect::Anthropic)
-    } else if path.ends_with(":generateContent") {
+    } else if path.ends_with(":generateContent") || path.ends_with(":streamGenerateContent") {
         Some(Dialect::Gemini)
     } else {
         None

@@ -145,6 +145,7 @@ pub fn openai(body: &Value) -> Vec<Problem> {
             "temperature",
             "top_p",
             "stream",
+            "stream_options",
             "stop",
             "seed",
             "response_format",
@@ -182,6 +183,11 @@ pub fn openai(body: &Value) -> Vec<Problem> {
                 }
             }
             _ => c.fail("Input should be 'none', 'auto', 'required' or a named function"),
+        });
+    }
+    if top.contains_key("stream_options") && top.get("stream") != Some(&Value::Bool(true)) {
+        c.key("stream_options", |c| {
+            c.fail("The 'stream_options' parameter is only allowed when 'stream' is enabled.")
         });
     }
     c.problems

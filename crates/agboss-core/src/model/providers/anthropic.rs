@@ -22,6 +22,7 @@ pub(super) static WIRE: Dialect = Dialect {
     headers: &[("anthropic-version", "2023-06-01")],
     body: |request, _| request_body(request),
     parse: parse_response,
+    stream: &super::stream::anthropic::STREAMING,
 };
 
 /// The request body.

@@ -20,11 +20,12 @@ pub(super) static WIRE: Dialect = Dialect {
     headers: &[],
     body: |request, _| request_body(request),
     parse: parse_response,
+    stream: &super::stream::gemini::STREAMING,
 };
 
 /// The model's name as one path segment: without a `models/` prefix, every character outside
 /// letters, digits and `-._` percent-encoded.
-fn model_segment(model: &str) -> String {
+pub(super) fn model_segment(model: &str) -> String {
     let model = model.strip_prefix("models/").unwrap_or(model);
     let mut out = String::with_capacity(model.len());
     for byte in model.bytes() {

@@ -1,10 +1,12 @@
-//! The HTTP client every provider shares: one POST of a JSON body, with the key from the
+//! The HTTP client every provider shares: one POST of a JSON body (its answer read whole, or as
+//! a stream of events), with the key from the
 //! environment, the call's timeout and the waits between retries on the application's
 //! [`Clock`], cancellation by the call's [`Signal`], and each failure mapped to the
 //! [`ModelError`] that says what to do about it.
 //!
 //! The timeout bounds the whole call: every attempt and every wait between attempts. A retry
 //! whose wait would end after it is not made; the call fails with the status that asked for it.
+//! A streamed answer that breaks off before its end is retried as a 5xx is ([`Failed`]).
 //! The key never reaches an error, a log line or a `Debug` output: it is sent in a header
 //! marked sensitive, and any echo of it in a body the API sends back is redacted.
 //!
@@ -12,15 +14,14 @@
 //! policy allows: some servers fail every request that forces a choice in a form they do not
 //! take, and the error then names the setting to change (docs/decisions/0008).
 
+mod attempts;
 mod failure;
 mod retry;
 
 use std::fmt;
 
 use reqwest::StatusCode;
-use reqwest::header::{
-    ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, LOCATION, RETRY_AFTER,
-};
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
 use super::ProviderSettings;
@@ -30,12 +31,8 @@ use crate::model::real_requests_forbidden;
 use crate::model::{ModelError, ToolChoice};
 use crate::time::Clock;
 
-/// The largest answer read; a longer one is reported, not buffered.
-const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
-
-/// Attempts at most for a request that forced a tool choice and got a 500: the first, and one
-/// more to tell a passing failure from one that comes back every time.
-const FORCED_CHOICE_ATTEMPTS: u32 = 2;
+use attempts::Call;
+pub(crate) use attempts::{Failed, Reading, read_json};
 
 /// Where an API expects its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,12 +141,25 @@ impl Client {
         post: Post<'_>,
         signal: &Signal,
     ) -> Result<Value, ModelError> {
+        self.post(post, signal, &mut attempts::Json).await
+    }
+
+    /// Sends `post` and reads each attempt's successful answer with `reading` (a whole JSON
+    /// body, or a stream of events), retrying 429, 5xx and answers that broke off before their
+    /// end, stopping when `signal` fires or the call's timeout passes: both bound the whole
+    /// call, every attempt read to its end and every wait between attempts.
+    pub(crate) async fn post<R: Reading>(
+        &self,
+        post: Post<'_>,
+        signal: &Signal,
+        reading: &mut R,
+    ) -> Result<R::Output, ModelError> {
         if real_requests_forbidden() {
             return Err(ModelError::Forbidden {
                 model: post.model.to_owned(),
             });
         }
-        let headers = self.headers(&post)?;
+        let headers = self.headers(&post, R::ACCEPT)?;
         let http = self
             .http
             .as_ref()
@@ -158,7 +168,14 @@ impl Client {
             .map_err(|e| self.transport(format!("could not encode the request: {e}")))?;
         let url = self.url(post.path);
         let timeout = self.settings.request_timeout;
-        let started = self.clock.now();
+        let call = Call {
+            http,
+            url: &url,
+            headers: &headers,
+            body: &body,
+            started: self.clock.now(),
+            forced: post.forced,
+        };
         tokio::select! {
             biased;
             () = signal.cancelled() => Err(ModelError::Aborted(
@@ -169,142 +186,15 @@ impl Client {
                 after: timeout,
                 url: url.clone(),
             }),
-            result = self.attempts(http, &url, &headers, &body, started, post.forced) => result,
+            result = self.attempts(call, reading) => result,
         }
-    }
-
-    /// Every attempt of one call, with the waits between them.
-    async fn attempts(
-        &self,
-        http: &reqwest::Client,
-        url: &str,
-        headers: &HeaderMap,
-        body: &[u8],
-        started: crate::time::ClockTime,
-        forced: Option<Forced<'_>>,
-    ) -> Result<Value, ModelError> {
-        let policy = self.settings.retry;
-        let max_attempts = policy.max_attempts.max(1);
-        let max_backoff = policy.max_backoff.as_duration();
-        let mut backoff = policy.first_backoff.as_duration().min(max_backoff);
-        let mut attempt = 1;
-        loop {
-            tracing::debug!(provider = self.provider(), url, attempt, "model request");
-            let answer = self.send(http, url, headers, body).await?;
-            if answer.status.is_success() {
-                return self.parse(url, &answer.body);
-            }
-            let error = failure::map(self, url, &answer, attempt, forced);
-            let retryable = match error {
-                // One more attempt tells a passing failure from one that comes back every time.
-                ModelError::ToolChoiceFailed(_) => attempt < FORCED_CHOICE_ATTEMPTS,
-                // A 5xx whose body says the request is invalid fails the same way every time.
-                ModelError::BadRequest { .. } => false,
-                _ => {
-                    answer.status == StatusCode::TOO_MANY_REQUESTS
-                        || answer.status.is_server_error()
-                }
-            };
-            if !retryable || attempt >= max_attempts {
-                return Err(error);
-            }
-            let wait = retry::wait(
-                answer.retry_after.as_deref(),
-                backoff,
-                max_backoff,
-                self.clock.wall_time(),
-            );
-            let elapsed = self.clock.now().saturating_since(started);
-            if elapsed.saturating_add(wait) >= self.settings.request_timeout.as_duration() {
-                tracing::debug!(
-                    provider = self.provider(),
-                    status = answer.status.as_u16(),
-                    attempt,
-                    "no time left to retry"
-                );
-                return Err(error);
-            }
-            tracing::debug!(
-                provider = self.provider(),
-                status = answer.status.as_u16(),
-                attempt,
-                wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
-                "retrying model request"
-            );
-            self.clock.sleep(wait).await;
-            backoff = backoff.saturating_mul(2).min(max_backoff);
-            attempt += 1;
-        }
-    }
-
-    /// One attempt: the status, what `failure` and `retry` need of the headers, and the body.
-    async fn send(
-        &self,
-        http: &reqwest::Client,
-        url: &str,
-        headers: &HeaderMap,
-        body: &[u8],
-    ) -> Result<Answer, ModelError> {
-        let mut response = http
-            .post(url)
-            .headers(headers.clone())
-            .body(body.to_vec())
-            .send()
-            .await
-            .map_err(|e| self.request_failed(url, &e))?;
-        let status = response.status();
-        let header = |name: HeaderName| {
-            response
-                .headers()
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_owned)
-        };
-        let retry_after = header(RETRY_AFTER);
-        let location = header(LOCATION);
-        let mut bytes = Vec::new();
-        while let Some(chunk) = response
-            .chunk()
-            .await
-            .map_err(|e| self.request_failed(url, &e))?
-        {
-            if bytes.len() + chunk.len() > MAX_BODY_BYTES {
-                return Err(ModelError::MalformedResponse {
-                    provider: self.provider().to_owned(),
-                    detail: format!(
-                        "the answer is longer than {} MB; check that base_url points at a model API",
-                        MAX_BODY_BYTES >> 20
-                    ),
-                    url: url.to_owned(),
-                });
-            }
-            bytes.extend_from_slice(&chunk);
-        }
-        Ok(Answer {
-            status,
-            retry_after,
-            location,
-            body: bytes,
-        })
-    }
-
-    /// The JSON of a successful answer.
-    fn parse(&self, url: &str, body: &[u8]) -> Result<Value, ModelError> {
-        serde_json::from_slice(body).map_err(|e| ModelError::MalformedResponse {
-            provider: self.provider().to_owned(),
-            detail: format!(
-                "the body is not complete JSON ({e}); it begins `{}`. Check that base_url points at an API of this kind",
-                self.redact(&failure::snippet(&String::from_utf8_lossy(body), 120)),
-            ),
-            url: url.to_owned(),
-        })
     }
 
     /// The headers of every attempt, the key among them.
-    fn headers(&self, post: &Post<'_>) -> Result<HeaderMap, ModelError> {
+    fn headers(&self, post: &Post<'_>, accept: &'static str) -> Result<HeaderMap, ModelError> {
         let mut headers = HeaderMap::new();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+        headers.insert(ACCEPT, HeaderValue::from_static(accept));
         for (name, value) in post.headers {
             headers.insert(
                 HeaderName::from_static(name),
@@ -338,7 +228,7 @@ impl Client {
     }
 
     /// A request that never got an answer: refused connection, broken body, bad URL.
-    fn request_failed(&self, url: &str, error: &reqwest::Error) -> ModelError {
+    pub(crate) fn request_failed(&self, url: &str, error: &reqwest::Error) -> ModelError {
         let mut detail = format!("{}; check base_url and the network", error_chain(error));
         if url.starts_with("https:")
             && let Some(problem) = &self.tls_problem
@@ -350,7 +240,8 @@ impl Client {
         self.transport(detail)
     }
 
-    fn transport(&self, detail: String) -> ModelError {
+    /// [`ModelError::Transport`] with `detail`, the key redacted from it.
+    pub(crate) fn transport(&self, detail: String) -> ModelError {
         ModelError::Transport {
             provider: self.provider().to_owned(),
             detail: self.redact(&detail),
@@ -358,7 +249,7 @@ impl Client {
     }
 
     /// `text` without the key, should the API have echoed it.
-    fn redact(&self, text: &str) -> String {
+    pub(crate) fn redact(&self, text: &str) -> String {
         match &self.key {
             Some(key) if key.len() >= 4 && text.contains(key.as_str()) => {
                 text.replace(key.as_str(), "[redacted]")
@@ -368,7 +259,8 @@ impl Client {
     }
 }
 
-/// What one attempt got back.
+/// What one attempt got back: a failed answer, or an error event of a stream read as the
+/// status it stands for.
 struct Answer {
     status: StatusCode,
     retry_after: Option<String>,
@@ -427,7 +319,7 @@ mod tests {
             forced: None,
         };
         assert_eq!(
-            client.headers(&post).unwrap_err(),
+            client.headers(&post, "application/json").unwrap_err(),
             ModelError::MissingKey {
                 provider: "anthropic".into(),
                 key_env: "ANTHROPIC_API_KEY".into()

@@ -1,5 +1,7 @@
 //! Model providers over HTTP: OpenAI-compatible Chat Completions (OpenAI, OpenRouter, vLLM,
-//! Ollama, llama.cpp's server), Anthropic Messages, Gemini `generateContent`.
+//! Ollama, llama.cpp's server), Anthropic Messages, Gemini `generateContent`; each answers
+//! whole or streamed over server-sent events
+//! ([`chat_streaming`](super::ChatModel::chat_streaming), docs/streaming.md).
 //!
 //! Every provider: reads its key from the environment variable its settings NAME (never logs
 //! it), times requests out on the application's [`Clock`], retries 429 and 5xx with backoff
@@ -10,12 +12,16 @@
 
 #[cfg(feature = "anthropic")]
 mod anthropic;
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+mod chat;
 #[cfg(feature = "gemini")]
 mod gemini;
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 pub(crate) mod http;
 #[cfg(feature = "openai")]
 mod openai;
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+mod stream;
 #[cfg(feature = "openai")]
 mod strict;
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
@@ -28,8 +34,6 @@ use serde_json::Value;
 
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 use super::ChatResponse;
-#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
-use super::ToolChoice;
 use super::{ChatFuture, ChatModel, ChatRequest, ModelError};
 use crate::base::Env;
 use crate::context::Signal;
@@ -37,7 +41,9 @@ use crate::time::Clock;
 pub use crate::tool::WireFormat;
 use crate::units::{TimeSpan, millis, seconds};
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
-use http::{Forced, KeyHeader, Post};
+use chat::HttpChat;
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+use http::KeyHeader;
 
 /// How a failed request is retried: 429 and 5xx, up to `max_attempts` in all, waiting
 /// `first_backoff` then doubling up to `max_backoff`, or what the API's `Retry-After` says
@@ -187,11 +193,11 @@ pub fn connect(mut settings: ProviderSettings, env: &Env, clock: Clock) -> Arc<d
         let options = BodyOptions {
             strict_tools: settings.sends_strict_tools(),
         };
-        return Arc::new(HttpChat {
-            client: http::Client::new(settings, key, clock),
+        return Arc::new(HttpChat::new(
+            http::Client::new(settings, key, clock),
             wire,
             options,
-        });
+        ));
     }
     let _ = (env, clock);
     Arc::new(Unavailable {
@@ -264,6 +270,8 @@ struct Dialect {
     body: fn(&ChatRequest, BodyOptions) -> Value,
     /// The answer, from the JSON of a successful response; errors name `provider`.
     parse: fn(provider: &str, answer: &Value) -> Result<ChatResponse, ModelError>,
+    /// How it streams an answer.
+    stream: &'static stream::Streaming,
 }
 
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
@@ -273,50 +281,6 @@ struct BodyOptions {
     /// Tools in OpenAI's strict mode.
     #[cfg_attr(not(feature = "openai"), allow(dead_code))]
     strict_tools: bool,
-}
-
-#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
-/// A chat model behind an HTTP API: one POST per call, in the API's wire format.
-#[derive(Debug)]
-struct HttpChat {
-    client: http::Client,
-    wire: &'static Dialect,
-    options: BodyOptions,
-}
-
-#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
-impl ChatModel for HttpChat {
-    fn chat<'a>(&'a self, request: &'a ChatRequest, signal: &'a Signal) -> ChatFuture<'a> {
-        Box::pin(async move {
-            let body = (self.wire.body)(request, self.options);
-            let path = (self.wire.path)(&request.model);
-            let post = Post {
-                path: &path,
-                model: &request.model,
-                body: &body,
-                key_header: self.wire.key_header,
-                headers: self.wire.headers,
-                forced: forced(request),
-            };
-            let answer = self.client.post_json(post, signal).await?;
-            (self.wire.parse)(self.client.provider(), &answer)
-                .map_err(|e| e.at_url(&self.client.url(&path)))
-        })
-    }
-}
-
-/// The tool choice `request` forces: `required` or a tool's name, with tools to choose from
-/// (without tools, no dialect sends a tool choice).
-#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
-fn forced(request: &ChatRequest) -> Option<Forced<'_>> {
-    let forces = matches!(
-        request.tool_choice,
-        ToolChoice::Required | ToolChoice::Tool(_)
-    );
-    (forces && !request.tools.is_empty()).then(|| Forced {
-        choice: &request.tool_choice,
-        tool: request.tools.first().map(|tool| tool.name.as_str()),
-    })
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ pub(super) static WIRE: Dialect = Dialect {
     headers: &[],
     body: request_body,
     parse: parse_response,
+    stream: &super::stream::openai::STREAMING,
 };
 
 /// The request body.
