@@ -18,6 +18,10 @@ use serde_json::json;
 static SIDE_BY_SIDE: LazyLock<tokio::sync::Barrier> =
     LazyLock::new(|| tokio::sync::Barrier::new(2));
 
+/// The tests whose runs meet at the barrier take turns: a call of one test must not pair up
+/// with a call of another.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 #[dto]
 pub struct Word {
     /// A word.
@@ -95,6 +99,7 @@ fn watched_app(store: Arc<MemoryStore>) -> Application {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watched_run_tells_each_step_in_order_and_journals_as_an_unwatched_one() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let store = Arc::new(MemoryStore::new());
     let app = watched_app(store.clone());
     let mut run = app
@@ -224,6 +229,7 @@ async fn a_run_that_fails_to_start_finishes_at_once_with_its_error() {
 /// A worker's executions are watched the same way: `on_event` hears each with its execution.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_tells_the_events_of_the_executions_it_drives() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let app = watched_app(Arc::new(MemoryStore::new()));
     let id = app.run("desk", "count and shout").submit().await.unwrap();
     let seen = std::sync::Mutex::new(Vec::new());
