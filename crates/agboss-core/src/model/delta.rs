@@ -25,3 +25,17 @@ pub enum ChatDelta<'a> {
 
 /// Where deltas go: called in order, from the task making the call; it must not block.
 pub type DeltaSink<'a> = &'a (dyn Fn(ChatDelta<'_>) + Send + Sync);
+
+/// Sends a whole answer as its deltas: its text in one piece (none when empty), then each
+/// tool call begun. What a model that does not stream (or an answer read whole) tells.
+pub(crate) fn send_whole(response: &super::ChatResponse, deltas: DeltaSink<'_>) {
+    if let Some(text) = response.text.as_deref().filter(|t| !t.is_empty()) {
+        deltas(ChatDelta::Text(text));
+    }
+    for call in &response.tool_calls {
+        deltas(ChatDelta::ToolCall {
+            id: call.provider_id.as_deref().unwrap_or_default(),
+            name: &call.name,
+        });
+    }
+}

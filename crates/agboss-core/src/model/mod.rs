@@ -56,15 +56,7 @@ pub trait ChatModel: Send + Sync {
     ) -> ChatFuture<'a> {
         Box::pin(async move {
             let response = self.chat(request, signal).await?;
-            if let Some(text) = response.text.as_deref().filter(|t| !t.is_empty()) {
-                deltas(ChatDelta::Text(text));
-            }
-            for call in &response.tool_calls {
-                deltas(ChatDelta::ToolCall {
-                    id: call.provider_id.as_deref().unwrap_or_default(),
-                    name: &call.name,
-                });
-            }
+            delta::send_whole(&response, deltas);
             Ok(response)
         })
     }

@@ -53,7 +53,7 @@ impl ChatModel for HttpChat {
                 .await?;
             let response = self.parse(&path, &streamed.body)?;
             if streamed.whole {
-                stream::send_whole(&response, deltas);
+                crate::model::delta::send_whole(&response, deltas);
             }
             Ok(response)
         })

@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use self::events::{Broken, EVENT_CAP, Events};
 use super::http::{Client, Failed, Reading, read_json};
 use super::wire::sketch;
-use crate::model::{ChatDelta, ChatResponse, DeltaSink, ModelError};
+use crate::model::{ChatDelta, DeltaSink, ModelError};
 
 /// How an API streams an answer.
 pub(super) struct Streaming {
@@ -224,15 +224,6 @@ fn is_json(response: &reqwest::Response) -> bool {
         .get(reqwest::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.trim_start().starts_with("application/json"))
-}
-
-/// Sends a whole answer's pieces, as they would have come: its text, then its tool calls.
-pub(super) fn send_whole(response: &ChatResponse, sink: DeltaSink<'_>) {
-    let mut deltas = Deltas { sink, sent: false };
-    deltas.text(response.text.as_deref().unwrap_or_default());
-    for call in &response.tool_calls {
-        deltas.tool_call(call.provider_id.as_deref().unwrap_or_default(), &call.name);
-    }
 }
 
 /// The status of an error object that carries one as a number (`{"code": 503}`, Gemini), else
