@@ -201,6 +201,9 @@ fn shell(line: &str, cwd: &Path, target: &Path) -> Command {
     command
         .env("AGBOSS_DIR", workspace())
         .env("CARGO_NET_OFFLINE", "true")
+        // The page's commands build as a user's would, but without debug info: with it the
+        // project's build takes some 5 GB of the test machine's disk.
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .env("CARGO_TARGET_DIR", target);
     command
 }
