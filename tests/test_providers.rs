@@ -310,6 +310,8 @@ fn a_forbidden_key_names_the_variable_too() {
 mod details;
 #[path = "providers/each_provider.rs"]
 mod each_provider;
+#[path = "providers/reasoning.rs"]
+mod reasoning;
 #[path = "providers/streaming.rs"]
 mod streaming;
 #[path = "providers/strict_tools.rs"]

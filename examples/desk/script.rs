@@ -220,9 +220,8 @@ fn unknown() -> String {
 fn text(text: String) -> ChatResponse {
     ChatResponse {
         text: Some(text),
-        tool_calls: Vec::new(),
-        usage: Usage::default(),
         finish: FinishReason::Stop,
+        ..ChatResponse::default()
     }
 }
 
@@ -234,8 +233,8 @@ fn call(tool: &str, arguments: Value) -> ChatResponse {
             name: tool.to_owned(),
             arguments: arguments.to_string(),
         }],
-        usage: Usage::default(),
         finish: FinishReason::ToolCalls,
+        ..ChatResponse::default()
     }
 }
 

@@ -54,6 +54,7 @@ fn conversation(spec: Spec, ids: [Option<&str>; 2]) -> ChatRequest {
                         r#"{"customer":"C-17","limit":5}"#,
                     ),
                 ],
+                reasoning: Vec::new(),
             },
             Message::Tool {
                 provider_id: ids[0].map(Into::into),

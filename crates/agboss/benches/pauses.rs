@@ -61,6 +61,7 @@ fn model_answered() -> LoopEvent {
         message: Message::Assistant {
             text: None,
             tool_calls: vec![call.clone()],
+            reasoning: Vec::new(),
         },
         calls: vec![PendingCall {
             call_id: "call-1".into(),

@@ -255,8 +255,9 @@ pub mod run {
 pub mod model {
     pub use agboss_core::model::{
         ChatDelta, ChatFuture, ChatModel, ChatRequest, ChatResponse, DeltaSink, FinishReason,
-        Message, ModelClient, ModelError, ModelRoute, ModelRouter, Prices, ScriptedModel, Thinking,
-        ToolCall, ToolChoice, ToolChoiceFailure, Turn, Usage, forbid_real_requests,
+        Message, ModelClient, ModelError, ModelRoute, ModelRouter, Prices, Reasoning,
+        ScriptedModel, SignedPart, Thinking, ToolCall, ToolChoice, ToolChoiceFailure, Turn, Usage,
+        forbid_real_requests,
     };
     /// Providers over HTTP, by wire format ([`WireFormat`](crate::tool::WireFormat)).
     #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]

@@ -104,6 +104,7 @@ where
         messages.push(Message::Assistant {
             text: Some(answer),
             tool_calls: Vec::new(),
+            reasoning: Vec::new(),
         });
     }
     Ok(messages)

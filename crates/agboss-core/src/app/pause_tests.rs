@@ -626,7 +626,8 @@ async fn a_thread_remembers_its_last_turns_and_summaries_of_older_ones() {
             crate::model::Message::user("Which colour do I like?"),
             crate::model::Message::Assistant {
                 text: Some("Blue.".into()),
-                tool_calls: vec![]
+                tool_calls: vec![],
+                reasoning: Vec::new(),
             },
             crate::model::Message::user("And my partner?"),
         ]

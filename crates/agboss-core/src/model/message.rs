@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Reasoning;
+
 /// One message. The system prompt travels apart, in [`ChatRequest::system`](super::ChatRequest).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
@@ -20,6 +22,10 @@ pub enum Message {
         /// The tools it asked to call, in its order.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tool_calls: Vec<ToolCall>,
+        /// What it reasoned, as its provider wants it back ([`Reasoning`]); empty for most
+        /// models and for messages written by hand.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        reasoning: Vec<Reasoning>,
     },
     /// The result of one tool call, as the model reads it.
     Tool {

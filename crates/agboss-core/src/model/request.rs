@@ -146,4 +146,7 @@ pub struct ChatResponse {
     pub usage: Usage,
     /// Why it stopped.
     pub finish: FinishReason,
+    /// What it reasoned, when its provider wants that back in the next request of a tool loop
+    /// ([`Reasoning`](super::Reasoning)); the agent loop keeps it on the assistant message.
+    pub reasoning: Vec<super::Reasoning>,
 }

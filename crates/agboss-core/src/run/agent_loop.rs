@@ -272,7 +272,7 @@ impl<'a> AgentLoop<'a> {
         drop(span);
         state.messages = std::mem::take(&mut self.request.messages);
         Self::restore_input(&mut state.messages, input);
-        let response = match answered {
+        let mut response = match answered {
             Ok(response) => response,
             Err(ModelError::Aborted(reason)) => {
                 return Err(self.fail(state, RunError::Aborted(reason)).await);
@@ -290,6 +290,7 @@ impl<'a> AgentLoop<'a> {
         let message = Message::Assistant {
             text: response.text.clone(),
             tool_calls: response.tool_calls.clone(),
+            reasoning: std::mem::take(&mut response.reasoning),
         };
         // Each answer is checked once, by the contract's input check (run/answers.rs): a valid
         // one alone ends the run; beside other calls, it ends the run once they have their

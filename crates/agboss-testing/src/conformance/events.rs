@@ -36,6 +36,7 @@ pub fn started(execution: &str, thread: Option<&str>, owner: Option<&str>) -> Lo
             Message::Assistant {
                 text: Some("noted".into()),
                 tool_calls: Vec::new(),
+                reasoning: Vec::new(),
             },
         ],
         history_usage: Usage {
@@ -65,6 +66,7 @@ pub fn model_answered(turn: u32, calls: &[&str]) -> LoopEvent {
         message: Message::Assistant {
             text: Some("saving".into()),
             tool_calls: tool_calls.clone(),
+            reasoning: Vec::new(),
         },
         calls: tool_calls
             .into_iter()

@@ -62,6 +62,7 @@ use tokio::sync::Notify;
 use tokio::task::{JoinHandle, JoinSet};
 
 mod quirk;
+pub mod reasoning;
 pub mod strict;
 
 pub use quirk::Quirk;
@@ -368,8 +369,10 @@ async fn respond(
         .map_or_else(|| parts.uri.path().to_owned(), |p| p.to_string());
     let problems = match dialect(&path) {
         Some(Dialect::OpenAi) => strict::openai(&body),
-        Some(Dialect::Anthropic) => strict::anthropic(&body),
-        Some(Dialect::Gemini) => strict::gemini(&body),
+        Some(Dialect::Anthropic) => {
+            [strict::anthropic(&body), reasoning::anthropic(&body)].concat()
+        }
+        Some(Dialect::Gemini) => [strict::gemini(&body), reasoning::gemini(&path, &body)].concat(),
         None => Vec::new(),
     };
     let recorded = Recorded {

@@ -14,6 +14,11 @@ pub enum Quirk {
     /// body and an empty message, every time; `"auto"`, `"none"` and a named tool pass. The
     /// request takes no canned response.
     FailsRequiredToolChoice,
+    /// Moonshot's Kimi K2 thinking models (their documentation, and the error users report):
+    /// with thinking on, each assistant message with tool calls after the last user message
+    /// must carry the `reasoning_content` the server sent with it; one without gets HTTP 400
+    /// naming its index. The request takes no canned response.
+    NeedsReasoningContent,
 }
 
 impl Quirk {
@@ -28,6 +33,30 @@ impl Quirk {
                 Some(Canned::json(500, error.to_string()))
             }
             Quirk::FailsRequiredToolChoice => None,
+            Quirk::NeedsReasoningContent => {
+                let messages = body["messages"].as_array()?;
+                let loop_starts = messages
+                    .iter()
+                    .rposition(|m| m["role"] == "user")
+                    .map_or(0, |at| at + 1);
+                let missing = messages
+                    .iter()
+                    .enumerate()
+                    .skip(loop_starts)
+                    .find(|(_, m)| {
+                        m["role"] == "assistant"
+                            && m["tool_calls"].as_array().is_some_and(|c| !c.is_empty())
+                            && m.get("reasoning_content").is_none()
+                    })?;
+                let error = serde_json::json!({"error": {
+                    "message": format!(
+                        "thinking is enabled but reasoning_content is missing in assistant tool call message at index {}",
+                        missing.0
+                    ),
+                    "type": "invalid_request_error",
+                }});
+                Some(Canned::json(400, error.to_string()))
+            }
         }
     }
 }

@@ -233,7 +233,11 @@ fn openai_messages(c: &mut Checker, messages: &[Value]) {
                     });
                 }
                 "assistant" => {
-                    c.only(message, &["role", "content", "tool_calls", "name"]);
+                    c.only(
+                        message,
+                        &["role", "content", "tool_calls", "name", "reasoning_content"],
+                    );
+                    c.string(message, "reasoning_content", false);
                     // llama-cpp-python types it `NotRequired[str]`: absent or a string, never null.
                     let content = c.string(message, "content", false);
                     let calls = c.list(message, "tool_calls", false);
@@ -595,6 +599,15 @@ fn anthropic_content(
                         blocks.calls.push(id.to_owned());
                     }
                 }
+                Some("thinking") if role == "assistant" => {
+                    c.only(block, &["type", "thinking", "signature"]);
+                    c.string(block, "thinking", true);
+                    c.string(block, "signature", true);
+                }
+                Some("redacted_thinking") if role == "assistant" => {
+                    c.only(block, &["type", "data"]);
+                    c.string(block, "data", true);
+                }
                 Some("tool_result") if role == "user" => {
                     c.only(block, &["type", "tool_use_id", "content", "is_error"]);
                     if let Some(id) = c.string(block, "tool_use_id", true) {
@@ -763,8 +776,17 @@ fn gemini_parts(c: &mut Checker, parts: &[Value], role: &str) -> (usize, usize) 
             let Some(part) = c.object(part) else { return };
             c.only(
                 part,
-                &["text", "functionCall", "functionResponse", "thought"],
+                &[
+                    "text",
+                    "functionCall",
+                    "functionResponse",
+                    "thought",
+                    "thoughtSignature",
+                ],
             );
+            if part.contains_key("thoughtSignature") {
+                c.string(part, "thoughtSignature", true);
+            }
             let kinds = ["text", "functionCall", "functionResponse"]
                 .iter()
                 .filter(|k| part.contains_key(**k))

@@ -9,7 +9,8 @@ use super::wire::{
     push_turn, sketch, thinking_budget as budget_of,
 };
 use crate::model::{
-    ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice, Usage,
+    ChatRequest, ChatResponse, FinishReason, Message, ModelError, Reasoning, ToolCall, ToolChoice,
+    Usage,
 };
 
 /// The answer's cap when the request sets none: the API requires one.
@@ -42,7 +43,10 @@ fn request_body(request: &ChatRequest) -> Value {
     if !request.system.is_empty() {
         body.insert("system".into(), json!(request.system));
     }
-    body.insert("messages".into(), Value::Array(messages(&request.messages)));
+    body.insert(
+        "messages".into(),
+        Value::Array(messages(&request.messages, budget.is_some())),
+    );
     if !request.tools.is_empty() {
         let tools = request
             .tools
@@ -65,8 +69,8 @@ fn request_body(request: &ChatRequest) -> Value {
 ///
 /// Two cases go without, because the API refuses them with thinking on: a forced tool choice,
 /// and a tool loop in progress (the latest assistant turn called tools and nothing the user
-/// said came after it), where the API wants that turn's thinking blocks back and the
-/// provider-neutral history does not keep them.
+/// said came after it) whose turn has no thinking block to send back: one answered with
+/// thinking off, or by another vendor's model before a fallback.
 fn thinking_budget(request: &ChatRequest) -> Option<u32> {
     let budget = budget_of(request.thinking)?;
     let forced = !request.tools.is_empty()
@@ -79,9 +83,10 @@ fn thinking_budget(request: &ChatRequest) -> Option<u32> {
         .iter()
         .rev()
         .find(|m| !matches!(m, Message::Tool { .. }))
-        .is_some_and(
-            |m| matches!(m, Message::Assistant { tool_calls, .. } if !tool_calls.is_empty()),
-        );
+        .is_some_and(|m| {
+            matches!(m, Message::Assistant { tool_calls, reasoning, .. }
+                if !tool_calls.is_empty() && !reasoning.iter().any(Reasoning::is_anthropic))
+        });
     if forced || in_tool_loop {
         tracing::debug!(
             forced,
@@ -94,23 +99,30 @@ fn thinking_budget(request: &ChatRequest) -> Option<u32> {
 }
 
 /// The conversation as Messages turns: consecutive messages of one role go into one turn, so
-/// that every tool result of a turn is in one user message.
-fn messages(messages: &[Message]) -> Vec<Value> {
+/// that every tool result of a turn is in one user message. With `thinking` on, an assistant
+/// turn starts with its thinking blocks, as the API gave them; with it off they stay out.
+fn messages(messages: &[Message], thinking: bool) -> Vec<Value> {
     let mut out = Vec::new();
     let mut ids = CallIds::default();
     for message in messages {
         let (role, blocks) = match message {
             Message::User { text } => ("user", text_block(text).into_iter().collect()),
-            Message::Assistant { text, tool_calls } => {
+            Message::Assistant {
+                text,
+                tool_calls,
+                reasoning,
+            } => {
                 let ids = ids.for_turn(tool_calls);
+                let thoughts = reasoning
+                    .iter()
+                    .filter(|_| thinking)
+                    .filter_map(thinking_block);
                 let text = text.as_deref().and_then(text_block);
                 let calls = tool_calls.iter().zip(ids).map(|(call, id)| {
                     json!({"type": "tool_use", "id": id, "name": call.name, "input": arguments_object(&call.arguments)})
                 });
-                (
-                    "assistant",
-                    text.into_iter().chain(calls).collect::<Vec<_>>(),
-                )
+                let blocks = thoughts.chain(text).chain(calls).collect::<Vec<_>>();
+                ("assistant", blocks)
             }
             Message::Tool {
                 provider_id,
@@ -132,6 +144,19 @@ fn messages(messages: &[Message]) -> Vec<Value> {
     out
 }
 
+/// A reasoning item as the block it was read from; none for another vendor's.
+fn thinking_block(item: &Reasoning) -> Option<Value> {
+    match item {
+        Reasoning::Thinking { text, signature } => {
+            Some(json!({"type": "thinking", "thinking": text, "signature": signature}))
+        }
+        Reasoning::RedactedThinking { data } => {
+            Some(json!({"type": "redacted_thinking", "data": data}))
+        }
+        _ => None,
+    }
+}
+
 /// A text block; none for empty text, which the API refuses.
 fn text_block(text: &str) -> Option<Value> {
     (!text.is_empty()).then(|| json!({"type": "text", "text": text}))
@@ -146,8 +171,8 @@ fn tool_choice(choice: &ToolChoice) -> Value {
     }
 }
 
-/// The answer: its text and tool-use blocks in order (thinking blocks are left out), the usage
-/// and the stop reason.
+/// The answer: its text and tool-use blocks in order, its thinking blocks as [`Reasoning`], the
+/// usage and the stop reason.
 fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelError> {
     let Some(content) = body.get("content").and_then(Value::as_array) else {
         return Err(malformed(
@@ -157,10 +182,19 @@ fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelErr
     };
     let mut texts = Vec::new();
     let mut tool_calls = Vec::new();
+    let mut reasoning = Vec::new();
     for block in content {
-        match block.get("type").and_then(Value::as_str) {
-            Some("text") => texts.extend(block.get("text").and_then(Value::as_str)),
+        let field = |key| block.get(key).and_then(Value::as_str);
+        match field("type") {
+            Some("text") => texts.extend(field("text")),
             Some("tool_use") => tool_calls.push(tool_use(provider, block)?),
+            Some("thinking") => reasoning.push(Reasoning::Thinking {
+                text: field("thinking").unwrap_or_default().to_owned(),
+                signature: field("signature").unwrap_or_default().to_owned(),
+            }),
+            Some("redacted_thinking") => reasoning.push(Reasoning::RedactedThinking {
+                data: field("data").unwrap_or_default().to_owned(),
+            }),
             _ => {}
         }
     }
@@ -183,6 +217,7 @@ fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelErr
                 + count(usage, "cache_read_input_tokens"),
             output_tokens: count(usage, "output_tokens"),
         },
+        reasoning,
     })
 }
 
@@ -224,7 +259,7 @@ mod tests {
     }
 
     #[test]
-    fn thinking_stays_out_of_a_tool_loop_and_of_forced_choices() {
+    fn thinking_stays_out_of_forced_choices_and_of_a_tool_loop_without_its_blocks() {
         let call = ToolCall {
             provider_id: Some("toolu_1".into()),
             name: "t".into(),
@@ -243,6 +278,7 @@ mod tests {
             Message::Assistant {
                 text: None,
                 tool_calls: vec![call],
+                reasoning: Vec::new(),
             },
             Message::Tool {
                 provider_id: Some("toolu_1".into()),
@@ -258,17 +294,62 @@ mod tests {
             request_body(&next_question)["thinking"]["budget_tokens"],
             1024
         );
+
+        // With the turn's thinking blocks kept, the loop goes on thinking, blocks first.
+        let mut kept = looping.clone();
+        let Message::Assistant { reasoning, .. } = &mut kept.messages[1] else {
+            unreachable!()
+        };
+        reasoning.extend([
+            Reasoning::Thinking {
+                text: "look it up".into(),
+                signature: "sig".into(),
+            },
+            Reasoning::RedactedThinking { data: "enc".into() },
+            Reasoning::ReasoningContent {
+                text: "not Anthropic's".into(),
+            },
+        ]);
+        let body = request_body(&kept);
+        assert_eq!(body["thinking"]["budget_tokens"], 1024);
+        assert_eq!(
+            body["messages"][1]["content"],
+            json!([
+                {"type": "thinking", "thinking": "look it up", "signature": "sig"},
+                {"type": "redacted_thinking", "data": "enc"},
+                {"type": "tool_use", "id": "toolu_1", "name": "t", "input": {}},
+            ])
+        );
+        // Without thinking (a forced tool), the blocks stay out.
+        kept.tool_choice = ToolChoice::Required;
+        let body = request_body(&kept);
+        assert_eq!(body.get("thinking"), None);
+        assert_eq!(body["messages"][1]["content"][0]["type"], "tool_use");
     }
 
     #[test]
-    fn skips_thinking_blocks_and_counts_cached_input() {
+    fn keeps_thinking_blocks_apart_from_the_text_and_counts_cached_input() {
         let body = json!({
-            "content": [{"type": "thinking", "thinking": "hm", "signature": "s"}, {"type": "text", "text": "hi"}],
+            "content": [
+                {"type": "thinking", "thinking": "hm", "signature": "s"},
+                {"type": "redacted_thinking", "data": "d"},
+                {"type": "text", "text": "hi"},
+            ],
             "stop_reason": "end_turn",
             "usage": {"input_tokens": 10, "cache_read_input_tokens": 5, "cache_creation_input_tokens": 2, "output_tokens": 3}
         });
         let response = parse_response("anthropic", &body).unwrap();
         assert_eq!(response.text.as_deref(), Some("hi"));
+        assert_eq!(
+            response.reasoning,
+            [
+                Reasoning::Thinking {
+                    text: "hm".into(),
+                    signature: "s".into()
+                },
+                Reasoning::RedactedThinking { data: "d".into() },
+            ]
+        );
         assert_eq!(
             response.usage,
             Usage {

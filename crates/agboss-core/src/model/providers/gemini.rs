@@ -10,7 +10,8 @@ use super::wire::{
 };
 use crate::model::Thinking;
 use crate::model::{
-    ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice, Usage,
+    ChatRequest, ChatResponse, FinishReason, Message, ModelError, Reasoning, SignedPart, ToolCall,
+    ToolChoice, Usage,
 };
 
 /// `generateContent`: the model in the path, the key in `x-goog-api-key`.
@@ -78,16 +79,26 @@ fn request_body(request: &ChatRequest) -> Value {
 }
 
 /// The conversation as contents: consecutive messages of one role go into one content, so that
-/// every tool result of a turn is in one user content.
+/// every tool result of a turn is in one user content. A model turn's thought signatures go
+/// back on the parts they came on.
 fn contents(messages: &[Message]) -> Vec<Value> {
     let mut out = Vec::new();
     for message in messages {
         let (role, parts) = match message {
             Message::User { text } => ("user", text_part(text).into_iter().collect()),
-            Message::Assistant { text, tool_calls } => {
-                let text = text.as_deref().and_then(text_part);
-                let calls = tool_calls.iter().map(|call| {
-                    json!({"functionCall": {"name": call.name, "args": arguments_object(&call.arguments)}})
+            Message::Assistant {
+                text,
+                tool_calls,
+                reasoning,
+            } => {
+                let text = text.as_deref().and_then(text_part).map(|mut part| {
+                    sign(&mut part, reasoning, SignedPart::Text);
+                    part
+                });
+                let calls = tool_calls.iter().enumerate().map(|(at, call)| {
+                    let mut part = json!({"functionCall": {"name": call.name, "args": arguments_object(&call.arguments)}});
+                    sign(&mut part, reasoning, SignedPart::Call(at));
+                    part
                 });
                 ("model", text.into_iter().chain(calls).collect::<Vec<_>>())
             }
@@ -116,6 +127,17 @@ fn contents(messages: &[Message]) -> Vec<Value> {
     out
 }
 
+/// Puts the thought signature that came on `signed` back on `part`, if one did.
+fn sign(part: &mut Value, reasoning: &[Reasoning], signed: SignedPart) {
+    let signature = reasoning.iter().find_map(|item| match item {
+        Reasoning::ThoughtSignature { part, signature } if *part == signed => Some(signature),
+        _ => None,
+    });
+    if let Some(signature) = signature {
+        part["thoughtSignature"] = json!(signature);
+    }
+}
+
 /// A text part; none for empty text, which the API refuses.
 fn text_part(text: &str) -> Option<Value> {
     (!text.is_empty()).then(|| json!({"text": text}))
@@ -130,9 +152,12 @@ fn tool_choice(choice: &ToolChoice) -> Value {
     }
 }
 
-/// The answer: the first candidate's text and function calls (thought parts left out), the
-/// usage (thinking counted as output) and the finish reason. A prompt the API blocked is a
-/// refused request that says why.
+/// The answer: the first candidate's text and function calls (thought parts left out), their
+/// thought signatures as [`Reasoning`], the usage (thinking counted as output) and the finish
+/// reason. A prompt the API blocked is a refused request that says why.
+///
+/// The text parts make one text; a signature on any of them (a stream sends it on the last,
+/// which may be empty) is the text's.
 fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelError> {
     let Some(candidate) = body
         .get("candidates")
@@ -146,11 +171,25 @@ fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelErr
         .and_then(Value::as_array);
     let mut texts = Vec::new();
     let mut tool_calls = Vec::new();
+    let mut reasoning = Vec::new();
     for part in parts.into_iter().flatten() {
-        if let Some(call) = part.get("functionCall") {
+        let signed = if let Some(call) = part.get("functionCall") {
             tool_calls.push(function_call(provider, call)?);
+            SignedPart::Call(tool_calls.len() - 1)
         } else if part.get("thought").and_then(Value::as_bool) != Some(true) {
             texts.extend(part.get("text").and_then(Value::as_str));
+            SignedPart::Text
+        } else {
+            continue;
+        };
+        if let Some(signature) = part.get("thoughtSignature").and_then(Value::as_str) {
+            reasoning.retain(
+                |item| !matches!(item, Reasoning::ThoughtSignature { part, .. } if *part == signed),
+            );
+            reasoning.push(Reasoning::ThoughtSignature {
+                part: signed,
+                signature: signature.to_owned(),
+            });
         }
     }
     let finish = match candidate.get("finishReason").and_then(Value::as_str) {
@@ -172,6 +211,7 @@ fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelErr
             output_tokens: count(usage, "candidatesTokenCount")
                 + count(usage, "thoughtsTokenCount"),
         },
+        reasoning,
     })
 }
 
@@ -275,5 +315,48 @@ mod tests {
             parse_response("google", &json!({})),
             Err(ModelError::MalformedResponse { .. })
         ));
+    }
+    #[test]
+    fn thought_signatures_go_back_on_the_parts_they_came_on() {
+        // Two calls in parallel, the first signed; streamed text whose last piece is signed.
+        let body = json!({"candidates": [{"content": {"role": "model", "parts": [
+            {"text": "Checking "}, {"text": "both.", "thoughtSignature": "sig-text"},
+            {"functionCall": {"name": "a", "args": {}}, "thoughtSignature": "sig-a"},
+            {"functionCall": {"name": "b", "args": {"x": 1}}},
+        ]}, "finishReason": "STOP"}]});
+        let response = parse_response("google", &body).unwrap();
+        assert_eq!(response.text.as_deref(), Some("Checking both."));
+        assert_eq!(
+            response.reasoning,
+            [
+                Reasoning::ThoughtSignature {
+                    part: SignedPart::Text,
+                    signature: "sig-text".into()
+                },
+                Reasoning::ThoughtSignature {
+                    part: SignedPart::Call(0),
+                    signature: "sig-a".into()
+                },
+            ]
+        );
+        let mut reasoning = response.reasoning;
+        // Another vendor's items are left out.
+        reasoning.push(Reasoning::Thinking {
+            text: "t".into(),
+            signature: "anthropic's".into(),
+        });
+        let turn = Message::Assistant {
+            text: response.text,
+            tool_calls: response.tool_calls,
+            reasoning,
+        };
+        assert_eq!(
+            contents(&[turn])[0]["parts"],
+            json!([
+                {"text": "Checking both.", "thoughtSignature": "sig-text"},
+                {"functionCall": {"name": "a", "args": {}}, "thoughtSignature": "sig-a"},
+                {"functionCall": {"name": "b", "args": {"x": 1}}},
+            ])
+        );
     }
 }

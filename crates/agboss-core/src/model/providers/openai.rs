@@ -9,7 +9,8 @@ use super::wire::{CallIds, arguments_text, count, finish_with_calls, joined, mal
 use super::{BodyOptions, Dialect};
 use crate::model::Thinking;
 use crate::model::{
-    ChatRequest, ChatResponse, FinishReason, Message, ModelError, ToolCall, ToolChoice, Usage,
+    ChatRequest, ChatResponse, FinishReason, Message, ModelError, Reasoning, ToolCall, ToolChoice,
+    Usage,
 };
 use crate::tool::ToolDefinition;
 
@@ -74,17 +75,29 @@ fn declaration(tool: &ToolDefinition, strict: bool) -> Value {
     wire
 }
 
-/// The system prompt, then the conversation, one wire message per message.
+/// The system prompt, then the conversation, one wire message per message. The assistant
+/// turns of the tool loop in progress (after the last user message) carry their
+/// `reasoning_content` back, as the servers of reasoning models that send it want (Kimi's, and
+/// DeepSeek's in thinking mode); earlier turns go without, as those servers ask.
 fn messages(request: &ChatRequest) -> Vec<Value> {
     let mut out = Vec::with_capacity(request.messages.len() + 1);
     if !request.system.is_empty() {
         out.push(json!({"role": "system", "content": request.system}));
     }
     let mut ids = CallIds::default();
-    for message in &request.messages {
+    let loop_starts = request
+        .messages
+        .iter()
+        .rposition(|m| matches!(m, Message::User { .. }))
+        .map_or(0, |at| at + 1);
+    for (at, message) in request.messages.iter().enumerate() {
         out.push(match message {
             Message::User { text } => json!({"role": "user", "content": text}),
-            Message::Assistant { text, tool_calls } => {
+            Message::Assistant {
+                text,
+                tool_calls,
+                reasoning,
+            } => {
                 let ids = ids.for_turn(tool_calls);
                 // Always a string, empty when the model wrote no text: the API lets `content`
                 // be null beside tool calls, but servers that type it as a string (llama-cpp-python
@@ -93,6 +106,13 @@ fn messages(request: &ChatRequest) -> Vec<Value> {
                 let mut wire = Map::new();
                 wire.insert("role".into(), json!("assistant"));
                 wire.insert("content".into(), content);
+                let said = reasoning.iter().find_map(|item| match item {
+                    Reasoning::ReasoningContent { text } => Some(text),
+                    _ => None,
+                });
+                if let Some(said) = said.filter(|_| at >= loop_starts) {
+                    wire.insert("reasoning_content".into(), json!(said));
+                }
                 if !tool_calls.is_empty() {
                     let calls = tool_calls
                         .iter()
@@ -166,6 +186,13 @@ fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelErr
         }
     };
     let text = text(message.get("content")).or_else(|| text(message.get("refusal")));
+    let reasoning = message
+        .get("reasoning_content")
+        .and_then(Value::as_str)
+        .filter(|said| !said.is_empty())
+        .map(|said| Reasoning::ReasoningContent {
+            text: said.to_owned(),
+        });
     let finish = match choice.get("finish_reason").and_then(Value::as_str) {
         None | Some("stop") => FinishReason::Stop,
         Some("tool_calls" | "function_call") => FinishReason::ToolCalls,
@@ -182,6 +209,7 @@ fn parse_response(provider: &str, body: &Value) -> Result<ChatResponse, ModelErr
             input_tokens: count(usage, "prompt_tokens"),
             output_tokens: count(usage, "completion_tokens"),
         },
+        reasoning: reasoning.into_iter().collect(),
     })
 }
 
@@ -257,5 +285,50 @@ mod tests {
         assert_eq!(response.tool_calls[0].provider_id, None);
         assert_eq!(response.finish, FinishReason::ToolCalls);
         assert_eq!(response.usage, Usage::default());
+    }
+
+    #[test]
+    fn reasoning_content_goes_back_within_the_tool_loop_only() {
+        let body = json!({"choices": [{
+            "message": {"content": null, "reasoning_content": "Need the weather.",
+                        "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "t", "arguments": "{}"}}]},
+            "finish_reason": "tool_calls"
+        }]});
+        let response = parse_response("kimi", &body).unwrap();
+        let thought = Reasoning::ReasoningContent {
+            text: "Need the weather.".into(),
+        };
+        assert_eq!(response.reasoning, std::slice::from_ref(&thought));
+        let turn = |reasoning| Message::Assistant {
+            text: None,
+            tool_calls: response.tool_calls.clone(),
+            reasoning,
+        };
+        let result = Message::Tool {
+            provider_id: Some("c1".into()),
+            name: "t".into(),
+            content: "sunny".into(),
+            is_error: false,
+        };
+        let mut request = ChatRequest {
+            model: "kimi-k2".into(),
+            system: String::new(),
+            messages: vec![
+                Message::user("weather?"),
+                turn(vec![thought.clone()]),
+                result.clone(),
+            ],
+            tools: Vec::new(),
+            tool_choice: ToolChoice::Auto,
+            thinking: Thinking::Default,
+            max_output_tokens: None,
+        };
+        assert_eq!(
+            messages(&request)[1]["reasoning_content"],
+            "Need the weather."
+        );
+        // Once the user speaks again, the earlier loop's reasoning stays out.
+        request.messages.push(Message::user("and tomorrow?"));
+        assert_eq!(messages(&request)[1].get("reasoning_content"), None);
     }
 }

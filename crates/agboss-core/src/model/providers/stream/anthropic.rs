@@ -1,7 +1,9 @@
 //! Messages streamed (`"stream": true`): `message_start` (the message without content, its
-//! input usage), then per content block `content_block_start` (a `text` block, or a `tool_use`
-//! block with its id and name), `content_block_delta`s (`text_delta`, or `input_json_delta`
-//! whose `partial_json` pieces make the tool's input) and `content_block_stop`; then
+//! input usage), then per content block `content_block_start` (a `text` block, a `tool_use`
+//! block with its id and name, a `thinking` block, or a `redacted_thinking` block whole),
+//! `content_block_delta`s (`text_delta`; `input_json_delta` whose `partial_json` pieces make the
+//! tool's input; `thinking_delta` and the `signature_delta` after it) and `content_block_stop`;
+//! then
 //! `message_delta` (the stop reason, the output usage) and `message_stop`. `ping`s come between;
 //! an `error` event ends a stream that failed.
 
@@ -35,8 +37,10 @@ struct Block {
     index: u64,
     /// As `content_block_start` gave it.
     start: Value,
-    /// A text block's text.
+    /// A text block's text, or a thinking block's thinking.
     text: String,
+    /// A thinking block's signature.
+    signature: String,
     /// A `tool_use` block's input, as JSON text in pieces.
     input: String,
     stopped: bool,
@@ -66,19 +70,23 @@ impl Fold for Message {
                         &event,
                     ));
                 };
-                let text = block
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                deltas.text(text);
-                if block.get("type").and_then(Value::as_str) == Some("tool_use") {
-                    let field = |key| block.get(key).and_then(Value::as_str).unwrap_or_default();
-                    deltas.tool_call(field("id"), field("name"));
-                }
+                let field = |key| block.get(key).and_then(Value::as_str).unwrap_or_default();
+                let text = match field("type") {
+                    "thinking" => field("thinking"),
+                    "tool_use" => {
+                        deltas.tool_call(field("id"), field("name"));
+                        ""
+                    }
+                    _ => {
+                        deltas.text(field("text"));
+                        field("text")
+                    }
+                };
                 self.blocks.push(Block {
                     index,
                     start: block.clone(),
                     text: text.to_owned(),
+                    signature: field("signature").to_owned(),
                     input: String::new(),
                     stopped: false,
                 });
@@ -98,7 +106,15 @@ impl Fold for Message {
                             .input
                             .push_str(field("partial_json").unwrap_or_default());
                     }
-                    // Thinking, signatures, citations: not part of the answer read.
+                    Some("thinking_delta") => {
+                        block.text.push_str(field("thinking").unwrap_or_default());
+                    }
+                    Some("signature_delta") => {
+                        block
+                            .signature
+                            .push_str(field("signature").unwrap_or_default());
+                    }
+                    // Citations, and deltas newer than this reader.
                     _ => {}
                 }
             }
@@ -173,11 +189,16 @@ impl Message {
 impl Block {
     /// The block as a whole answer's `content[]` entry: a text block with its text, a
     /// `tool_use` block with its input (what the pieces make, read as JSON; the pieces as text
-    /// when they are not JSON; the start's input when no piece came).
+    /// when they are not JSON; the start's input when no piece came), a thinking block with its
+    /// thinking and signature.
     fn into_wire(self) -> Value {
         let mut block = self.start;
         match block.get("type").and_then(Value::as_str) {
             Some("text") => block["text"] = Value::String(self.text),
+            Some("thinking") => {
+                block["thinking"] = Value::String(self.text);
+                block["signature"] = Value::String(self.signature);
+            }
             Some("tool_use") if !self.input.is_empty() => {
                 block["input"] =
                     serde_json::from_str(&self.input).unwrap_or_else(|_| Value::String(self.input));
@@ -248,6 +269,46 @@ mod tests {
             json!({"type": "content_block_delta", "index": 4, "delta": {"type": "text_delta", "text": "a"}}),
         ]);
         assert!(matches!(unknown, Err(Fault::Malformed(_))), "{unknown:?}");
+    }
+
+    #[test]
+    fn thinking_blocks_are_rebuilt_with_their_signature_and_send_no_text() {
+        let texts = std::sync::Mutex::new(String::new());
+        let sink = |delta: ChatDelta<'_>| {
+            if let ChatDelta::Text(text) = delta {
+                texts.lock().unwrap().push_str(text);
+            }
+        };
+        let mut deltas = Deltas {
+            sink: &sink,
+            sent: false,
+        };
+        let mut message = Box::<Message>::default();
+        for event in [
+            start(),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": ""}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "Let me "}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "look."}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": "EqQ"}}),
+            json!({"type": "content_block_stop", "index": 0}),
+            json!({"type": "content_block_start", "index": 1, "content_block": {"type": "redacted_thinking", "data": "enc"}}),
+            json!({"type": "content_block_stop", "index": 1}),
+            json!({"type": "content_block_start", "index": 2, "content_block": {"type": "text", "text": ""}}),
+            json!({"type": "content_block_delta", "index": 2, "delta": {"type": "text_delta", "text": "Done."}}),
+            json!({"type": "content_block_stop", "index": 2}),
+            json!({"type": "message_stop"}),
+        ] {
+            message.take("", &event.to_string(), &mut deltas).unwrap();
+        }
+        assert_eq!(
+            message.into_body()["content"],
+            json!([
+                {"type": "thinking", "thinking": "Let me look.", "signature": "EqQ"},
+                {"type": "redacted_thinking", "data": "enc"},
+                {"type": "text", "text": "Done."},
+            ])
+        );
+        assert_eq!(*texts.lock().unwrap(), "Done.");
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Chat Completions streamed (`"stream": true`): `chat.completion.chunk`s whose first choice's
 //! `delta` carries text (`content`, or `refusal`) and tool calls in fragments (`tool_calls[i]`
 //! with its `index`; the `id` and `function.name` in its first fragment, `function.arguments`
-//! in pieces), then the `finish_reason`, then (asked for by `stream_options.include_usage`) a
+//! in pieces; the `reasoning_content` of reasoning models' servers in pieces too), then the
+//! `finish_reason`, then (asked for by `stream_options.include_usage`) a
 //! chunk with the usage and no choices, and `data: [DONE]`.
 
 use serde_json::{Map, Value, json};
@@ -24,6 +25,7 @@ pub(in crate::model::providers) static STREAMING: Streaming = Streaming {
 struct Chunks {
     content: String,
     refusal: String,
+    reasoning: String,
     /// The tool calls, in the order their first fragments came.
     calls: Vec<Call>,
     finish: Option<Value>,
@@ -74,6 +76,9 @@ impl Fold for Chunks {
                 self.refusal.push_str(text);
                 deltas.text(text);
             }
+            if let Some(text) = delta.get("reasoning_content").and_then(Value::as_str) {
+                self.reasoning.push_str(text);
+            }
             match delta.get("tool_calls") {
                 None | Some(Value::Null) => {}
                 Some(Value::Array(fragments)) => {
@@ -108,6 +113,9 @@ impl Fold for Chunks {
         };
         message.insert("content".into(), text(self.content));
         message.insert("refusal".into(), text(self.refusal));
+        if !self.reasoning.is_empty() {
+            message.insert("reasoning_content".into(), Value::String(self.reasoning));
+        }
         let mut calls = self.calls;
         if !calls.is_empty() {
             calls.sort_by_key(|call| call.index);
