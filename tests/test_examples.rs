@@ -299,7 +299,8 @@ fn the_desk_takes_a_refusal_and_a_reply_in_words_from_another_process() {
 
 /// With neither `AGBOSS_USER` nor `USER` set, the desk asks as `desk-user`, and its subcommands
 /// act for the same user: `pending` lists the save, and `approve` answers it without `--as`,
-/// saying first that the answer was taken, then what ran, then how the run ended.
+/// saying first that the answer was taken, then what ran, then how the run ended; what ran
+/// also as it ran, on standard error.
 #[test]
 fn without_a_user_the_desk_and_its_subcommands_agree_on_who_asks() {
     let desk = Desk::for_nobody();
@@ -325,6 +326,15 @@ fn without_a_user_the_desk_and_its_subcommands_agree_on_who_asks() {
     assert!(lines[2].contains(" completed (1 tool calls, "), "{out}");
     assert_eq!(lines[3], "Saved: The dentist is on Tuesday at 9.", "{out}");
     assert_eq!(desk.notes().lines().count(), 1);
+    // While the run went on, its progress on standard error, as `worker` shows it: plain lines,
+    // standard error being no terminal here.
+    let execution = lines[0].rsplit(' ').next().unwrap();
+    for shown in ["note-save-tool runs", "note-save-tool done"] {
+        assert!(
+            out.contains(&format!("\n  {execution} · {shown}\n")),
+            "{shown}: {out}"
+        );
+    }
 }
 
 /// Each agent of the desk keeps a thread of its own for each user: the notes agent's runs in

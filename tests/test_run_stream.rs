@@ -1,17 +1,19 @@
 //! `app.run(..).stream()`: a run watched as it goes. The events of a turn with two tool calls
 //! side by side arrive in the documented order, a tool's progress comes between its start and
 //! its end, a call refused before it runs only ends, `Finished` is last, and the journal is the
-//! same whether the run was watched or not.
+//! same whether the run was watched or not. A run resumed after an approval is watched the
+//! same way (`app.resume_stream`), and a refused answer comes back before any event.
 
 use std::sync::Arc;
 use std::sync::LazyLock;
 
+use agboss::channel::ChannelAsk;
 use agboss::journal::LoopEvent;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::run::RunEvent;
 use agboss::store::{MemoryStore, Store};
-use agboss::{Application, Workflow};
+use agboss::{Application, Resume, Workflow};
 use serde_json::json;
 
 /// Both tools wait here: each runs only once the other has started.
@@ -264,4 +266,112 @@ async fn a_worker_tells_the_events_of_the_executions_it_drives() {
     ] {
         assert!(names.contains(&expected), "{names:?}");
     }
+}
+
+/// Approves shouting; the thread's owner answers, later.
+#[channel_role(
+    name = "shout-approval-channel",
+    description = "Approves shouting",
+    approves = Word,
+    answered_by = ThreadOwner,
+)]
+pub struct ShoutApproval;
+
+/// Waits for the owner: the answer comes by `resume_stream`.
+#[channel(name = "later-shout-approval-channel", description = "Waits")]
+pub struct Later;
+
+impl ChannelHandler for Later {
+    type Role = ShoutApproval;
+
+    async fn send(
+        &self,
+        _: ChannelAsk<ShoutApproval>,
+    ) -> Result<ChannelOutcome<ShoutApproval>, ToolError> {
+        Ok(ChannelOutcome::await_reply())
+    }
+}
+
+/// Shouts a word once someone approves.
+#[tool(name = "approved-shout-tool", description = "Shouts, once approved", channel = ShoutApproval)]
+pub struct ApprovedShout;
+
+impl ToolHandler for ApprovedShout {
+    type Input = Word;
+    type Output = Word;
+
+    async fn run(&self, input: Word) -> Result<Word, ToolError> {
+        Ok(Word {
+            word: input.word.to_uppercase(),
+        })
+    }
+}
+
+#[agent(
+    name = "careful-speaker",
+    description = "Speaks once allowed",
+    prompt = "prompts/helper.prompt.md",
+    model = "openai/gpt-5-mini",
+    tools = [ApprovedShout],
+)]
+pub struct CarefulSpeaker;
+
+#[tokio::test]
+async fn a_resumed_run_is_watched_after_its_answer_is_taken() {
+    let app = Application::builder("watched")
+        .workflow(Workflow::new("careful").agent::<CarefulSpeaker>())
+        .channel::<Later>()
+        .store(Arc::new(MemoryStore::new()))
+        .chat_model(Arc::new(ScriptedModel::new([
+            Turn::call("approved-shout-tool", json!({"word": "otter"})),
+            Turn::text("OTTER."),
+        ])))
+        .build()
+        .unwrap();
+    let outcome = app
+        .run("careful", "shout otter")
+        .thread("t-1")
+        .owner("u-1")
+        .await
+        .unwrap();
+    let agboss::run::RunOutcome::Paused(paused) = outcome else {
+        panic!("it did not pause: {outcome:?}");
+    };
+    let pause_id = paused.pending[0].pause_id.clone();
+    let approve = || ToolCallApprovalDecision::<Word>::approve();
+
+    // Someone else's answer is refused before anything runs; the pause stays open.
+    let refused = app
+        .resume_stream(Resume::decision(&pause_id, approve()).answered_by("mallory"))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), "pause.wrong-answerer");
+    assert!(!refused.answer_was_taken());
+
+    let mut run = app
+        .resume_stream(Resume::decision(&pause_id, approve()).answered_by("u-1"))
+        .await
+        .unwrap();
+    let mut seen = Vec::new();
+    while let Some(event) = run.next().await {
+        seen.push(match event {
+            RunEvent::ToolStarted { tool, .. } => format!("start {tool}"),
+            RunEvent::ToolEnded { tool, content, .. } => format!("end {tool} {content}"),
+            RunEvent::Text { text, .. } => format!("text {text}"),
+            RunEvent::Finished(outcome) => {
+                let done = outcome.unwrap().into_completed().unwrap();
+                format!("finished {}", done.text().unwrap_or_default())
+            }
+            other => format!("{other:?}"),
+        });
+    }
+    assert_eq!(
+        seen,
+        [
+            "start approved-shout-tool",
+            r#"end approved-shout-tool {"word":"OTTER"}"#,
+            "text OTTER.",
+            "finished OTTER.",
+        ]
+    );
 }

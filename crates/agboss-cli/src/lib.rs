@@ -79,7 +79,8 @@
 //!
 //! An answer says first that it was taken and journaled, then each call that ran after it,
 //! then how the run went on, each on its own line; a run that fails after the answer prints
-//! its own code on standard error (the answer stays taken):
+//! its own code on standard error (the answer stays taken). While the run goes on, standard
+//! error shows its calls as `worker` does (a spinner on a terminal, plain lines elsewhere):
 //!
 //! ```text
 //! pause 3f9c0a...: approved by alice; the answer is journaled in execution 0193...

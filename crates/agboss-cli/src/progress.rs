@@ -1,6 +1,7 @@
-//! What a long-running subcommand shows of the runs it drives (`worker`): on a terminal, a
-//! spinner per execution naming the tools running and what they report; elsewhere (a log, a
-//! pipe), one plain line per thing that happened. Written to standard error, beside the
+//! What a subcommand shows of the runs it drives (`worker`; `approve`, `refuse`, `reply` and
+//! `answer`, whose run goes on after the answer): on a terminal, a spinner per execution naming
+//! the tools running and what they report; elsewhere (a log, a pipe), one plain line per thing
+//! that happened. Written to standard error, beside the
 //! subcommand's own lines on standard output.
 
 use std::collections::{BTreeMap, HashMap};

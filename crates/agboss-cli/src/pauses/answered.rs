@@ -1,6 +1,8 @@
 //! What `approve`, `refuse`, `reply` and `answer` print: first that the answer was taken and
 //! journaled (or why it was refused), then, each on its own line, the calls that finished after
-//! it and how the run went on: completed, waiting again, or failed with its own code.
+//! it and how the run went on: completed, waiting again, or failed with its own code. While
+//! the run goes on, its progress is on standard error as `worker` shows it: a spinner on a
+//! terminal, plain lines elsewhere.
 //!
 //! ```text
 //! pause 3f9c0a…: approved by alice; the answer is journaled in execution 0193…
@@ -10,16 +12,17 @@
 
 use std::collections::HashMap;
 
-use agboss_core::app::{Application, Resume};
+use agboss_core::app::{Application, Resume, ResumeError};
 use agboss_core::journal::{Answer, LoopEvent, PauseQuery, PauseResolution};
 use agboss_core::run::RunOutcome;
 use serde_json::Value;
 
 use super::{Printed, render, wall_ms};
+use crate::progress::RunsView;
 
 /// Answers `pause_id` with `resume` and says what came of it.
 pub(super) async fn answer(app: &Application, pause_id: &str, resume: Resume) -> Printed {
-    let result = app.resume(resume).await;
+    let result = watched(app, pause_id, resume, RunsView::on_stderr()).await;
     // An answer is taken once it is journaled; only a failure after it carries a run's error.
     let taken = match &result {
         Ok(_) => true,
@@ -45,6 +48,23 @@ pub(super) async fn answer(app: &Application, pause_id: &str, resume: Resume) ->
             failed: true,
         },
     }
+}
+
+/// Answers with `resume`, the run that goes on shown in `view` under its execution's id.
+async fn watched(
+    app: &Application,
+    pause_id: &str,
+    resume: Resume,
+    mut view: RunsView,
+) -> Result<RunOutcome, ResumeError> {
+    let run = app.resume_stream(resume).await?;
+    let execution_id = match app.store().pause(pause_id).await {
+        Ok(Some(record)) => record.execution_id,
+        Ok(None) | Err(_) => pause_id.to_owned(),
+    };
+    let outcome = run.watch(|event| view.show(&execution_id, &event)).await;
+    view.ended(&execution_id);
+    outcome.map_err(ResumeError::from)
 }
 
 /// The first line: the pause, how it was answered and by whom, as its journal keeps it; and

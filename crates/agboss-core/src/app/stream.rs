@@ -9,7 +9,8 @@ use futures_util::Stream;
 use super::runs::RunBuilder;
 use crate::run::{EventSink, Events, RunError, RunEvent, RunOutcome};
 
-type Running<'a> = Pin<Box<dyn Future<Output = Result<RunOutcome, RunError>> + Send + 'a>>;
+pub(super) type Running<'a> =
+    Pin<Box<dyn Future<Output = Result<RunOutcome, RunError>> + Send + 'a>>;
 
 /// The events of a run as it goes ([`RunEvent`]), ending with
 /// [`RunEvent::Finished`]: what awaiting the run would have returned.
@@ -44,7 +45,13 @@ impl<'a> RunBuilder<'a> {
     /// Runs it, watched: its events as they happen, then how it ended.
     pub fn stream(self) -> RunStream<'a> {
         let (sink, events) = EventSink::new();
-        let running = Box::pin(self.watched_by(sink).into_future_boxed());
+        RunStream::new(Box::pin(self.watched_by(sink).into_future_boxed()), events)
+    }
+}
+
+impl<'a> RunStream<'a> {
+    /// The stream of `running`, whose events come to `events`.
+    pub(super) fn new(running: Running<'a>, events: Events) -> RunStream<'a> {
         RunStream {
             running: Some(running),
             events,

@@ -74,3 +74,13 @@ impl ResumeError {
         }
     }
 }
+
+/// The error of a run that went on after its answer was taken, as [`Application::resume`]
+/// gives it: for the outcome of a [`resume_stream`](crate::app::Application::resume_stream).
+///
+/// [`Application::resume`]: crate::app::Application::resume
+impl From<RunError> for ResumeError {
+    fn from(error: RunError) -> ResumeError {
+        ResumeError::run(error)
+    }
+}

@@ -12,10 +12,11 @@ use agboss_rules::codes;
 pub use error::ResumeError;
 
 use super::Application;
+use super::stream::RunStream;
 use crate::channel::ReplyReading;
 use crate::context::Signal;
 use crate::journal::{LoopEvent, PauseRecord, PauseResolution};
-use crate::run::{RunOptions, RunOutcome};
+use crate::run::{EventSink, RunOptions, RunOutcome};
 
 /// An answer to a pause: a decision (the role's answer type), or free text its reply
 /// interpreter reads.
@@ -117,6 +118,43 @@ impl Application {
         )
         .await
         .map_err(ResumeError::run)
+    }
+
+    /// [`resume`](Self::resume), watched: the answer is checked and journaled first (a refusal
+    /// comes back as `resume` gives it, before any event), then the execution goes on as the
+    /// returned [`RunStream`] is polled, with the events of a watched run. What `agboss
+    /// approve` and the other answering subcommands show their progress from.
+    ///
+    /// ```no_run
+    /// # async fn demo(app: agboss_core::app::Application, pause_id: String) {
+    /// use agboss_core::app::Resume;
+    /// use agboss_core::run::RunEvent;
+    ///
+    /// let resume = Resume::reply(pause_id, "yes, go ahead");
+    /// let outcome = match app.resume_stream(resume).await {
+    ///     Ok(run) => run.watch(|event| {
+    ///         if let RunEvent::ToolStarted { tool, .. } = event {
+    ///             eprintln!("[{tool}...]");
+    ///         }
+    ///     })
+    ///     .await,
+    ///     Err(refused) => return eprintln!("{refused}"),
+    /// };
+    /// # let _ = outcome;
+    /// # }
+    /// ```
+    pub async fn resume_stream(&self, resume: Resume) -> Result<RunStream<'_>, ResumeError> {
+        let record = self.take_answer(&resume).await?;
+        let (sink, events) = EventSink::new();
+        let options = RunOptions {
+            events: Some(sink),
+            ..RunOptions::default()
+        };
+        let running = Box::pin(async move {
+            self.drive_journal(&record.execution_id, resume.signal.clone(), options)
+                .await
+        });
+        Ok(RunStream::new(running, events))
     }
 
     /// Takes an answer to a pause without driving its execution on: the answer is checked and
