@@ -2,7 +2,8 @@
 //! stream fixtures (`tests/fixtures/<provider>/stream_*.sse`): the deltas in order, the whole
 //! answer the same as the non-streamed one, a cut stream retried after a `Restart` and
 //! reported with the provider and the URL when every attempt is cut, a 429 before the first
-//! byte, the timeout and the signal in the middle of a stream.
+//! byte, the timeout and the signal in the middle of a stream; lines the standard says to ignore,
+//! ignored, and a body of another content type refused at once.
 
 use std::sync::Mutex;
 
@@ -34,6 +35,8 @@ each_provider!(
     sends_deltas_before_the_stream_ends_and_stops_on_the_signal,
     times_out_in_the_middle_of_a_stream,
     reads_a_whole_json_answer_to_a_streamed_request,
+    ignores_the_lines_the_event_stream_standard_ignores,
+    refuses_an_answer_that_is_not_an_event_stream_at_once,
 );
 
 /// A delta as the sink got it.
@@ -381,6 +384,51 @@ fn reads_a_whole_json_answer_to_a_streamed_request(spec: Spec) {
             .unwrap();
         assert_eq!(response, whole(spec, "parallel_tool_calls").await);
         assert_eq!(deltas.all(), spec.call_deltas());
+    });
+}
+
+fn ignores_the_lines_the_event_stream_standard_ignores(spec: Spec) {
+    run(async {
+        // Comments, a field of a vendor's own, a line without a colon, a `retry` that is no
+        // number: before the first event, and inside each one.
+        let fixture = wire_server::stream_fixture(spec.fixtures, "stream_text");
+        let noisy = format!(
+            ": keep-alive\nx-vendor: 1\nnocolon\nretry: soon\n\n{}",
+            fixture.replace("data:", "x-trace: 7\n: note\ndata:")
+        );
+        let server = WireServer::start([Canned::events(200, noisy)]).await;
+        let model = spec.connect(&server, &ManualClock::new());
+        let deltas = Collected::default();
+        let response = stream(&*model, &spec.question(), &Signal::new(), &deltas)
+            .await
+            .unwrap();
+        assert_eq!(response, whole(spec, "text").await);
+        assert_eq!(
+            deltas.joined(),
+            [Got::Text("The order C-17 shipped on Monday.".into())]
+        );
+    });
+}
+
+fn refuses_an_answer_that_is_not_an_event_stream_at_once(spec: Spec) {
+    run(async {
+        // A base_url that points at a web page.
+        let page = Canned::bytes(200, "<!DOCTYPE html>\n<p>Welcome</p>\n")
+            .header("content-type", "text/html; charset=utf-8");
+        let server = WireServer::start([page]).await;
+        let model = spec.connect(&server, &ManualClock::new());
+        let deltas = Collected::default();
+        let error = stream(&*model, &spec.question(), &Signal::new(), &deltas)
+            .await
+            .unwrap_err();
+        match error {
+            ModelError::MalformedResponse { detail, .. } => assert!(
+                detail.contains("`text/html; charset=utf-8`, not server-sent events"),
+                "{detail}"
+            ),
+            other => panic!("expected MalformedResponse, got {other:?}"),
+        }
+        assert_eq!(server.requests().len(), 1, "not retried");
     });
 }
 

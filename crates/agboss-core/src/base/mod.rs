@@ -13,6 +13,13 @@ pub(crate) mod http;
 mod problem;
 pub(crate) mod random;
 mod setting;
+#[cfg(any(
+    feature = "openai",
+    feature = "anthropic",
+    feature = "gemini",
+    feature = "mcp"
+))]
+pub(crate) mod sse;
 pub mod telemetry;
 
 pub use canonical::{canonical_json, sha256_tagged};

@@ -13,6 +13,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
 use reqwest::StatusCode;
 use reqwest::header::{
@@ -24,7 +25,7 @@ use rmcp::transport::streamable_http_client::{
     StreamableHttpError, StreamableHttpPostResponse, StreamableHttpResponseLimits,
 };
 use serde_json::Value;
-use sse_stream::{Sse, SseStream};
+use sse_stream::Sse;
 
 use super::cut_answer::{CutAnswer, MESSAGE_CAP};
 use super::sse_cut::{CutEvents, data_of};
@@ -132,8 +133,17 @@ impl CuttingClient {
                 let data = data_of(prefix);
                 cut_reply(&data, &id)
             });
+            // Read as the standard reads events (rmcp's own parser refuses what it ignores).
             let stream: BoxStream<'static, Result<Sse, SseError>> =
-                Box::pin(SseStream::from_bytes_stream(events.into_stream()));
+                Box::pin(crate::base::sse::events(events.into_stream()).map(|read| {
+                    read.map(|event| Sse {
+                        event: event.event,
+                        data: Some(event.data),
+                        id: event.id,
+                        retry: event.retry,
+                    })
+                    .map_err(|e| SseError::Body(Box::new(e)))
+                }));
             return Ok(StreamableHttpPostResponse::Sse(stream, session));
         }
         if !is_json {

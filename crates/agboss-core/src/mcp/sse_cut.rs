@@ -1,8 +1,6 @@
 //! An SSE body read an event at a time, none longer than a cap: the bytes of each whole event
-//! pass on unchanged (to `sse_stream`'s parser), and an event that goes on past the cap is
+//! pass on unchanged (to the event parser, `base::sse`), and an event that goes on past the cap is
 //! replaced by the one a function makes of its start, after which the body is dropped.
-
-use std::io::Cursor;
 
 use futures_util::Stream;
 
@@ -39,7 +37,7 @@ impl CutEvents {
     /// The bytes of whole events, a chunk of the body's at a time.
     pub(crate) fn into_stream(
         self,
-    ) -> impl Stream<Item = Result<Cursor<Vec<u8>>, reqwest::Error>> + Send + 'static {
+    ) -> impl Stream<Item = Result<Vec<u8>, reqwest::Error>> + Send + 'static {
         futures_util::stream::unfold(self, |mut events| async move {
             loop {
                 let response = events.response.as_mut()?;
@@ -52,13 +50,13 @@ impl CutEvents {
                     Ok(None) => {
                         events.response = None;
                         let rest = std::mem::take(&mut events.event);
-                        return (!rest.is_empty()).then(|| (Ok(Cursor::new(rest)), events));
+                        return (!rest.is_empty()).then(|| (Ok(rest), events));
                     }
                     Ok(Some(chunk)) => chunk,
                 };
                 let whole = events.take(&chunk);
                 if !whole.is_empty() {
-                    return Some((Ok(Cursor::new(whole)), events));
+                    return Some((Ok(whole), events));
                 }
             }
         })

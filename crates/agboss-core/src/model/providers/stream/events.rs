@@ -1,13 +1,9 @@
-//! A response's body read as server-sent events (with `sse_stream`'s parser), none longer than
-//! a cap: the bytes since the last event's end are counted as they come, and past the cap the
-//! reading stops with [`Broken::TooLong`] before any more is buffered.
-
-use std::fmt;
-
-use futures_util::stream::{BoxStream, StreamExt};
-use sse_stream::{Sse, SseStream};
+//! A response's body read as server-sent events (`base::sse`, as the HTML standard reads them),
+//! none longer than a cap: the bytes since the last event's end are counted as they come, and
+//! past the cap the reading stops with [`Broken::TooLong`] before any more is buffered.
 
 use crate::base::http::error_chain;
+use crate::base::sse::{SseEvent, SseParser};
 
 /// The longest event read (its lines and their line breaks): 16 MB. A model's answer comes in
 /// events of a few hundred bytes; Gemini sends each function call whole in one.
@@ -20,78 +16,56 @@ pub(super) enum Broken {
     Transport(String),
     /// An event went on past the cap.
     TooLong,
-    /// The body is not server-sent events: what the parser said.
-    NotEvents(String),
 }
 
 /// The events of one response's body.
 pub(super) struct Events {
-    inner: BoxStream<'static, Result<Sse, sse_stream::Error>>,
+    /// `None` once the body ended or broke.
+    response: Option<reqwest::Response>,
+    cap: usize,
+    scanner: Scanner,
+    parser: SseParser,
 }
 
 impl Events {
     /// The events of `response`'s body, none longer than `cap` bytes.
     pub(super) fn new(response: reqwest::Response, cap: usize) -> Events {
-        let source = Source {
-            response,
+        Events {
+            response: Some(response),
             cap,
             scanner: Scanner::default(),
-        };
-        let bytes = futures_util::stream::unfold(Some(source), |source| async move {
-            let mut source = source?;
-            match source.response.chunk().await {
-                Ok(None) => None,
-                Ok(Some(chunk)) => match source.scanner.take(&chunk, source.cap) {
-                    Ok(()) => Some((Ok(chunk), Some(source))),
-                    Err(too_long) => Some((Err(too_long), None)),
-                },
-                Err(e) => Some((Err(SourceError::Transport(error_chain(&e))), None)),
-            }
-        });
-        Events {
-            inner: SseStream::from_bytes_stream(bytes).boxed(),
+            parser: SseParser::default(),
         }
     }
 
     /// The next whole event; `None` at the body's end (an event the body ended in the middle
     /// of is dropped).
-    pub(super) async fn next(&mut self) -> Option<Result<Sse, Broken>> {
-        let next = self.inner.next().await?;
-        Some(next.map_err(|error| match error {
-            sse_stream::Error::Body(inner) => match inner.downcast_ref::<SourceError>() {
-                Some(SourceError::TooLong) => Broken::TooLong,
-                Some(SourceError::Transport(detail)) => Broken::Transport(detail.clone()),
-                None => Broken::Transport(inner.to_string()),
-            },
-            other => Broken::NotEvents(other.to_string()),
-        }))
-    }
-}
-
-/// The body's bytes as they come, counted.
-struct Source {
-    response: reqwest::Response,
-    cap: usize,
-    scanner: Scanner,
-}
-
-/// Why the bytes of a body stopped coming.
-#[derive(Debug)]
-enum SourceError {
-    Transport(String),
-    TooLong,
-}
-
-impl fmt::Display for SourceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SourceError::Transport(detail) => f.write_str(detail),
-            SourceError::TooLong => f.write_str("an event is longer than the cap"),
+    pub(super) async fn next(&mut self) -> Option<Result<SseEvent, Broken>> {
+        loop {
+            if let Some(event) = self.parser.next_event() {
+                return Some(Ok(event));
+            }
+            let response = self.response.as_mut()?;
+            let broken = match response.chunk().await {
+                Ok(None) => None,
+                Ok(Some(chunk)) => match self.scanner.take(&chunk, self.cap) {
+                    Ok(()) => {
+                        self.parser.feed(&chunk);
+                        continue;
+                    }
+                    Err(TooLong) => Some(Broken::TooLong),
+                },
+                Err(e) => Some(Broken::Transport(error_chain(&e))),
+            };
+            self.response = None;
+            return broken.map(Err);
         }
     }
 }
 
-impl std::error::Error for SourceError {}
+/// An event went on past the cap.
+#[derive(Debug)]
+struct TooLong;
 
 /// Where events end in a stream of bytes: at an empty line, lines ending in `\r\n`, `\n` or
 /// `\r` as the format allows.
@@ -117,7 +91,7 @@ impl Default for Scanner {
 
 impl Scanner {
     /// Counts `chunk`'s bytes; an error when the event being read goes past `cap`.
-    fn take(&mut self, chunk: &[u8], cap: usize) -> Result<(), SourceError> {
+    fn take(&mut self, chunk: &[u8], cap: usize) -> Result<(), TooLong> {
         for &byte in chunk {
             match byte {
                 b'\n' if self.after_cr => self.after_cr = false,
@@ -137,7 +111,7 @@ impl Scanner {
                 }
             }
             if self.length > cap {
-                return Err(SourceError::TooLong);
+                return Err(TooLong);
             }
         }
         Ok(())

@@ -158,8 +158,6 @@ impl Reading for StreamReading<'_> {
                 .map_err(Failed::Final)?;
             return Ok(Streamed { body, whole: true });
         }
-        let mut fold = (self.streaming.fold)();
-        let mut events = Events::new(response, EVENT_CAP);
         let malformed = |detail: String| {
             Failed::Final(ModelError::MalformedResponse {
                 provider: client.provider().to_owned(),
@@ -167,6 +165,13 @@ impl Reading for StreamReading<'_> {
                 url: url.to_owned(),
             })
         };
+        if let Some(other) = content_type(&response).filter(|t| !labelled(t, "text/event-stream")) {
+            return Err(malformed(format!(
+                "the answer is `{other}`, not server-sent events; check that base_url points at an API of this kind"
+            )));
+        }
+        let mut fold = (self.streaming.fold)();
+        let mut events = Events::new(response, EVENT_CAP);
         let mut count = 0_usize;
         while let Some(event) = events.next().await {
             let event = event.map_err(|broken| match broken {
@@ -177,15 +182,10 @@ impl Reading for StreamReading<'_> {
                     "an event of the stream is longer than {} MB; check that base_url points at a model API",
                     EVENT_CAP >> 20
                 )),
-                Broken::NotEvents(why) => malformed(format!(
-                    "the stream is not server-sent events ({why}); check that base_url points at an API of this kind"
-                )),
             })?;
             count += 1;
-            // A comment, or an event with no data, says nothing of the answer.
-            let Some(data) = event.data else { continue };
             let name = event.event.as_deref().unwrap_or_default();
-            match fold.take(name, &data, &mut self.deltas) {
+            match fold.take(name, &event.data, &mut self.deltas) {
                 Ok(Step::More) => {}
                 Ok(Step::End) => {
                     return Ok(Streamed {
@@ -219,11 +219,23 @@ impl Reading for StreamReading<'_> {
 
 /// Whether `response` is labelled JSON: a whole answer, not a stream.
 fn is_json(response: &reqwest::Response) -> bool {
+    content_type(response).is_some_and(|t| labelled(t, "application/json"))
+}
+
+/// Whether content type `label` is of `kind`, in any case (`Text/Event-Stream; charset=utf-8`).
+fn labelled(label: &str, kind: &str) -> bool {
+    label
+        .get(..kind.len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(kind))
+}
+
+/// `response`'s content type, as it labels it (none when it says none).
+fn content_type(response: &reqwest::Response) -> Option<&str> {
     response
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.trim_start().starts_with("application/json"))
+        .map(str::trim_start)
 }
 
 /// The status of an error object that carries one as a number (`{"code": 503}`, Gemini), else
