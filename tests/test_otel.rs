@@ -4,7 +4,8 @@
 //!
 //! The run happens in a child process (this binary again) whose `OTEL_*` variables point at the
 //! receiver in this one: the exporter is configured the way a deployment configures it, and the
-//! global subscriber it installs is the child's alone.
+//! global subscriber it installs is the child's alone. gRPC is checked as far as its HTTP/2
+//! preface, in the clear and inside TLS to an `https` endpoint.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -386,6 +387,106 @@ async fn grpc_is_spoken_when_the_protocol_variable_says_so() {
         .unwrap()
         .unwrap();
     assert_eq!(&first, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+}
+
+/// A TLS server on 127.0.0.1 for `localhost`, with a certificate made for the test, asking
+/// for HTTP/2; the PEM file of its certificate (which is its own CA) in `dir`.
+fn tls_receiver(dir: &std::path::Path) -> (tokio_rustls::TlsAcceptor, std::path::PathBuf) {
+    let made = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
+    let ca = dir.join("collector-ca.pem");
+    std::fs::write(&ca, made.cert.pem()).unwrap();
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(made.signing_key.serialize_der().into());
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![made.cert.der().clone()], key)
+        .unwrap();
+    config.alpn_protocols = vec![b"h2".to_vec()];
+    (tokio_rustls::TlsAcceptor::from(Arc::new(config)), ca)
+}
+
+/// gRPC to an `https` endpoint goes over TLS: trusting the collector's CA from
+/// `OTEL_EXPORTER_OTLP_CERTIFICATE`, the handshake succeeds with HTTP/2 agreed (ALPN `h2`) and
+/// the HTTP/2 preface arrives inside it; without that variable the platform's roots do not know
+/// the certificate and the handshake fails.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn grpc_to_an_https_endpoint_goes_over_tls_trusting_the_given_ca() {
+    if in_child() {
+        return run_in_child().await;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (acceptor, ca) = tls_receiver(dir.path());
+    for trusted in [true, false] {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let endpoint = format!(
+            "https://localhost:{}",
+            listener.local_addr().unwrap().port()
+        );
+        let acceptor = acceptor.clone();
+        let received = tokio::spawn(async move {
+            let (stream, _) = listener.accept().await.unwrap();
+            let mut tls = acceptor.accept(stream).await?;
+            let alpn = tls.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
+            let mut first = [0u8; 24];
+            tokio::io::AsyncReadExt::read_exact(&mut tls, &mut first).await?;
+            Ok::<_, std::io::Error>((alpn, first))
+        });
+        let mut variables = vec![
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.as_str()),
+            ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
+            ("OTEL_EXPORTER_OTLP_TIMEOUT", "500"),
+        ];
+        let ca = ca.to_str().unwrap();
+        if trusted {
+            variables.push(("OTEL_EXPORTER_OTLP_CERTIFICATE", ca));
+        }
+        child(
+            "grpc_to_an_https_endpoint_goes_over_tls_trusting_the_given_ca",
+            &variables,
+        )
+        .await;
+        let got = tokio::time::timeout(std::time::Duration::from_secs(10), received)
+            .await
+            .unwrap()
+            .unwrap();
+        if trusted {
+            let (alpn, first) = got.unwrap();
+            assert_eq!(alpn.as_deref(), Some(&b"h2"[..]));
+            assert_eq!(&first, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+        } else {
+            let refused = got.unwrap_err().to_string();
+            assert!(refused.contains("UnknownCA"), "{refused}");
+        }
+    }
+}
+
+/// A client certificate without its key is refused, naming both variables.
+#[test]
+fn a_client_certificate_without_its_key_is_refused() {
+    if in_child() {
+        let refused = Otel::from_env().install().unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "the OTLP traces exporter could not be built: OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE is set without OTEL_EXPORTER_OTLP_CLIENT_KEY: a client certificate needs both"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (_, ca) = tls_receiver(dir.path());
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(child(
+        "a_client_certificate_without_its_key_is_refused",
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://localhost:4317"),
+            ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
+            (
+                "OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE",
+                ca.to_str().unwrap(),
+            ),
+        ],
+    ));
 }
 
 /// A protocol agboss does not export with is refused by name, before anything runs.

@@ -1,8 +1,9 @@
 //! The OTLP exporters, as the standard variables choose them: HTTP with protobuf (the default)
 //! on a blocking reqwest client with agboss's TLS setup (the SDK's batch threads call it), or
-//! gRPC with tonic (`OTEL_EXPORTER_OTLP_PROTOCOL=grpc`, or the per-signal variable).
+//! gRPC with tonic (`OTEL_EXPORTER_OTLP_PROTOCOL=grpc`, or the per-signal variable), over TLS
+//! to an `https` endpoint (`grpc_tls`).
 
-use opentelemetry_otlp::{MetricExporter, SpanExporter, WithHttpConfig};
+use opentelemetry_otlp::{MetricExporter, SpanExporter, WithHttpConfig, WithTonicConfig};
 
 use super::OtelError;
 
@@ -45,7 +46,13 @@ pub(super) fn spans(http: &reqwest::blocking::Client) -> Result<SpanExporter, Ot
             .with_http()
             .with_http_client(http.clone())
             .build(),
-        Transport::Grpc => SpanExporter::builder().with_tonic().build(),
+        Transport::Grpc => {
+            let mut builder = SpanExporter::builder().with_tonic();
+            if let Some(tls) = super::grpc_tls::tls_config("TRACES")? {
+                builder = builder.with_tls_config(tls);
+            }
+            builder.build()
+        }
     };
     built.map_err(|e| super::exporter("traces", e))
 }
@@ -57,7 +64,13 @@ pub(super) fn metrics(http: &reqwest::blocking::Client) -> Result<MetricExporter
             .with_http()
             .with_http_client(http.clone())
             .build(),
-        Transport::Grpc => MetricExporter::builder().with_tonic().build(),
+        Transport::Grpc => {
+            let mut builder = MetricExporter::builder().with_tonic();
+            if let Some(tls) = super::grpc_tls::tls_config("METRICS")? {
+                builder = builder.with_tls_config(tls);
+            }
+            builder.build()
+        }
     };
     built.map_err(|e| super::exporter("metrics", e))
 }

@@ -8,9 +8,11 @@
 //! errors, cut results, tokens and cost by model, agent and tool), and exports both with
 //! `opentelemetry-otlp`. Where they go is read from the standard variables:
 //! `OTEL_EXPORTER_OTLP_ENDPOINT` (or the per-signal `.._TRACES_ENDPOINT`, `.._METRICS_ENDPOINT`),
-//! `OTEL_EXPORTER_OTLP_PROTOCOL` (`http/protobuf` by default, or `grpc`; gRPC is sent without
-//! TLS, to a collector beside the program: use HTTP for an `https` endpoint),
-//! `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT`, and `OTEL_SERVICE_NAME`.
+//! `OTEL_EXPORTER_OTLP_PROTOCOL` (`http/protobuf` by default, or `grpc`), `OTEL_EXPORTER_OTLP_HEADERS`,
+//! `OTEL_EXPORTER_OTLP_TIMEOUT`, and `OTEL_SERVICE_NAME`. An `https` endpoint is reached over
+//! TLS trusting the platform's roots; over gRPC also the CA of `OTEL_EXPORTER_OTLP_CERTIFICATE`
+//! and, for a collector that asks for one, the client certificate and key of
+//! `OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE` and `OTEL_EXPORTER_OTLP_CLIENT_KEY`.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), agboss_core::otel::OtelError> {
@@ -28,6 +30,7 @@
 //! asks (`ApplicationBuilder::trace_content`), masked by the agent's policy.
 
 mod export;
+mod grpc_tls;
 pub mod metrics;
 
 use std::time::Duration;
