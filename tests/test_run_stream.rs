@@ -317,7 +317,7 @@ impl ToolHandler for ApprovedShout {
 pub struct CarefulSpeaker;
 
 #[tokio::test]
-async fn a_resumed_run_is_watched_after_its_answer_is_taken() {
+async fn a_pause_is_told_and_the_resumed_run_is_watched_after_its_answer_is_taken() {
     let app = Application::builder("watched")
         .workflow(Workflow::new("careful").agent::<CarefulSpeaker>())
         .channel::<Later>()
@@ -328,16 +328,38 @@ async fn a_resumed_run_is_watched_after_its_answer_is_taken() {
         ])))
         .build()
         .unwrap();
+    // Watched, the first run tells that the call waits, with the pause's id.
+    let mut waiting = Vec::new();
     let outcome = app
         .run("careful", "shout otter")
         .thread("t-1")
         .owner("u-1")
+        .stream()
+        .watch(|event| {
+            if let RunEvent::PauseWaiting {
+                pause_id,
+                tool,
+                role,
+                ..
+            } = event
+            {
+                waiting.push((pause_id, tool, role));
+            }
+        })
         .await
         .unwrap();
     let agboss::run::RunOutcome::Paused(paused) = outcome else {
         panic!("it did not pause: {outcome:?}");
     };
     let pause_id = paused.pending[0].pause_id.clone();
+    assert_eq!(
+        waiting,
+        [(
+            pause_id.clone(),
+            "approved-shout-tool".to_owned(),
+            "shout-approval-channel".to_owned()
+        )]
+    );
     let approve = || ToolCallApprovalDecision::<Word>::approve();
 
     // Someone else's answer is refused before anything runs; the pause stays open.

@@ -82,6 +82,20 @@ impl RunsView {
                 self.calls(execution_id).remove(call_id);
                 format!("{tool} {}", if *is_error { "failed" } else { "done" })
             }
+            RunEvent::PauseWaiting {
+                pause_id,
+                call_id,
+                tool,
+                role,
+            } => {
+                self.calls(execution_id).remove(call_id);
+                let line = format!("{tool} waits for {role}: pause {pause_id}");
+                // Said on a terminal too: a spinner would lose it.
+                if let Shown::Terminal { bars, .. } = &self.shown {
+                    let _ = bars.println(format!("  {execution_id} · {line}"));
+                }
+                line
+            }
             RunEvent::TextRestarted { turn } => format!("model call {turn} is tried again"),
             // Text is the conversation's, not the worker's to print.
             _ => return,
@@ -179,11 +193,20 @@ mod tests {
                 text: "not shown".into(),
             },
         );
+        view.show(
+            "e-1",
+            &RunEvent::PauseWaiting {
+                pause_id: "9f2c".into(),
+                call_id: "call_1".into(),
+                tool: "send-mail-tool".into(),
+                role: "mail-approval-channel".into(),
+            },
+        );
         view.ended("e-1");
         let text = String::from_utf8(written.0.lock().unwrap().clone()).unwrap();
         assert_eq!(
             text,
-            "  e-1 · index-tool runs\n  e-1 · index-tool 3/10: docs/\n"
+            "  e-1 · index-tool runs\n  e-1 · index-tool 3/10: docs/\n  e-1 · send-mail-tool waits for mail-approval-channel: pause 9f2c\n"
         );
     }
 }

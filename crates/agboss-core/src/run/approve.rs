@@ -320,8 +320,11 @@ impl AgentLoop<'_> {
         gates: &mut HashMap<usize, Gate>,
     ) -> Result<(), RunError> {
         let Some(resolution) = resolution_of(role, said) else {
-            self.record(state, LoopEvent::PauseAwaiting { pause_id })
-                .await?;
+            let awaiting = LoopEvent::PauseAwaiting {
+                pause_id: pause_id.clone(),
+            };
+            self.record(state, awaiting).await?;
+            self.tell_waiting(&state.pending[index], &pause_id, role.role.name());
             gates.insert(index, Gate::Wait);
             return Ok(());
         };

@@ -169,6 +169,7 @@ impl AgentLoop<'_> {
                 },
             )
             .await?;
+            self.tell_waiting(&state.pending[index], &pause_id, role_name);
             stopped.insert(index);
             let _ = reply.send(Err(AskFailure::Waiting {
                 role: role_name.to_owned(),

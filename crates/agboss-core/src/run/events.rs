@@ -68,6 +68,19 @@ pub enum RunEvent {
         /// What the model reads of it: bounded, masked, ending with the marker when cut.
         content: String,
     },
+    /// A call waits for an answer from outside: its pause is journaled and its channel asked
+    /// whoever answers (an approval, or a question the tool asked while it ran). The run goes
+    /// on with its other calls, then ends paused; the answer comes by `resume`.
+    PauseWaiting {
+        /// The pause's id: what the answer names.
+        pause_id: String,
+        /// The call it holds back.
+        call_id: String,
+        /// The call's tool.
+        tool: String,
+        /// The role whose answer it waits for.
+        role: String,
+    },
     /// The run ended, paused or failed: what awaiting it would have returned.
     Finished(Result<RunOutcome, RunError>),
 }

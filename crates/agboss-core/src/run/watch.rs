@@ -54,6 +54,18 @@ impl AgentLoop<'_> {
         })
     }
 
+    /// Tells the watcher that `pending`'s pause `pause_id` waits for an answer to role `role`.
+    pub(super) fn tell_waiting(&self, pending: &PendingCall, pause_id: &str, role: &str) {
+        if let Some(events) = &self.options.events {
+            events.send(RunEvent::PauseWaiting {
+                pause_id: pause_id.to_owned(),
+                call_id: pending.call_id.clone(),
+                tool: pending.call.name.clone(),
+                role: role.to_owned(),
+            });
+        }
+    }
+
     /// Tells the watcher `event`, if there is one.
     pub(super) fn tell(&self, event: Option<RunEvent>) {
         if let (Some(events), Some(event)) = (&self.options.events, event) {
