@@ -5,15 +5,13 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use super::Scope;
 use super::needs::resolve_needs;
-use super::race::{Finish, Race, panic_message};
+use super::race::{Finish, Race};
 use super::schema::CompiledSchemas;
 use super::{
     ArtifactShelf, Asker, CallOutcome, CredentialProvider, Credentials, Issues, Tool,
     ToolDescriptor, ToolFailure, ToolResult,
 };
-use crate::base::Setting;
 use crate::context::{AbortReason, Execution, ProgressSink, Step};
 use crate::deps::Providers;
 use crate::time::Clock;
@@ -150,20 +148,15 @@ impl std::fmt::Debug for CallFrame {
 /// model reads; [`call`](Self::call) takes a typed input and returns the typed output, with
 /// the same validation, timeout, cancellation and panic handling.
 pub struct Invoker<T> {
-    descriptor: &'static ToolDescriptor,
-    env: ToolEnv,
-    timeout: TimeSpan,
-    bound: ByteSize,
+    /// Everything but the types: what is not generic is compiled once for every tool.
+    core: Contract,
     _tool: PhantomData<fn() -> T>,
 }
 
 impl<T> Clone for Invoker<T> {
     fn clone(&self) -> Self {
         Invoker {
-            descriptor: self.descriptor,
-            env: self.env.clone(),
-            timeout: self.timeout,
-            bound: self.bound,
+            core: self.core.clone(),
             _tool: PhantomData,
         }
     }
@@ -179,154 +172,48 @@ impl<T: Tool> Invoker<T> {
     /// have `T`'s schemas.
     fn described_by(descriptor: &'static ToolDescriptor, env: ToolEnv) -> Invoker<T> {
         Invoker {
-            descriptor,
-            env,
-            timeout: descriptor.timeout(),
-            bound: super::bound::effective_bound(
-                descriptor.max_result_size(),
-                Setting::built_in(ByteSize::DEFAULT_RESULT_BOUND),
-            )
-            .value,
+            core: Contract::described_by(descriptor, env),
             _tool: PhantomData,
         }
     }
 
     /// Uses `timeout` instead of the tool's own.
     pub fn with_timeout(mut self, timeout: TimeSpan) -> Self {
-        self.timeout = timeout;
+        self.core.timeout = timeout;
         self
     }
 
     /// Bounds what the model reads to `bound` (the effective bound assembly computed).
     pub fn with_bound(mut self, bound: ByteSize) -> Self {
-        self.bound = bound;
+        self.core.bound = bound;
         self
     }
 
     /// The bound on what the model reads.
     pub fn bound(&self) -> ByteSize {
-        self.bound
+        self.core.bound
     }
 
     /// Runs one call from the model's JSON `arguments`; never fails, never panics.
+    ///
+    /// What the model reads of a validated output is its JSON text, refused over the ceiling,
+    /// kept aside over the artifact threshold, else bounded; a
+    /// [`TextStream`](super::TextStream) output is read up to the bound within what is left
+    /// of the call's timeout.
     pub async fn invoke(&self, arguments: &str, frame: &CallFrame) -> CallOutcome {
         // Only a stream is read after `run` returns, within what is left of the timeout: only
         // then is the start needed (the check is on types, decided at compile time).
-        let started =
-            super::text_stream::is_text_stream::<T::Output>().then(|| self.env.clock.now());
+        let clock = &self.core.env.clock;
+        let started = super::text_stream::is_text_stream::<T::Output>().then(|| clock.now());
         match self.run_checked(arguments, frame).await {
-            Ok((output, cut)) => match (super::text_stream::as_text_stream(output), started) {
-                (Ok(stream), Some(started)) => self.read_stream(stream, frame, started).await,
-                (Ok(stream), None) => self.read_stream(stream, frame, self.env.clock.now()).await,
-                (Err(output), _) => self.rendered(output, cut, frame).await,
+            Ok((output, cut)) => match super::text_stream::as_text_stream(output) {
+                Ok(stream) => {
+                    let started = started.unwrap_or_else(|| clock.now());
+                    self.core.read_stream(stream, frame, started).await
+                }
+                Err(output) => self.core.rendered(render(&output), cut, frame).await,
             },
-            Err(failure) => CallOutcome::failed(failure, self.bound),
-        }
-    }
-
-    /// What the model reads of a validated output: its JSON text, refused over the ceiling,
-    /// kept aside over the artifact threshold, else bounded (as a stopped producer's when a
-    /// dependency cut it after `cut` bytes).
-    async fn rendered(
-        &self,
-        output: T::Output,
-        cut: Option<u64>,
-        frame: &CallFrame,
-    ) -> CallOutcome {
-        match render(&output) {
-            Ok(text) => match self.descriptor.result_ceiling() {
-                Some(ceiling) if ceiling.refuses(text.len()) => self.over_ceiling(text, ceiling),
-                _ => match (self.descriptor.result_kind(), &frame.artifacts) {
-                    (Some(kind), Some(shelf))
-                        if text.len() as u64 > kind.threshold(self.bound).get() =>
-                    {
-                        self.kept_aside(kind, text, frame, &**shelf).await
-                    }
-                    _ => match cut {
-                        Some(bytes_read) => CallOutcome::cut(text, self.bound, bytes_read),
-                        None => CallOutcome::succeeded(text, self.bound),
-                    },
-                },
-            },
-            Err(failure) => CallOutcome::failed(failure, self.bound),
-        }
-    }
-
-    /// A [`TextStream`](super::TextStream) output read up to the bound within what is left of
-    /// the call's timeout (it started at `started`) and under the execution's signal; the
-    /// stream is dropped when the read ends, which stops its producer.
-    async fn read_stream(
-        &self,
-        stream: super::TextStream,
-        frame: &CallFrame,
-        started: crate::time::ClockTime,
-    ) -> CallOutcome {
-        let signal = frame.execution.signal();
-        let spent = self.env.clock.now().saturating_since(started);
-        let left = self.timeout.as_duration().saturating_sub(spent);
-        let race = Race::new(
-            stream.read_bounded(self.bound),
-            &self.env.clock,
-            left,
-            signal,
-        );
-        let failure = match race.await {
-            Finish::Done(Ok(Ok(read))) => {
-                return CallOutcome {
-                    content: read.bounded.text,
-                    is_result_truncated: read.bounded.truncated,
-                    result_bytes: read.bytes_read as usize,
-                    failure: None,
-                };
-            }
-            Finish::Done(Ok(Err(error))) => {
-                ToolFailure::Raised(super::ToolError::new(error.to_string()))
-            }
-            Finish::Done(Err(payload)) => ToolFailure::Panicked(panic_message(&*payload)),
-            Finish::TimedOut => ToolFailure::TimedOut(self.timeout),
-            Finish::Aborted => ToolFailure::Aborted(
-                signal
-                    .reason()
-                    .unwrap_or_else(|| AbortReason::cancelled("execution cancelled")),
-            ),
-        };
-        CallOutcome::failed(failure, self.bound)
-    }
-
-    /// A rendered output over the tool's ceiling: the model reads the refusal, and `text` is
-    /// dropped here, before anything journals, traces or hands it on.
-    #[cold]
-    fn over_ceiling(&self, text: String, ceiling: &super::ResultCeiling) -> CallOutcome {
-        let bytes = text.len();
-        drop(text);
-        let failure = ToolFailure::OverCeiling {
-            bytes,
-            ceiling: *ceiling,
-        };
-        let mut outcome = CallOutcome::failed(failure, self.bound);
-        outcome.result_bytes = bytes;
-        outcome
-    }
-
-    /// A rendered output over the tool's artifact size: kept on `shelf`, and the model reads
-    /// its reference.
-    async fn kept_aside(
-        &self,
-        kind: &super::ResultKind,
-        text: String,
-        frame: &CallFrame,
-        shelf: &dyn ArtifactShelf,
-    ) -> CallOutcome {
-        let call_id = frame.step().call_id();
-        match super::artifact_call::mint(self.descriptor, kind, text, call_id, shelf).await {
-            // The reference is never cut: a bound shorter than it would lose the artifact.
-            Ok(reference) => CallOutcome {
-                result_bytes: reference.len(),
-                content: reference,
-                is_result_truncated: false,
-                failure: None,
-            },
-            Err(failure) => CallOutcome::failed(failure, self.bound),
+            Err(failure) => CallOutcome::failed(failure, self.core.bound),
         }
     }
 
@@ -341,7 +228,7 @@ impl<T: Tool> Invoker<T> {
     /// Runs one call with a typed `input`, validated like the model's arguments, and returns
     /// the typed output (validated too), unbounded.
     pub async fn call(&self, input: T::Input, frame: &CallFrame) -> Result<T::Output, ToolFailure> {
-        let schemas = schemas_of(self.descriptor)?;
+        let schemas = schemas_of(self.core.descriptor)?;
         schemas
             .input
             .check_value(&input)
@@ -357,24 +244,19 @@ impl<T: Tool> Invoker<T> {
         arguments: &str,
         frame: &CallFrame,
     ) -> Result<(T::Output, Option<u64>), ToolFailure> {
-        let schemas = schemas_of(self.descriptor)?;
-        self.descriptor
+        let schemas = schemas_of(self.core.descriptor)?;
+        self.core
+            .descriptor
             .check_argument_size(arguments)
             .map_err(ToolFailure::InvalidInput)?;
-        let wants = self.descriptor.wants();
-        let input = if wants.is_empty() {
+        let input = if self.core.descriptor.wants().is_empty() {
             schemas
                 .input
                 .decode::<T::Input>(arguments)
                 .map_err(ToolFailure::InvalidInput)?
         } else {
-            let mut value = schemas
-                .input
-                .decode::<serde_json::Value>(arguments)
-                .map_err(ToolFailure::InvalidInput)?;
-            super::artifact_call::redeem(wants, &mut value, frame.artifacts.as_deref()).await?;
-            serde_path_to_error::deserialize::<_, T::Input>(value)
-                .map_err(|e| ToolFailure::InvalidInput(Issues::serde(e)))?
+            let value = self.core.redeemed(schemas, arguments, frame).await?;
+            super::schema::read_redeemed::<T::Input>(&value).map_err(ToolFailure::InvalidInput)?
         };
         self.execute(schemas, input, frame).await
     }
@@ -392,32 +274,24 @@ impl<T: Tool> Invoker<T> {
         if let Some(reason) = signal.reason() {
             return Err(ToolFailure::Aborted(reason));
         }
+        let core = &self.core;
         // After every gate, just before `run`: nothing to resolve (and nothing allocated) for a
         // tool that needs no credential.
-        let credentials: Option<Credentials> = if self.descriptor.needs().is_empty() {
+        let credentials: Option<Credentials> = if core.descriptor.needs().is_empty() {
             None
         } else {
             Some(
                 resolve_needs(
-                    self.env.credentials.as_ref(),
-                    self.descriptor,
+                    core.env.credentials.as_ref(),
+                    core.descriptor,
                     &frame.execution,
-                    &self.env.clock,
-                    self.timeout,
+                    &core.env.clock,
+                    core.timeout,
                 )
                 .await?,
             )
         };
-        let scope = Scope::new(
-            &self.env.providers,
-            &self.env.clock,
-            &frame.execution,
-            &frame.step,
-            self.descriptor,
-        )
-        .with_asker(frame.asker.as_ref())
-        .with_credentials(credentials.as_ref())
-        .with_progress(frame.watch.as_ref().map(|watch| &watch.progress));
+        let scope = core.scope(frame, credentials.as_ref());
         let tool = T::build(&scope).map_err(ToolFailure::Dependency)?;
         let (call_signal, cut) = scope.into_call_parts();
         if let Some(watch) = &frame.watch {
@@ -425,8 +299,8 @@ impl<T: Tool> Invoker<T> {
         }
         let race = Race::new(
             tool.run(input),
-            &self.env.clock,
-            self.timeout.as_duration(),
+            &core.env.clock,
+            core.timeout.as_duration(),
             signal,
         );
         let finish = {
@@ -435,26 +309,14 @@ impl<T: Tool> Invoker<T> {
             // The call's signal fires before the run is dropped (at the end of this block), so
             // that what the run drops (an MCP request's cancel notification) can say why.
             if let (Finish::TimedOut, Some(call_signal)) = (&finish, &call_signal) {
-                call_signal.cancel(AbortReason::timed_out(self.timeout));
+                call_signal.cancel(AbortReason::timed_out(core.timeout));
             }
             finish
         };
-        let output = match finish {
-            Finish::Done(Ok(Ok(output))) => Ok(output),
-            // A tool that gives up because the execution was cancelled reports the cancellation,
-            // which says more than its own "stopped".
-            Finish::Done(Ok(Err(error))) => match signal.reason() {
-                Some(reason) => Err(ToolFailure::Aborted(reason)),
-                None => Err(ToolFailure::Raised(error)),
-            },
-            Finish::Done(Err(payload)) => Err(ToolFailure::Panicked(panic_message(&*payload))),
-            Finish::TimedOut => Err(ToolFailure::TimedOut(self.timeout)),
-            Finish::Aborted => {
-                Err(ToolFailure::Aborted(signal.reason().unwrap_or_else(|| {
-                    AbortReason::cancelled("execution cancelled")
-                })))
-            }
-        }?;
+        let output = match finish.into_output() {
+            Ok(output) => output,
+            Err(ended) => return Err(core.failure(ended, signal)),
+        };
         // A stream is text by construction, and reading it is the caller's (`invoke` reads it
         // up to the bound): validating would read it whole.
         if !super::text_stream::is_text_stream::<T::Output>() {
@@ -510,25 +372,19 @@ pub trait DynTool: Send + Sync {
 
 impl<T: Tool> DynTool for Invoker<T> {
     fn descriptor(&self) -> &'static ToolDescriptor {
-        self.descriptor
+        self.core.descriptor
     }
 
     fn bound(&self) -> ByteSize {
-        self.bound
+        self.core.bound
     }
 
     fn timeout(&self) -> TimeSpan {
-        self.timeout
+        self.core.timeout
     }
 
     fn check_input(&self, arguments: &str) -> Result<serde_json::Value, ToolFailure> {
-        self.descriptor
-            .check_argument_size(arguments)
-            .map_err(ToolFailure::InvalidInput)?;
-        schemas_of(self.descriptor)?
-            .input
-            .decode::<serde_json::Value>(arguments)
-            .map_err(ToolFailure::InvalidInput)
+        self.core.check_input(arguments)
     }
 
     fn invoke<'a>(
@@ -547,6 +403,10 @@ pub(super) fn erase<T: Tool>(
 ) -> Arc<dyn DynTool> {
     Arc::new(Invoker::<T>::described_by(descriptor, env).with_bound(bound))
 }
+
+#[path = "invoke_shared.rs"]
+mod shared;
+use shared::Contract;
 
 #[cfg(test)]
 #[path = "invoke_tests.rs"]

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::*;
 use crate::component::{DependencyError, SourceLocation};
 use crate::context::Signal;
-use crate::tool::{ToolError, ToolHandler, tool_input_schema, tool_output_schema};
+use crate::tool::{Scope, ToolError, ToolHandler, tool_input_schema, tool_output_schema};
 use crate::units::kilobytes;
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -173,6 +173,6 @@ async fn invoke_value_is_the_output_as_a_value() {
 fn a_tool_without_its_own_bound_is_bounded_to_128_kb() {
     let invoker = Invoker::<Echo>::new(ToolEnv::default());
     assert_eq!(invoker.bound(), kilobytes(128));
-    assert_eq!(invoker.timeout, ToolDescriptor::DEFAULT_TIMEOUT);
-    assert_eq!(invoker.timeout.to_string(), "30 s");
+    assert_eq!(invoker.core.timeout, ToolDescriptor::DEFAULT_TIMEOUT);
+    assert_eq!(invoker.core.timeout.to_string(), "30 s");
 }

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use tokio_util::sync::WaitForCancellationFuture;
 
+use super::ToolError;
 use crate::context::Signal;
 use crate::time::{Clock, Sleep};
 
@@ -30,6 +31,19 @@ pub(crate) enum Finish<T> {
     TimedOut,
     /// The signal fired first.
     Aborted,
+}
+
+impl<O> Finish<Result<O, ToolError>> {
+    /// The output of a run that returned one, else how it ended (its error among them).
+    pub(crate) fn into_output(self) -> Result<O, Finish<ToolError>> {
+        match self {
+            Finish::Done(Ok(Ok(output))) => Ok(output),
+            Finish::Done(Ok(Err(error))) => Err(Finish::Done(Ok(error))),
+            Finish::Done(Err(payload)) => Err(Finish::Done(Err(payload))),
+            Finish::TimedOut => Err(Finish::TimedOut),
+            Finish::Aborted => Err(Finish::Aborted),
+        }
+    }
 }
 
 pin_project_lite::pin_project! {

@@ -1,5 +1,7 @@
 //! JSON Schemas of a tool's DTOs and their validators, compiled once.
 
+use std::borrow::Cow;
+
 use jsonschema::Validator;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
@@ -8,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::allowlist::CompiledAllowLists;
-use super::tape::{Tape, TapeJson, fill_from_serialize, fill_from_text, with_tape};
+use super::tape::{Tape, TapeError, TapeJson, fill_from_serialize, fill_from_text, with_tape};
 use super::{AllowList, Issues, SchemaError};
 
 /// The JSON Schema (draft 2020-12) a model reads for the input DTO `T`.
@@ -114,7 +116,18 @@ impl SchemaCheck {
     ///
     /// The text is validated on a pooled tape, then parsed into `I`; the second parse costs
     /// less than building and dropping a `serde_json::Value`.
+    ///
+    /// Only the last parse depends on `I`: the rest is [`accepted`](Self::accepted), compiled
+    /// once for every type rather than once per tool.
     pub(crate) fn decode<I: DeserializeOwned>(&self, arguments: &str) -> Result<I, Issues> {
+        let text = self.accepted(arguments)?;
+        read_typed(&text)
+    }
+
+    /// What step 1 checks before reading the arguments as a type: the text (`{}` for empty
+    /// arguments, without the `null`s of optional properties if they were refused with them)
+    /// that holds, or every issue of the arguments as sent.
+    pub(crate) fn accepted<'t>(&self, arguments: &'t str) -> Result<Cow<'t, str>, Issues> {
         let text = if arguments.trim().is_empty() {
             "{}"
         } else {
@@ -128,9 +141,8 @@ impl SchemaCheck {
             refused = self.check(tape).err();
             Ok::<(), Issues>(())
         })?;
-        let stripped;
-        let text = match refused {
-            None => text,
+        match refused {
+            None => Ok(Cow::Borrowed(text)),
             // A `null` for an optional property (what a model in OpenAI's strict mode writes
             // for a property it leaves out) is read as absent, if the arguments hold then.
             Some(issues) => {
@@ -143,20 +155,9 @@ impl SchemaCheck {
                 if !holds {
                     return Err(issues);
                 }
-                stripped = without;
-                stripped.as_str()
+                Ok(Cow::Owned(without))
             }
-        };
-        serde_json::from_str::<I>(text).map_err(|_| {
-            // The schema accepted what serde refuses (a hand-written schema, a duplicate key,
-            // or a serde attribute schemars does not model); find where, for the message.
-            serde_path_to_error::deserialize::<_, I>(&mut serde_json::Deserializer::from_str(text))
-                .err()
-                .map_or_else(
-                    || Issues::one(None, "does not match the input type"),
-                    Issues::serde,
-                )
-        })
+        }
     }
 
     pub(crate) fn check(&self, tape: &Tape) -> Result<(), Issues> {
@@ -167,19 +168,75 @@ impl SchemaCheck {
     }
 
     /// Checks a typed value (a test's input, a tool's output, an agent's structured answer),
-    /// written on a pooled tape.
+    /// written on a pooled tape. Only writing it depends on `V`; the tape and the check are
+    /// [`check_written`](Self::check_written), compiled once.
     pub(crate) fn check_value<V: Serialize>(&self, value: &V) -> Result<(), Issues> {
+        self.check_written(&|tape| fill_from_serialize(tape, value))
+            .map_err(|failure| failure.unwrap_or_else(|error| unwritable(value, &error)))
+    }
+
+    /// Checks what `write` writes on a pooled tape: `Err(Ok(issues))` if it does not hold,
+    /// `Err(Err(error))` if it could not be written as JSON.
+    fn check_written(
+        &self,
+        write: &dyn Fn(&mut Tape) -> Result<(), TapeError>,
+    ) -> Result<(), Result<Issues, TapeError>> {
         with_tape(|tape| {
-            if let Err(error) = fill_from_serialize(tape, value) {
-                // Not JSON at all (a map with keys that are not strings): find where.
-                let mut sink = serde_json::Serializer::new(std::io::sink());
-                return Err(serde_path_to_error::serialize(value, &mut sink)
-                    .err()
-                    .map_or_else(|| Issues::one(None, error.to_string()), Issues::serde));
-            }
-            self.check(tape)
+            write(tape).map_err(Err)?;
+            self.check(tape).map_err(Ok)
         })
     }
+}
+
+/// `text`, which the schema accepted, read as an `I`.
+fn read_typed<I: DeserializeOwned>(text: &str) -> Result<I, Issues> {
+    serde_json::from_str::<I>(text).map_err(|_| where_refused::<I>(text, true))
+}
+
+/// Redeemed arguments (a `wants` tool's, with each reference replaced by its artifact) read as
+/// an `I`, through their JSON text: `I` is then read by the same code as arguments without
+/// artifacts, rather than by a second copy for `Value`s in every tool. The issues read as a
+/// `Value`'s would: without a position in the text.
+pub(crate) fn read_redeemed<I: DeserializeOwned>(arguments: &Value) -> Result<I, Issues> {
+    let text = arguments.to_string();
+    serde_json::from_str::<I>(&text).map_err(|_| where_refused::<I>(&text, false))
+}
+
+/// Where, and why, serde refuses `text` as an `I` although the schema accepted it (a
+/// hand-written schema, a duplicate key, or a serde attribute schemars does not model); the
+/// message without its position in `text` unless `positions`.
+#[cold]
+fn where_refused<I: DeserializeOwned>(text: &str, positions: bool) -> Issues {
+    match serde_path_to_error::deserialize::<_, I>(&mut serde_json::Deserializer::from_str(text)) {
+        Ok(_) => Issues::one(None, "does not match the input type"),
+        Err(error) if positions => Issues::serde(error),
+        Err(error) => without_position(error),
+    }
+}
+
+/// A refusal as reading a `Value` reports it: `serde_json`'s message without ` at line L
+/// column C`.
+fn without_position(error: serde_path_to_error::Error<serde_json::Error>) -> Issues {
+    let path = error.path().to_string();
+    let path = (path != ".").then_some(path);
+    let error = error.into_inner();
+    let message = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let message = match message.strip_suffix(&position) {
+        Some(message) if error.line() != 0 => message.to_owned(),
+        _ => message,
+    };
+    Issues::one(path, message)
+}
+
+/// Why `value` is not JSON at all (a map with keys that are not strings), and where: the cold
+/// path of [`SchemaCheck::check_value`].
+#[cold]
+fn unwritable<V: Serialize>(value: &V, error: &TapeError) -> Issues {
+    let mut sink = serde_json::Serializer::new(std::io::sink());
+    serde_path_to_error::serialize(value, &mut sink)
+        .err()
+        .map_or_else(|| Issues::one(None, error.to_string()), Issues::serde)
 }
 
 impl std::fmt::Debug for CompiledSchemas {
@@ -188,5 +245,67 @@ impl std::fmt::Debug for CompiledSchemas {
             .field("input", &self.input.schema)
             .field("output", &self.output.schema)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::json;
+
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Place {
+        city: String,
+        rows: Vec<u8>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Input {
+        limit: u32,
+        place: Place,
+        kind: Option<Kind>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    enum Kind {
+        Plain,
+        Tagged(String),
+    }
+
+    /// Redeemed arguments read through their text are refused with the issues reading the
+    /// `Value` itself gave (what the contract did before).
+    #[test]
+    fn redeemed_arguments_are_refused_as_a_value_would_be() {
+        let refused = [
+            json!({"limit": "7", "place": {"city": "x", "rows": []}}),
+            json!({"limit": 5_000_000_000u64, "place": {"city": "x", "rows": []}}),
+            json!({"limit": 1.5, "place": {"city": "x", "rows": []}}),
+            json!({"limit": 1, "place": {"city": "x", "rows": [1, 300]}}),
+            json!({"limit": 1, "place": {"city": "x", "rows": "text"}}),
+            json!({"limit": 1, "place": {"city": "x"}}),
+            json!({"limit": 1, "place": {"city": "x", "rows": [], "other": 1}}),
+            json!({"limit": 1, "place": {"city": "x", "rows": []}, "kind": "Other"}),
+            json!({"limit": 1, "place": {"city": "x", "rows": []}, "kind": {"Tagged": 1}}),
+            json!({"limit": 1, "place": null}),
+            json!([1, 2]),
+        ];
+        for arguments in refused {
+            let as_value = serde_path_to_error::deserialize::<_, Input>(arguments.clone())
+                .map(|_| ())
+                .map_err(Issues::serde);
+            let as_text = read_redeemed::<Input>(&arguments).map(|_| ());
+            assert!(as_value.is_err(), "{arguments} is refused");
+            assert_eq!(as_text, as_value, "{arguments}");
+        }
+        let read: Input =
+            read_redeemed(&json!({"limit": 3, "place": {"city": "x", "rows": [1]}})).unwrap();
+        assert_eq!((read.limit, read.place.rows), (3, vec![1]));
     }
 }
