@@ -489,6 +489,30 @@ fn a_client_certificate_without_its_key_is_refused() {
     ));
 }
 
+/// A second `install` in one process is refused, saying to add the layer instead; the first
+/// keeps exporting.
+#[test]
+fn a_second_install_is_refused_saying_to_add_the_layer() {
+    if in_child() {
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let _inside = runtime.enter();
+        let first = Otel::from_env().install().unwrap();
+        let refused = Otel::from_env().install().unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "a tracing subscriber is already installed: add `Otel::layer` to it instead of `install`"
+        );
+        first.shutdown();
+        return;
+    }
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(child(
+        "a_second_install_is_refused_saying_to_add_the_layer",
+        // Nowhere to export to: nothing is sent (no span is made).
+        &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9")],
+    ));
+}
+
 /// A protocol agboss does not export with is refused by name, before anything runs.
 #[test]
 fn an_unknown_protocol_is_refused_saying_which_variable() {
