@@ -306,6 +306,44 @@ async fn a_call_that_asks_something_else_at_the_same_place_is_told_so() {
     );
 }
 
+/// Watched, a run tells that the tool's question waits, with the pause's id, once it is
+/// journaled and its channel asked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watched_run_tells_that_a_question_waits() {
+    agboss::model::forbid_real_requests(true);
+    let clock = ManualClock::new();
+    let effects = Arc::new(Effects::default());
+    let model = ScriptedModel::new([ship(1, false), Turn::text("Shipped.")]);
+    let app = app(Arc::new(MemoryStore::new()), &model, &clock, &effects);
+    let mut waiting = Vec::new();
+    let outcome = app
+        .run("desk", "ship A-1")
+        .owner("alice")
+        .stream()
+        .watch(|event| {
+            if let agboss::run::RunEvent::PauseWaiting {
+                pause_id,
+                tool,
+                role,
+                ..
+            } = event
+            {
+                waiting.push((pause_id, tool, role));
+            }
+        })
+        .await
+        .unwrap();
+    let (pause_id, _) = paused_on(&outcome);
+    assert_eq!(
+        waiting,
+        [(
+            pause_id,
+            "ship-order-tool".to_owned(),
+            "shipping-address-channel".to_owned()
+        )]
+    );
+}
+
 /// Answers every address question at once.
 #[channel(name = "address-book-channel")]
 pub struct AddressBook;
