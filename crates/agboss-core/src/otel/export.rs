@@ -17,18 +17,7 @@ pub(super) enum Transport {
 /// The transport of `signal` (`TRACES`, `METRICS`): its own variable, else the shared one,
 /// else HTTP with protobuf, as the OTLP exporter specification says.
 pub(super) fn transport(signal: &'static str) -> Result<Transport, OtelError> {
-    let own = format!("OTEL_EXPORTER_OTLP_{signal}_PROTOCOL");
-    let said = std::env::var(&own)
-        .ok()
-        .filter(|v| !v.trim().is_empty())
-        .map(|v| (own, v))
-        .or_else(|| {
-            let shared = "OTEL_EXPORTER_OTLP_PROTOCOL".to_owned();
-            std::env::var(&shared)
-                .ok()
-                .filter(|v| !v.trim().is_empty())
-                .map(|v| (shared, v))
-        });
+    let said = variable(signal, "PROTOCOL");
     match said {
         None => Ok(Transport::HttpProtobuf),
         Some((variable, value)) => match value.trim().to_ascii_lowercase().as_str() {
@@ -37,6 +26,21 @@ pub(super) fn transport(signal: &'static str) -> Result<Transport, OtelError> {
             _ => Err(OtelError::Protocol { variable, value }),
         },
     }
+}
+
+/// The value of `OTEL_EXPORTER_OTLP_<signal>_<name>`, else of `OTEL_EXPORTER_OTLP_<name>`, with
+/// the variable it came from: the per-signal variable wins, as the OTLP exporter specification
+/// says. Blank values count as unset.
+pub(super) fn variable(signal: &str, name: &str) -> Option<(String, String)> {
+    [
+        format!("OTEL_EXPORTER_OTLP_{signal}_{name}"),
+        format!("OTEL_EXPORTER_OTLP_{name}"),
+    ]
+    .into_iter()
+    .find_map(|variable| {
+        let value = std::env::var(&variable).ok()?;
+        (!value.trim().is_empty()).then_some((variable, value))
+    })
 }
 
 /// The span exporter.

@@ -8,6 +8,7 @@
 use opentelemetry_otlp::tonic_types::transport::{Certificate, ClientTlsConfig, Identity};
 
 use super::OtelError;
+use super::export::variable;
 
 /// The TLS setup of `signal`'s (`TRACES`, `METRICS`) gRPC exporter; `None` when its endpoint is
 /// not `https` (or is left to the exporter's default, `http://localhost:4317`).
@@ -43,20 +44,6 @@ pub(super) fn tls_config(signal: &'static str) -> Result<Option<ClientTlsConfig>
         }
     }
     Ok(Some(config))
-}
-
-/// The value of `OTEL_EXPORTER_OTLP_<signal>_<name>`, else of `OTEL_EXPORTER_OTLP_<name>`, with
-/// the variable it came from; blank values count as unset.
-fn variable(signal: &str, name: &str) -> Option<(String, String)> {
-    [
-        format!("OTEL_EXPORTER_OTLP_{signal}_{name}"),
-        format!("OTEL_EXPORTER_OTLP_{name}"),
-    ]
-    .into_iter()
-    .find_map(|variable| {
-        let value = std::env::var(&variable).ok()?;
-        (!value.trim().is_empty()).then_some((variable, value))
-    })
 }
 
 /// The contents of the file a `name` variable names, if one does.
