@@ -5,7 +5,7 @@
 
 use opentelemetry_otlp::{MetricExporter, SpanExporter, WithHttpConfig, WithTonicConfig};
 
-use super::OtelError;
+use super::{OtelError, variable};
 
 /// How a signal is sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,21 +26,6 @@ pub(super) fn transport(signal: &'static str) -> Result<Transport, OtelError> {
             _ => Err(OtelError::Protocol { variable, value }),
         },
     }
-}
-
-/// The value of `OTEL_EXPORTER_OTLP_<signal>_<name>`, else of `OTEL_EXPORTER_OTLP_<name>`, with
-/// the variable it came from: the per-signal variable wins, as the OTLP exporter specification
-/// says. Blank values count as unset.
-pub(super) fn variable(signal: &str, name: &str) -> Option<(String, String)> {
-    [
-        format!("OTEL_EXPORTER_OTLP_{signal}_{name}"),
-        format!("OTEL_EXPORTER_OTLP_{name}"),
-    ]
-    .into_iter()
-    .find_map(|variable| {
-        let value = std::env::var(&variable).ok()?;
-        (!value.trim().is_empty()).then_some((variable, value))
-    })
 }
 
 /// The span exporter.

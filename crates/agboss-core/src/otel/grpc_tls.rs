@@ -7,8 +7,7 @@
 
 use opentelemetry_otlp::tonic_types::transport::{Certificate, ClientTlsConfig, Identity};
 
-use super::OtelError;
-use super::export::variable;
+use super::{OtelError, variable};
 
 /// The TLS setup of `signal`'s (`TRACES`, `METRICS`) gRPC exporter; `None` when its endpoint is
 /// not `https` (or is left to the exporter's default, `http://localhost:4317`).

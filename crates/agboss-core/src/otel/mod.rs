@@ -216,3 +216,18 @@ impl std::fmt::Debug for OtelGuard {
             .finish()
     }
 }
+
+/// The value of `OTEL_EXPORTER_OTLP_<signal>_<name>`, else of `OTEL_EXPORTER_OTLP_<name>`, with
+/// the variable it came from: the per-signal variable wins, as the OTLP exporter specification
+/// says. Blank values count as unset.
+fn variable(signal: &str, name: &str) -> Option<(String, String)> {
+    [
+        format!("OTEL_EXPORTER_OTLP_{signal}_{name}"),
+        format!("OTEL_EXPORTER_OTLP_{name}"),
+    ]
+    .into_iter()
+    .find_map(|variable| {
+        let value = std::env::var(&variable).ok()?;
+        (!value.trim().is_empty()).then_some((variable, value))
+    })
+}
