@@ -35,16 +35,27 @@ fn journal(id: &str) -> Vec<LoopEvent> {
 /// Appends the journals of `executions` executions on `tasks` concurrent tasks; how long it
 /// took.
 async fn run(store: Arc<dyn Store>, executions: usize, tasks: usize) -> Duration {
+    let mut fences = Vec::with_capacity(executions);
+    for i in 0..executions {
+        let id = format!("exec-{i:07}");
+        let lease = store.acquire(&id, "bench", Duration::from_secs(600)).await;
+        let lease = lease
+            .unwrap_or_else(|e| panic!("{e}"))
+            .expect("a free lease");
+        fences.push(lease.fence());
+    }
+    let fences = Arc::new(fences);
     let began = Instant::now();
     let workers: Vec<_> = (0..tasks.min(executions))
         .map(|task| {
             let store = Arc::clone(&store);
+            let fences = Arc::clone(&fences);
             tokio::spawn(async move {
                 for i in (task..executions).step_by(tasks) {
                     let id = format!("exec-{i:07}");
                     for (seq, event) in journal(&id).iter().enumerate() {
                         store
-                            .append(&id, seq as u64, event)
+                            .append_as(&id, seq as u64, event, fences[i])
                             .await
                             .unwrap_or_else(|e| panic!("{e}"));
                     }
@@ -70,11 +81,11 @@ async fn sqlite(executions: usize, tasks: usize) -> Duration {
     run(Arc::new(store), executions, tasks).await
 }
 
-async fn postgres(executions: usize, tasks: usize, connections: usize) -> Duration {
+async fn postgres(executions: usize, tasks: usize, grouped: bool) -> Duration {
     let database = tokio::task::spawn_blocking(pg_server::fresh_database)
         .await
         .unwrap();
-    let options = PostgresOptions::default().max_connections(connections);
+    let options = PostgresOptions::default().group_commit(grouped);
     let store = PostgresStore::connect_with(database.url(), options)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
@@ -113,17 +124,23 @@ async fn main() {
         load()
     );
     println!(
-        "{:>6} | {:>16} | {:>20} | {:>21} | {:>9}",
-        "tasks", "sqlite (Full)", "postgres (8 conns)", "postgres (32 conns)", "pg8/sqlite"
+        "{:>6} | {:>16} | {:>18} | {:>18} | {:>15} | {:>14}",
+        "tasks",
+        "sqlite (Full)",
+        "postgres, alone",
+        "postgres, grouped",
+        "grouped/alone",
+        "grouped/sqlite"
     );
     for &tasks in &levels {
         let per_second = |took: Duration| appends as f64 / took.as_secs_f64();
         let lite = per_second(sqlite(executions, tasks).await);
-        let pg8 = per_second(postgres(executions, tasks, 8).await);
-        let pg32 = per_second(postgres(executions, tasks, 32).await);
+        let alone = per_second(postgres(executions, tasks, false).await);
+        let grouped = per_second(postgres(executions, tasks, true).await);
         println!(
-            "{tasks:>6} | {lite:>11.0} /s | {pg8:>15.0} /s | {pg32:>16.0} /s | {:>8.2}x",
-            pg8 / lite
+            "{tasks:>6} | {lite:>13.0} /s | {alone:>15.0} /s | {grouped:>15.0} /s | {:>14.2}x | {:>13.2}x",
+            grouped / alone,
+            grouped / lite
         );
     }
     println!("load average after: {}", load());

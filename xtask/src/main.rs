@@ -130,6 +130,7 @@ fn faults(long: bool) -> Result<(), String> {
         "recovery",
         "journal-replay",
         "store-conformance",
+        "postgres-group-commit",
         "hostile-arguments",
         "tool-timeouts",
         "mcp-faults",

@@ -6,7 +6,8 @@
 //!
 //! `cargo bench -p agboss --bench resumes` runs 2,000 executions (`AGBOSS_BENCH_EXECUTIONS` for
 //! another count) on an SQLite file at `Durability::Full`; with feature `postgres` and
-//! `AGBOSS_BENCH_POSTGRES=<url>` of an empty database, on PostgreSQL. `cargo test` runs it with
+//! `AGBOSS_BENCH_POSTGRES=<url>` of an empty database, on PostgreSQL (with group commit, or
+//! without it with `AGBOSS_BENCH_GROUP_COMMIT=0`). `cargo test` runs it with
 //! 60 on SQLite, so it never rots.
 
 use std::sync::Arc;
@@ -142,8 +143,18 @@ fn approve(pause_id: &str) -> Resume {
 async fn open(folder: &std::path::Path) -> (Arc<dyn Store>, &'static str) {
     #[cfg(feature = "postgres")]
     if let Ok(url) = std::env::var("AGBOSS_BENCH_POSTGRES") {
-        let store = agboss::store::PostgresStore::connect(&url).await.unwrap();
-        return (Arc::new(store), "PostgreSQL");
+        // `AGBOSS_BENCH_GROUP_COMMIT=0`: each append commits alone, for a comparison.
+        let grouped = std::env::var("AGBOSS_BENCH_GROUP_COMMIT").map_or(true, |v| v != "0");
+        let options = agboss::store::PostgresOptions::default().group_commit(grouped);
+        let store = agboss::store::PostgresStore::connect_with(&url, options)
+            .await
+            .unwrap();
+        let name = if grouped {
+            "PostgreSQL"
+        } else {
+            "PostgreSQL (each append alone)"
+        };
+        return (Arc::new(store), name);
     }
     let store = SqliteStore::open(folder.join("resumes.db")).await.unwrap();
     (Arc::new(store), "SQLite (Durability::Full)")

@@ -27,7 +27,7 @@ use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
 use super::error::{corrupt, is_unique_violation};
-use super::pool::{BEGIN, Conn, Failure};
+use super::pool::{BEGIN, Conn, Failure, Pool};
 use super::write::{Append, write};
 use super::{STORE, lease, read, sql_int};
 use crate::journal::{
@@ -43,6 +43,15 @@ const WRITTEN: &str = "SELECT epoch, event FROM events WHERE execution_id = $1 A
 const MAKE_THREAD: &str =
     "INSERT INTO threads (thread_id, owner_id) VALUES ($1, $2) ON CONFLICT (thread_id) DO NOTHING";
 const LOCK_THREAD: &str = "SELECT owner_id FROM threads WHERE thread_id = $1 FOR SHARE";
+
+/// `append` decided alone: one transaction of its own, tried as the pool tries operations.
+pub(super) async fn alone(pool: &Pool, append: &Append<'_>) -> Result<(), StoreError> {
+    pool.run(move |mut conn, last| async move {
+        let result = self::append(&mut conn, append, last).await;
+        (conn, result)
+    })
+    .await
+}
 
 /// Checks and writes `append` in one transaction. `Ok` once committed, or when the same event
 /// from the same claim is there already (nothing written). On the `last` try a key taken by a
@@ -276,7 +285,7 @@ async fn seq_taken(conn: &mut Conn, append: &Append<'_>, held: u64) -> Result<()
 
 /// The pause an event names, if it names one (what [`pause_change`] changes, known before the
 /// execution's record is read).
-fn pause_named(event: &LoopEvent) -> Option<&str> {
+pub(super) fn pause_named(event: &LoopEvent) -> Option<&str> {
     match event {
         LoopEvent::PauseOpened(opened) => Some(&opened.pause_id),
         LoopEvent::PauseAwaiting { pause_id } | LoopEvent::PauseResolved { pause_id, .. } => {
@@ -297,7 +306,7 @@ fn stored_as(row: &Row, json: &str, execution_id: &str) -> Result<(Option<u64>, 
 
 /// A record as JSON. The journal's types serialize (their maps have string keys); were one ever
 /// not to, the append is refused.
-fn to_json<T: serde::Serialize>(record: &T) -> Result<String, Failure> {
+pub(super) fn to_json<T: serde::Serialize>(record: &T) -> Result<String, Failure> {
     serde_json::to_string(record).map_err(|e| {
         Failure::Store(StoreError::new(
             STORE,

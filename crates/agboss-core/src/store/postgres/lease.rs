@@ -351,7 +351,15 @@ pub(super) async fn current(
 
 /// A fence row (`epoch`, `held`) as the shared check takes it.
 pub(super) fn fence_of(row: &tokio_postgres::Row) -> Result<(u64, bool), Failure> {
-    Ok((epoch(row, 0)?, row.try_get(1).map_err(|e| unreadable(&e))?))
+    fence_at(row, 0)
+}
+
+/// [`fence_of`] from the columns of `row` that start at `column`.
+pub(super) fn fence_at(row: &tokio_postgres::Row, column: usize) -> Result<(u64, bool), Failure> {
+    Ok((
+        epoch(row, column)?,
+        row.try_get(column + 1).map_err(|e| unreadable(&e))?,
+    ))
 }
 
 fn epoch(row: &tokio_postgres::Row, column: usize) -> Result<u64, Failure> {

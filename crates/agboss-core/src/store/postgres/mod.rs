@@ -2,7 +2,8 @@
 //! to it.
 //!
 //! Each operation runs on one of a few connections of the store ([`pool`]), as one transaction
-//! (an append: [`append`], then [`write`]; a worker's claim) or one statement (a read, another
+//! (an append: [`append`], then [`write`], or a batch of appends sharing a commit: [`group`];
+//! a worker's claim) or one statement (a read, another
 //! lease operation: [`read`], [`lease`]).
 //! The database serializes what instances do at once: row locks order the appends of one
 //! execution and the claims of its lease, the events table's key is the last word on a sequence
@@ -11,7 +12,9 @@
 
 mod append;
 mod artifacts;
+mod batch;
 mod error;
+mod group;
 mod lease;
 mod liveness;
 mod pins;
@@ -20,6 +23,7 @@ mod read;
 mod schema;
 mod write;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::journal::{
@@ -50,6 +54,11 @@ pub struct PostgresOptions {
     /// application's own tables beside them, or several stores: lower-case ASCII letters,
     /// digits and `_`.
     pub schema: String,
+    /// Whether the appends of different executions that wait at the same moment share one
+    /// transaction and one commit (true by default): many executions at once then cost the
+    /// server one WAL flush per batch rather than one per append. Off, each append commits
+    /// alone; what is acknowledged, refused and fenced is the same either way.
+    pub group_commit: bool,
 }
 
 impl Default for PostgresOptions {
@@ -59,6 +68,7 @@ impl Default for PostgresOptions {
             connect_timeout: Duration::from_secs(5),
             operation_timeout: Duration::from_secs(30),
             schema: "agboss".to_owned(),
+            group_commit: true,
         }
     }
 }
@@ -67,6 +77,12 @@ impl PostgresOptions {
     /// These options with at most `max_connections` connections.
     pub fn max_connections(mut self, max_connections: usize) -> PostgresOptions {
         self.max_connections = max_connections;
+        self
+    }
+
+    /// These options with group commit on or off (see [`group_commit`](Self::group_commit)).
+    pub fn group_commit(mut self, group_commit: bool) -> PostgresOptions {
+        self.group_commit = group_commit;
         self
     }
 
@@ -92,7 +108,9 @@ impl PostgresOptions {
 /// ```
 #[derive(Debug)]
 pub struct PostgresStore {
-    pool: Pool,
+    pool: Arc<Pool>,
+    /// Appends waiting to share a commit (`None`: each commits alone).
+    group: Option<Arc<group::Group>>,
     schema: String,
     /// Its session holding its liveness key, opened before its first claim.
     liveness: liveness::Liveness,
@@ -167,12 +185,14 @@ impl PostgresStore {
         let endpoint = error::endpoint_of(&config);
         let schema = options.schema.clone();
         let liveness = liveness::Liveness::new()?;
+        let group = options.group_commit.then(Arc::default);
         let pool = Pool::new(config, endpoint, options);
         let conn = pool.connect().await?;
         schema::migrate(&conn.client, &schema, pool.endpoint()).await?;
         pool.give(conn);
         Ok(PostgresStore {
-            pool,
+            pool: Arc::new(pool),
+            group,
             schema,
             liveness,
         })
@@ -208,13 +228,13 @@ impl Store for PostgresStore {
                 json: &json,
                 fence,
             };
-            let append = &append;
-            self.pool
-                .run(move |mut conn, last| async move {
-                    let result = append::append(&mut conn, append, last).await;
-                    (conn, result)
-                })
-                .await
+            if let Some(group) = self.group.as_ref().filter(|_| group::joins(event)) {
+                match group.append(&self.pool, &append).await {
+                    batch::Answer::Done(answer) => return answer,
+                    batch::Answer::Alone => {}
+                }
+            }
+            append::alone(&self.pool, &append).await
         })
     }
 

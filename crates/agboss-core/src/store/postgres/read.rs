@@ -154,6 +154,15 @@ async fn rows<T: DeserializeOwned>(
 
 /// The JSON text in the first column of `row`, read as a `T`.
 pub(super) fn json<T: DeserializeOwned>(row: &Row, what: &str) -> Result<T, Failure> {
-    let text: &str = row.try_get(0).map_err(|e| corrupt(what, &e))?;
+    json_at(row, 0, what)
+}
+
+/// The JSON text of `row`'s column `column`, read as a `T`.
+pub(super) fn json_at<T: DeserializeOwned>(
+    row: &Row,
+    column: usize,
+    what: &str,
+) -> Result<T, Failure> {
+    let text: &str = row.try_get(column).map_err(|e| corrupt(what, &e))?;
     Ok(serde_json::from_str(text).map_err(|e| corrupt(what, &e))?)
 }
