@@ -4,18 +4,15 @@
 //! thread) runs on a store that groups and on one that commits each append alone: every
 //! answer is the same, and so is every journal. Then a batch whose commit answer is lost.
 
-// Only its events are used here.
-#[allow(dead_code)]
 mod store_common;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use agboss::journal::LoopEvent;
-use agboss::run::Answer;
 use agboss::store::{Fence, PostgresOptions, PostgresStore, Store, StoreErrorKind};
-use pg_server::{Proxy, fresh_database, query_texts};
-use store_common::started_in;
+use pg_server::{Proxy, fresh_database};
+use store_common::{answered, started_in, texts};
 
 const LONG: Duration = Duration::from_secs(3_600);
 /// Executions started before the storm.
@@ -24,20 +21,6 @@ const OLD: usize = 64;
 const NEW: usize = 32;
 /// Threads two owners race to start.
 const RACED: usize = 16;
-
-fn answered(text: &str) -> LoopEvent {
-    LoopEvent::Answered {
-        answer: Answer::Text(text.to_owned()),
-    }
-}
-
-fn texts(url: &str, sql: &str) -> Vec<String> {
-    query_texts(url, sql)
-        .unwrap_or_else(|e| panic!("{sql}: {e}"))
-        .into_iter()
-        .map(Option::unwrap_or_default)
-        .collect()
-}
 
 fn old(i: usize) -> String {
     format!("old-{i:03}")

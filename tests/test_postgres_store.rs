@@ -15,28 +15,12 @@ mod liveness;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use store_common::{started, started_in};
+use store_common::{answered, started, started_in, texts};
 
-use agboss::journal::LoopEvent;
-use agboss::run::Answer;
 use agboss::store::{PostgresOptions, PostgresStore, Store, StoreErrorKind};
-use pg_server::{PrivateServer, Proxy, execute, fresh_database, query_texts};
+use pg_server::{PrivateServer, Proxy, execute, fresh_database};
 
 const LONG: Duration = Duration::from_secs(3_600);
-
-fn answered(text: &str) -> LoopEvent {
-    LoopEvent::Answered {
-        answer: Answer::Text(text.to_owned()),
-    }
-}
-
-fn texts(url: &str, sql: &str) -> Vec<String> {
-    query_texts(url, sql)
-        .unwrap_or_else(|e| panic!("{sql}: {e}"))
-        .into_iter()
-        .map(Option::unwrap_or_default)
-        .collect()
-}
 
 async fn connect(url: &str) -> PostgresStore {
     PostgresStore::connect(url)

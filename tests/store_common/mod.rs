@@ -1,7 +1,11 @@
-//! What the store tests of SQLite and PostgreSQL share: the events they journal, and what a
-//! store migrated from a schema without thread owners must answer.
+//! What the store tests of SQLite and PostgreSQL share: the events they journal, what a store
+//! migrated from a schema without thread owners must answer, and a look into a database.
+
+// Each test file that includes this module uses a part of it.
+#![allow(dead_code)]
 
 use agboss::journal::{LoopEvent, STATE_VERSION, ThreadOwner};
+use agboss::run::Answer;
 use agboss::spend::Budgets;
 use agboss::store::Store;
 
@@ -23,6 +27,22 @@ pub fn started(id: &str) -> LoopEvent {
         history_cost: Default::default(),
         config_hash: None,
     }
+}
+
+/// The run's answer, `text`.
+pub fn answered(text: &str) -> LoopEvent {
+    LoopEvent::Answered {
+        answer: Answer::Text(text.to_owned()),
+    }
+}
+
+/// The rows `sql` reads in the PostgreSQL database of `url`, one text each (NULL as empty).
+pub fn texts(url: &str, sql: &str) -> Vec<String> {
+    pg_server::query_texts(url, sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect()
 }
 
 /// The `started` event of execution `id` in `thread`, run by `owner`.

@@ -25,9 +25,9 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Row, Statement};
 
 use super::append::to_json;
-use super::error::{corrupt, is_connection_lost};
+use super::error::corrupt;
 use super::pool::{BEGIN, Conn, Failure};
-use super::write::Append;
+use super::write::{Append, committed};
 use super::{STORE, lease, read, sql_int};
 use crate::journal::{
     ExecutionRecord, Fence, LoopEvent, StoreError, StoreErrorKind, ThreadOwner, fence_refusal,
@@ -318,25 +318,7 @@ async fn write_batch(
         &started.runnable,
         &started.records,
     ];
-    let statement = conn.statement(WRITE).await?;
-    let client = &conn.client;
-    // As in the one-append path: the fault tests kill a worker with the batch checked, its
-    // rows locked, nothing written.
-    crate::base::failpoint("store-commit");
-    let committed = tokio::try_join!(
-        client.execute(&statement, &values),
-        client.batch_execute("COMMIT"),
-    );
-    match committed {
-        Ok(_) => {
-            conn.in_transaction = false;
-            Ok(())
-        }
-        // The server answered: the transaction failed before its commit, which rolled it back.
-        Err(e) if e.as_db_error().is_some() && !is_connection_lost(&e) => Err(Failure::Pg(e)),
-        // The commit was sent with the writes; whether it was done is not known.
-        Err(e) => Err(Failure::Commit(e)),
-    }
+    committed(conn, WRITE, &values).await
 }
 
 /// The executions' columns of the write.

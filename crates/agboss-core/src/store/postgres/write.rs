@@ -111,13 +111,24 @@ pub(super) async fn write(
         }
         (None, _) => sql,
     };
+    committed(conn, sql, &values).await
+}
+
+/// Runs the writes `sql` with `values` and the `COMMIT`, pipelined: the server runs them in
+/// order, and a failed write aborts the transaction, so the `COMMIT` after it rolls back. The
+/// end of every append's transaction, alone or in a batch.
+pub(super) async fn committed(
+    conn: &mut Conn,
+    sql: &str,
+    values: &[&(dyn ToSql + Sync)],
+) -> Result<(), Failure> {
     let statement = conn.statement(sql).await?;
     let client = &conn.client;
     // The fault tests kill a worker here: the transaction checked, its rows locked, nothing
     // written.
     crate::base::failpoint("store-commit");
     let written = tokio::try_join!(
-        client.execute(&statement, &values),
+        client.execute(&statement, values),
         client.batch_execute("COMMIT"),
     );
     match written {
