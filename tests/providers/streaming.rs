@@ -36,6 +36,7 @@ each_provider!(
     times_out_in_the_middle_of_a_stream,
     reads_a_whole_json_answer_to_a_streamed_request,
     ignores_the_lines_the_event_stream_standard_ignores,
+    reads_an_event_stream_whatever_the_case_of_its_media_type,
     refuses_an_answer_that_is_not_an_event_stream_at_once,
 );
 
@@ -407,6 +408,22 @@ fn ignores_the_lines_the_event_stream_standard_ignores(spec: Spec) {
             deltas.joined(),
             [Got::Text("The order C-17 shipped on Monday.".into())]
         );
+    });
+}
+
+fn reads_an_event_stream_whatever_the_case_of_its_media_type(spec: Spec) {
+    run(async {
+        // Media types are case-insensitive (RFC 9110), their parameters too.
+        let fixture = wire_server::stream_fixture(spec.fixtures, "stream_text");
+        let labelled =
+            Canned::bytes(200, fixture).header("content-type", "Text/Event-Stream; Charset=UTF-8");
+        let server = WireServer::start([labelled]).await;
+        let model = spec.connect(&server, &ManualClock::new());
+        let deltas = Collected::default();
+        let response = stream(&*model, &spec.question(), &Signal::new(), &deltas)
+            .await
+            .unwrap();
+        assert_eq!(response, whole(spec, "text").await);
     });
 }
 
