@@ -94,6 +94,7 @@ pub mod __private {
         remote_tool as mcp_remote_tool,
     };
     pub use crate::model::Thinking;
+    pub use crate::tool::conform;
     pub use crate::tool::{
         AllowList, Capability, CheckIn, Dependency, OnCrash, RepeatedWhen, RoleRef, Scope, Tool,
         ToolDescriptor, ToolError, ToolHandler, ToolRegistration, check_in_with, evidence_with,

@@ -46,7 +46,10 @@ fn generate(args: &DtoArgs, input: &DeriveInput) -> TokenStream {
     let schemars_crate = format!("{}::schemars", private.to_string().replace(' ', ""));
     let closed = (!args.open && matches!(input.data, syn::Data::Struct(_)))
         .then(|| quote!(#[serde(deny_unknown_fields)]));
+    let conforms = crate::conform::generate(&private, input);
     quote! {
+        #conforms
+
         #[derive(#private::serde::Serialize, #private::serde::Deserialize, #private::schemars::JsonSchema)]
         #[serde(crate = #serde_crate)]
         #[schemars(crate = #schemars_crate)]

@@ -14,6 +14,7 @@
 mod agent;
 mod channel;
 mod channel_role;
+mod conform;
 mod ctxt;
 mod doc;
 mod dto;

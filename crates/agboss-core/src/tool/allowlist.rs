@@ -108,6 +108,11 @@ enum Judge {
 }
 
 impl CompiledAllowLists {
+    /// Whether no field has an allowlist.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.lists.is_empty()
+    }
+
     /// `lists` checked against the input schema `schema`: each field must be text (or a list
     /// of texts), each root an absolute path, each prefix a URL prefix.
     pub(crate) fn compile(lists: &[AllowList], schema: &Value) -> Result<Self, String> {

@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use super::conform::Checks;
 use super::needs::resolve_needs;
 use super::race::{Finish, Race};
 use super::schema::CompiledSchemas;
@@ -150,6 +151,8 @@ impl std::fmt::Debug for CallFrame {
 pub struct Invoker<T> {
     /// Everything but the types: what is not generic is compiled once for every tool.
     core: Contract,
+    /// The generated validators of the tool's DTOs, found once.
+    checks: Checks,
     _tool: PhantomData<fn() -> T>,
 }
 
@@ -157,6 +160,7 @@ impl<T> Clone for Invoker<T> {
     fn clone(&self) -> Self {
         Invoker {
             core: self.core.clone(),
+            checks: self.checks,
             _tool: PhantomData,
         }
     }
@@ -173,6 +177,7 @@ impl<T: Tool> Invoker<T> {
     fn described_by(descriptor: &'static ToolDescriptor, env: ToolEnv) -> Invoker<T> {
         Invoker {
             core: Contract::described_by(descriptor, env),
+            checks: Checks::of::<T::Input, T::Output>(),
             _tool: PhantomData,
         }
     }
@@ -250,10 +255,11 @@ impl<T: Tool> Invoker<T> {
             .check_argument_size(arguments)
             .map_err(ToolFailure::InvalidInput)?;
         let input = if self.core.descriptor.wants().is_empty() {
-            schemas
-                .input
-                .decode::<T::Input>(arguments)
-                .map_err(ToolFailure::InvalidInput)?
+            match self.checks.input.filter(|_| schemas.input.is_plain()) {
+                Some(check) => schemas.input.decode_checked::<T::Input>(arguments, check),
+                None => schemas.input.decode::<T::Input>(arguments),
+            }
+            .map_err(ToolFailure::InvalidInput)?
         } else {
             let value = self.core.redeemed(schemas, arguments, frame).await?;
             super::schema::read_redeemed::<T::Input>(&value).map_err(ToolFailure::InvalidInput)?
@@ -319,7 +325,8 @@ impl<T: Tool> Invoker<T> {
         };
         // A stream is text by construction, and reading it is the caller's (`invoke` reads it
         // up to the bound): validating would read it whole.
-        if !super::text_stream::is_text_stream::<T::Output>() {
+        let generated = self.checks.output.is_some_and(|check| check(&output));
+        if !generated && !super::text_stream::is_text_stream::<T::Output>() {
             schemas
                 .output
                 .check_value(&output)

@@ -32,6 +32,8 @@ pub mod bound;
 mod capability;
 mod ceiling;
 mod check_in;
+#[doc(hidden)]
+pub mod conform;
 mod credentials;
 pub mod definition;
 mod dependency;

@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::allowlist::CompiledAllowLists;
+use super::conform::{Check, strict};
 use super::tape::{Tape, TapeError, TapeJson, fill_from_serialize, fill_from_text, with_tape};
 use super::{AllowList, Issues, SchemaError};
 
@@ -124,6 +125,28 @@ impl SchemaCheck {
         read_typed(&text)
     }
 
+    /// Step 1 by the generated validator (see [`conform`](super::conform)): the arguments
+    /// read once by the strict reader and `check` asked of the value; anything either refuses
+    /// (empty arguments, a `null` serde does not take, a value out of range) is decided by
+    /// [`decode`](Self::decode), so what the model reads of a refusal is the schema checker's.
+    /// For a type whose `Conforms::exact` holds, and an input without allowlists.
+    pub(crate) fn decode_checked<I: DeserializeOwned + 'static>(
+        &self,
+        arguments: &str,
+        check: Check,
+    ) -> Result<I, Issues> {
+        match strict::read::<I>(arguments) {
+            Ok(input) if check(&input) => Ok(input),
+            _ => self.decode(arguments),
+        }
+    }
+
+    /// Whether step 1 checks the schema alone: no field has an allowlist, which the generated
+    /// validator does not know.
+    pub(crate) fn is_plain(&self) -> bool {
+        self.allow.is_empty()
+    }
+
     /// What step 1 checks before reading the arguments as a type: the text (`{}` for empty
     /// arguments, without the `null`s of optional properties if they were refused with them)
     /// that holds, or every issue of the arguments as sent.
@@ -190,7 +213,9 @@ impl SchemaCheck {
 
 /// `text`, which the schema accepted, read as an `I`.
 fn read_typed<I: DeserializeOwned>(text: &str) -> Result<I, Issues> {
-    serde_json::from_str::<I>(text).map_err(|_| where_refused::<I>(text, true))
+    // The strict reader refuses nothing the schema accepted; it is used here so that a tool's
+    // input type is read by one instantiation on both paths.
+    strict::read::<I>(text).map_err(|_| where_refused::<I>(text, true))
 }
 
 /// Redeemed arguments (a `wants` tool's, with each reference replaced by its artifact) read as
@@ -199,7 +224,7 @@ fn read_typed<I: DeserializeOwned>(text: &str) -> Result<I, Issues> {
 /// `Value`'s would: without a position in the text.
 pub(crate) fn read_redeemed<I: DeserializeOwned>(arguments: &Value) -> Result<I, Issues> {
     let text = arguments.to_string();
-    serde_json::from_str::<I>(&text).map_err(|_| where_refused::<I>(&text, false))
+    strict::read::<I>(&text).map_err(|_| where_refused::<I>(&text, false))
 }
 
 /// Where, and why, serde refuses `text` as an `I` although the schema accepted it (a

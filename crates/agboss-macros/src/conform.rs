@@ -1,0 +1,334 @@
+//! The validator `#[dto]` generates: `impl Conforms` (see `agboss_core::tool::conform`), read
+//! from the serde and schemars attributes the type carries.
+//!
+//! A type is exact when its schema says nothing the generated code does not check: every
+//! attribute is one of the few modelled below (renames, defaults, skips, and the `range`,
+//! `length`, pattern and format rules), and every field's type is exact in turn (asked at the
+//! expansion site through a probe), and the type is registered with `inventory` so that the
+//! contract finds its validator by its type id. Anything else (`flatten`, `tag`, `untagged`, `alias`,
+//! `with`, `extend`, a rule with a computed bound) leaves the type not exact: it is then
+//! validated by the schema's checker alone, as every type was before; nothing fails to compile.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, DeriveInput, Fields, Lit, Type};
+
+/// A rule a field's attributes add to its schema.
+enum Rule {
+    Range(Option<f64>, Option<f64>),
+    Length(Option<u64>, Option<u64>),
+    Pattern(String),
+    Format(&'static str),
+}
+
+/// What the generated code knows of one field: its type and its rules; `None` when an
+/// attribute is not modelled.
+struct Known {
+    ty: Type,
+    rules: Vec<Rule>,
+}
+
+/// Container attributes that change nothing the generated code checks.
+const CONTAINER_KEYS: &[&str] = &[
+    "rename",
+    "rename_all",
+    "deny_unknown_fields",
+    "crate",
+    "default",
+    "bound",
+    "description",
+    "title",
+    "example",
+    "examples",
+    "deprecated",
+];
+
+/// Field and variant attributes without a rule that change nothing it checks.
+const FIELD_KEYS: &[&str] = &[
+    "rename",
+    "default",
+    "skip",
+    "skip_serializing",
+    "skip_deserializing",
+    "skip_serializing_if",
+    "description",
+    "title",
+    "example",
+    "examples",
+    "deprecated",
+];
+
+/// Attributes of other derives and of the compiler, which the schema does not see.
+const FOREIGN: &[&str] = &["doc", "allow", "expect", "warn", "deny", "derive", "repr"];
+
+/// `impl Conforms` for `input`, whose generated serde and schemars code `#[dto]` emits beside.
+pub fn generate(private: &TokenStream, input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let (exact, conforms) = match bodies(input) {
+        Some(bodies) => bodies,
+        None => (quote!(false), quote!(true)),
+    };
+    // A generic type has no one type id to register; its values go to the schema's checker.
+    let registration = input.generics.params.is_empty().then(|| {
+        crate::emit::submit(
+            private,
+            quote!(#private::conform::Conformity::of::<#ident>()),
+        )
+    });
+    quote! {
+        #registration
+
+        #[automatically_derived]
+        impl #impl_generics #private::conform::Conforms for #ident #ty_generics #where_clause {
+            #[allow(unused_imports)]
+            fn exact(depth: u8) -> bool {
+                use #private::conform::{Known as _, Probe, Unknown as _};
+                #exact
+            }
+
+            #[allow(unused_imports, unused_variables)]
+            fn conforms(&self) -> bool {
+                use #private::conform::{
+                    Known as _, Measured as _, Probe, Ranged as _, Rule, StringRule,
+                    Textual as _, Unknown as _, Untyped as _,
+                };
+                #conforms
+            }
+        }
+    }
+}
+
+/// The bodies of `exact` and `conforms`, or `None` if an attribute is not modelled.
+fn bodies(input: &DeriveInput) -> Option<(TokenStream, TokenStream)> {
+    attributes_known(&input.attrs, CONTAINER_KEYS, &mut Vec::new())?;
+    let mut types = Vec::new();
+    let conforms = match &input.data {
+        syn::Data::Struct(data) => {
+            let (pattern, checks) = fields(&data.fields, &mut types)?;
+            quote!(let Self #pattern = self; true #(&& #checks)*)
+        }
+        syn::Data::Enum(data) => {
+            let mut arms = Vec::new();
+            for variant in &data.variants {
+                attributes_known(&variant.attrs, FIELD_KEYS, &mut Vec::new())?;
+                let name = &variant.ident;
+                let (pattern, checks) = fields(&variant.fields, &mut types)?;
+                arms.push(quote!(Self::#name #pattern => true #(&& #checks)*));
+            }
+            if arms.is_empty() {
+                quote!(true)
+            } else {
+                quote!(match self { #(#arms,)* })
+            }
+        }
+        syn::Data::Union(_) => return None,
+    };
+    let exact = quote!(depth > 0 #(&& (&&Probe::<#types>::NEW).exact(depth - 1))*);
+    Some((exact, conforms))
+}
+
+/// A destructuring pattern of `fields` and the checks of each, pushing each field's type on
+/// `types`; `None` if an attribute is not modelled.
+fn fields(fields: &Fields, types: &mut Vec<Type>) -> Option<(TokenStream, Vec<TokenStream>)> {
+    let mut names = Vec::new();
+    let mut checks = Vec::new();
+    for (index, field) in fields.iter().enumerate() {
+        let mut rules = Vec::new();
+        attributes_known(&field.attrs, FIELD_KEYS, &mut rules)?;
+        let known = Known {
+            ty: field.ty.clone(),
+            rules,
+        };
+        let name = format_ident!("__field{index}");
+        checks.push(field_checks(&name, &known));
+        types.push(known.ty);
+        names.push((field.ident.clone(), name));
+    }
+    let pattern = match fields {
+        Fields::Named(_) => {
+            let members = names.iter().map(|(ident, name)| quote!(#ident: #name));
+            quote!({ #(#members,)* })
+        }
+        Fields::Unnamed(_) => {
+            let members = names.iter().map(|(_, name)| name);
+            quote!(( #(#members,)* ))
+        }
+        Fields::Unit => TokenStream::new(),
+    };
+    Some((pattern, checks))
+}
+
+/// `name`'s value conforms as its type does, and meets each of its rules.
+fn field_checks(name: &syn::Ident, known: &Known) -> TokenStream {
+    let ty = &known.ty;
+    let rules = known.rules.iter().map(|rule| match rule {
+        Rule::Range(min, max) => {
+            let (min, max) = (option(min), option(max));
+            quote!((&&Rule(#name)).within(#min, #max))
+        }
+        Rule::Length(min, max) => {
+            let (min, max) = (option(min), option(max));
+            quote!((&&Rule(#name)).measured(#min, #max))
+        }
+        Rule::Pattern(pattern) => quote!({
+            static RULE: StringRule = StringRule::pattern(#pattern);
+            (&&Rule(#name)).meets(&RULE)
+        }),
+        Rule::Format(format) => quote!({
+            static RULE: StringRule = StringRule::format(#format);
+            (&&Rule(#name)).meets(&RULE)
+        }),
+    });
+    quote!((&&Probe::<#ty>::NEW).holds(#name) #(&& #rules)*)
+}
+
+/// Whether every attribute of `attrs` is modelled (`keys` being the plain keys allowed in its
+/// position), pushing the rules found on `rules`; `None` if one is not.
+fn attributes_known(attrs: &[Attribute], keys: &[&str], rules: &mut Vec<Rule>) -> Option<()> {
+    for attr in attrs {
+        let path = attr.path();
+        if FOREIGN.iter().any(|name| path.is_ident(name)) {
+            continue;
+        }
+        let rules_allowed = path.is_ident("schemars") || path.is_ident("validate");
+        if !(rules_allowed || path.is_ident("serde")) {
+            return None;
+        }
+        let mut known = true;
+        let parsed = attr.parse_nested_meta(|meta| {
+            if rules_allowed && let Some(rule) = rule_of(&meta)? {
+                rules.push(rule);
+                return Ok(());
+            }
+            let allowed = keys.iter().any(|key| meta.path.is_ident(key));
+            if !allowed {
+                known = false;
+            }
+            skip_value(&meta)
+        });
+        if parsed.is_err() || !known {
+            return None;
+        }
+    }
+    Some(())
+}
+
+/// Reads past `meta`'s value (`= expr` or `(..)`), if any.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        content.parse::<TokenStream>()?;
+    }
+    Ok(())
+}
+
+/// The rule `meta` writes, if it is one the generated code checks; an error if it is one with
+/// a bound that is not a literal (the caller then leaves the type not exact).
+fn rule_of(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<Rule>> {
+    let is = |name| meta.path.is_ident(name);
+    if is("email") || is("url") {
+        if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+            return Err(meta.error("a format with arguments is not modelled"));
+        }
+        return Ok(Some(Rule::Format(if is("email") {
+            "email"
+        } else {
+            "uri"
+        })));
+    }
+    if is("range") {
+        let (mut min, mut max) = (None, None);
+        meta.parse_nested_meta(|bound| {
+            let value = number(&bound.value()?.parse::<syn::Expr>()?)
+                .ok_or_else(|| bound.error("a bound that is not a number literal"))?;
+            match () {
+                () if bound.path.is_ident("min") => min = Some(value),
+                () if bound.path.is_ident("max") => max = Some(value),
+                () => return Err(bound.error("not modelled")),
+            }
+            Ok(())
+        })?;
+        return Ok(Some(Rule::Range(min, max)));
+    }
+    if is("length") {
+        let (mut min, mut max) = (None, None);
+        meta.parse_nested_meta(|bound| {
+            let value = number(&bound.value()?.parse::<syn::Expr>()?)
+                .filter(|value| value.fract() == 0.0 && *value >= 0.0)
+                .ok_or_else(|| bound.error("a length that is not an integer literal"))?
+                as u64;
+            match () {
+                () if bound.path.is_ident("min") => min = Some(value),
+                () if bound.path.is_ident("max") => max = Some(value),
+                () if bound.path.is_ident("equal") => (min, max) = (Some(value), Some(value)),
+                () => return Err(bound.error("not modelled")),
+            }
+            Ok(())
+        })?;
+        return Ok(Some(Rule::Length(min, max)));
+    }
+    if is("regex") || is("pattern") {
+        // `regex(pattern = "..")`, `regex = ".."`, `pattern("..")`.
+        let mut pattern = None;
+        if meta.input.peek(syn::Token![=]) {
+            pattern = Some(string(&meta.value()?.parse()?)?);
+        } else if is("pattern") {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            pattern = Some(string(&content.parse()?)?);
+        } else {
+            meta.parse_nested_meta(|inner| {
+                if !inner.path.is_ident("pattern") {
+                    return Err(inner.error("not modelled"));
+                }
+                pattern = Some(string(&inner.value()?.parse()?)?);
+                Ok(())
+            })?;
+        }
+        let pattern = pattern.ok_or_else(|| meta.error("a pattern without its text"))?;
+        return Ok(Some(Rule::Pattern(pattern)));
+    }
+    Ok(None)
+}
+
+/// `Some(bound)` or `None`, as tokens.
+fn option<T: quote::ToTokens>(bound: &Option<T>) -> TokenStream {
+    match bound {
+        Some(bound) => quote!(::core::option::Option::Some(#bound)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The text of a string literal.
+fn string(expr: &syn::Expr) -> syn::Result<String> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: Lit::Str(text),
+            ..
+        }) => Ok(text.value()),
+        other => Err(syn::Error::new_spanned(other, "not a string literal")),
+    }
+}
+
+/// The value of a number literal, negated if written `-n`.
+fn number(expr: &syn::Expr) -> Option<f64> {
+    match expr {
+        syn::Expr::Lit(syn::ExprLit { lit, .. }) => match lit {
+            Lit::Int(int) => int.base10_parse::<f64>().ok(),
+            Lit::Float(float) => float.base10_parse::<f64>().ok(),
+            _ => None,
+        },
+        syn::Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => number(expr).map(|value| -value),
+        syn::Expr::Group(group) => number(&group.expr),
+        _ => None,
+    }
+}
