@@ -332,3 +332,73 @@ fn number(expr: &syn::Expr) -> Option<f64> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use syn::parse_quote;
+
+    use super::*;
+
+    fn rules_of(attr: Attribute) -> Option<Vec<String>> {
+        let mut rules = Vec::new();
+        attributes_known(&[attr], FIELD_KEYS, &mut rules)?;
+        Some(
+            rules
+                .iter()
+                .map(|rule| match rule {
+                    Rule::Range(min, max) => format!("range {min:?} {max:?}"),
+                    Rule::Length(min, max) => format!("length {min:?} {max:?}"),
+                    Rule::Pattern(pattern) => format!("pattern {pattern}"),
+                    Rule::Format(format) => format!("format {format}"),
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn reads_each_rule_in_each_spelling() {
+        let cases: [(Attribute, &[&str]); 8] = [
+            (
+                parse_quote!(#[schemars(range(min = -1.5, max = 2))]),
+                &["range Some(-1.5) Some(2.0)"],
+            ),
+            (
+                parse_quote!(#[validate(length(equal = 3))]),
+                &["length Some(3) Some(3)"],
+            ),
+            (
+                parse_quote!(#[schemars(regex(pattern = r"^\d+$"))]),
+                &[r"pattern ^\d+$"],
+            ),
+            (parse_quote!(#[schemars(regex = "a+")]), &["pattern a+"]),
+            (parse_quote!(#[schemars(pattern("b+"))]), &["pattern b+"]),
+            (
+                parse_quote!(#[schemars(email, url, description = "x")]),
+                &["format email", "format uri"],
+            ),
+            (parse_quote!(#[serde(rename = "n", default)]), &[]),
+            (parse_quote!(#[doc = " A field."]), &[]),
+        ];
+        for (attr, expected) in cases {
+            let expected: Vec<String> = expected.iter().map(|rule| rule.to_string()).collect();
+            assert_eq!(rules_of(attr), Some(expected));
+        }
+    }
+
+    #[test]
+    fn anything_not_modelled_leaves_the_type_not_exact() {
+        let cases: [Attribute; 7] = [
+            parse_quote!(#[serde(alias = "n")]),
+            parse_quote!(#[serde(flatten)]),
+            parse_quote!(#[schemars(range(min = LIMIT))]),
+            parse_quote!(#[schemars(range(exclusive_min = 1))]),
+            parse_quote!(#[schemars(extend("x" = 1))]),
+            parse_quote!(#[garde(length(min = 1))]),
+            parse_quote!(#[cfg(test)]),
+        ];
+        for attr in cases {
+            let shown = quote!(#attr).to_string();
+            assert!(rules_of(attr).is_none(), "{shown}");
+        }
+    }
+}

@@ -8,10 +8,10 @@ use std::sync::Arc;
 use super::conform::Checks;
 use super::needs::resolve_needs;
 use super::race::{Finish, Race};
-use super::schema::CompiledSchemas;
+use super::schema::{CompiledSchemas, unwritable};
 use super::{
-    ArtifactShelf, Asker, CallOutcome, CredentialProvider, Credentials, Issues, Tool,
-    ToolDescriptor, ToolFailure, ToolResult,
+    ArtifactShelf, Asker, CallOutcome, CredentialProvider, Credentials, Tool, ToolDescriptor,
+    ToolFailure, ToolResult,
 };
 use crate::context::{AbortReason, Execution, ProgressSink, Step};
 use crate::deps::Providers;
@@ -216,7 +216,10 @@ impl<T: Tool> Invoker<T> {
                     let started = started.unwrap_or_else(|| clock.now());
                     self.core.read_stream(stream, frame, started).await
                 }
-                Err(output) => self.core.rendered(render(&output), cut, frame).await,
+                Err(output) => {
+                    let text = self.rendered_checked(&output);
+                    self.core.rendered(text, cut, frame).await
+                }
             },
             Err(failure) => CallOutcome::failed(failure, self.core.bound),
         }
@@ -226,8 +229,7 @@ impl<T: Tool> Invoker<T> {
     /// unbounded: the `ok | error` result of the contract.
     pub async fn invoke_value(&self, arguments: &str, frame: &CallFrame) -> ToolResult {
         let (output, _) = self.run_checked(arguments, frame).await?;
-        serde_json::to_value(&output)
-            .map_err(|e| ToolFailure::InvalidOutput(Issues::one(None, e.to_string())))
+        self.output_value(&output)
     }
 
     /// Runs one call with a typed `input`, validated like the model's arguments, and returns
@@ -238,12 +240,44 @@ impl<T: Tool> Invoker<T> {
             .input
             .check_value(&input)
             .map_err(ToolFailure::InvalidInput)?;
-        self.execute(schemas, input, frame)
-            .await
-            .map(|(output, _)| output)
+        let (output, _) = self.execute(input, frame).await?;
+        if !super::text_stream::is_text_stream::<T::Output>() {
+            self.output_value(&output)?;
+        }
+        Ok(output)
     }
 
-    /// The four steps, up to a validated output (and where a dependency cut it).
+    /// The output's JSON text, as the model reads it, checked against the output schema: by the
+    /// generated validator on the value where it covers the type, else on the text just
+    /// written. So the output is serialized once, and by one serializer compiled per tool.
+    fn rendered_checked(&self, output: &T::Output) -> Result<String, ToolFailure> {
+        let text = serde_json::to_string(output)
+            .map_err(|e| ToolFailure::InvalidOutput(unwritable(output, &e)))?;
+        if !self.checks.output.is_some_and(|check| check(output)) {
+            schemas_of(self.core.descriptor)?
+                .output
+                .check_text(&text)
+                .map_err(ToolFailure::InvalidOutput)?;
+        }
+        Ok(text)
+    }
+
+    /// The output as a JSON value, checked against the output schema (the generated validator
+    /// where it covers the type, else the value).
+    fn output_value(&self, output: &T::Output) -> ToolResult {
+        let value = serde_json::to_value(output)
+            .map_err(|e| ToolFailure::InvalidOutput(unwritable(output, &e)))?;
+        if !self.checks.output.is_some_and(|check| check(output)) {
+            schemas_of(self.core.descriptor)?
+                .output
+                .check_value(&value)
+                .map_err(ToolFailure::InvalidOutput)?;
+        }
+        Ok(value)
+    }
+
+    /// The first three steps, up to an output (and where a dependency cut it); the caller checks
+    /// the output as it writes it.
     async fn run_checked(
         &self,
         arguments: &str,
@@ -264,15 +298,14 @@ impl<T: Tool> Invoker<T> {
             let value = self.core.redeemed(schemas, arguments, frame).await?;
             super::schema::read_redeemed::<T::Input>(&value).map_err(ToolFailure::InvalidInput)?
         };
-        self.execute(schemas, input, frame).await
+        self.execute(input, frame).await
     }
 
-    /// Steps 2 to 4 of the contract: not started when aborted; `run` under the timeout and
-    /// the signal, panics caught; the output validated; with how many bytes a dependency read
+    /// Steps 2 and 3 of the contract: not started when aborted; `run` under the timeout and
+    /// the signal, panics caught (the output is validated by the caller, step 4); with how many bytes a dependency read
     /// of the result before it cut it, if it did ([`ResultCut`](super::ResultCut)).
     async fn execute(
         &self,
-        schemas: &CompiledSchemas,
         input: T::Input,
         frame: &CallFrame,
     ) -> Result<(T::Output, Option<u64>), ToolFailure> {
@@ -325,13 +358,6 @@ impl<T: Tool> Invoker<T> {
         };
         // A stream is text by construction, and reading it is the caller's (`invoke` reads it
         // up to the bound): validating would read it whole.
-        let generated = self.checks.output.is_some_and(|check| check(&output));
-        if !generated && !super::text_stream::is_text_stream::<T::Output>() {
-            schemas
-                .output
-                .check_value(&output)
-                .map_err(ToolFailure::InvalidOutput)?;
-        }
         Ok((output, cut.and_then(|cut| cut.bytes_read())))
     }
 }
@@ -343,12 +369,6 @@ fn schemas_of(
         .schemas()
         .map(|s| &**s)
         .map_err(|e| ToolFailure::Schema(e.clone()))
-}
-
-/// What the model reads of an output: its JSON text, fields in declaration order.
-fn render<O: serde::Serialize>(output: &O) -> Result<String, ToolFailure> {
-    serde_json::to_string(output)
-        .map_err(|e| ToolFailure::InvalidOutput(Issues::one(None, e.to_string())))
 }
 
 /// A tool of any type, as the agent loop holds it.

@@ -198,6 +198,15 @@ impl SchemaCheck {
             .map_err(|failure| failure.unwrap_or_else(|error| unwritable(value, &error)))
     }
 
+    /// Checks a JSON text already written (a rendered output), read onto a pooled tape: nothing
+    /// here depends on the type it was written from.
+    pub(crate) fn check_text(&self, text: &str) -> Result<(), Issues> {
+        with_tape(|tape| {
+            fill_from_text(tape, text).map_err(|e| Issues::malformed(&e))?;
+            self.check(tape)
+        })
+    }
+
     /// Checks what `write` writes on a pooled tape: `Err(Ok(issues))` if it does not hold,
     /// `Err(Err(error))` if it could not be written as JSON.
     fn check_written(
@@ -255,9 +264,13 @@ fn without_position(error: serde_path_to_error::Error<serde_json::Error>) -> Iss
 }
 
 /// Why `value` is not JSON at all (a map with keys that are not strings), and where: the cold
-/// path of [`SchemaCheck::check_value`].
+/// path of [`SchemaCheck::check_value`] and of rendering an output (`error` is what the writer
+/// said, used if the path cannot be found).
 #[cold]
-fn unwritable<V: Serialize>(value: &V, error: &TapeError) -> Issues {
+pub(crate) fn unwritable<V: Serialize + ?Sized>(
+    value: &V,
+    error: &dyn std::fmt::Display,
+) -> Issues {
     let mut sink = serde_json::Serializer::new(std::io::sink());
     serde_path_to_error::serialize(value, &mut sink)
         .err()
