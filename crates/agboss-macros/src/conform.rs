@@ -66,73 +66,128 @@ const FOREIGN: &[&str] = &["doc", "allow", "expect", "warn", "deny", "derive", "
 pub fn generate(private: &TokenStream, input: &DeriveInput) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let (exact, conforms) = match bodies(input) {
-        Some(bodies) => bodies,
-        None => (quote!(false), quote!(true)),
-    };
-    // A generic type has no one type id to register; its values go to the schema's checker.
-    let registration = input.generics.params.is_empty().then(|| {
-        crate::emit::submit(
-            private,
-            quote!(#private::conform::Conformity::of::<#ident>()),
-        )
+    let conform = quote!(#private::conform);
+    let bodies = bodies(&conform, input).unwrap_or_else(|| Bodies {
+        exact: quote!(false),
+        conforms: quote!(true),
+        depth_read: false,
+        probes: false,
+        rules: false,
     });
+    // A generic type has no one type id to register; its values go to the schema's checker.
+    let registration = input
+        .generics
+        .params
+        .is_empty()
+        .then(|| crate::emit::submit(private, quote!(#conform::Conformity::of::<#ident>())));
+    // Only what the bodies call through a probe is imported (method calls need their traits in
+    // scope); plain fields are checked by direct calls or not at all.
+    let probes = bodies
+        .probes
+        .then(|| quote!(use #conform::{Known as _, Unknown as _};));
+    let rules = bodies
+        .rules
+        .then(|| quote!(use #conform::{Measured as _, Ranged as _, Textual as _, Untyped as _};));
+    let depth = match bodies.depth_read {
+        true => quote!(depth),
+        false => quote!(_),
+    };
+    let Bodies {
+        exact, conforms, ..
+    } = bodies;
     quote! {
-        #registration
+        const _: () = {
+            #probes
+            #rules
 
-        #[automatically_derived]
-        impl #impl_generics #private::conform::Conforms for #ident #ty_generics #where_clause {
-            #[allow(unused_imports)]
-            fn exact(depth: u8) -> bool {
-                use #private::conform::{Known as _, Probe, Unknown as _};
-                #exact
-            }
+            #registration
 
-            #[allow(unused_imports, unused_variables)]
-            fn conforms(&self) -> bool {
-                use #private::conform::{
-                    Known as _, Measured as _, Probe, Ranged as _, Rule, StringRule,
-                    Textual as _, Unknown as _, Untyped as _,
-                };
-                #conforms
+            #[automatically_derived]
+            impl #impl_generics #conform::Conforms for #ident #ty_generics #where_clause {
+                fn exact(#depth: u8) -> bool {
+                    #exact
+                }
+
+                fn conforms(&self) -> bool {
+                    #conforms
+                }
             }
-        }
+        };
     }
 }
 
-/// The bodies of `exact` and `conforms`, or `None` if an attribute is not modelled.
-fn bodies(input: &DeriveInput) -> Option<(TokenStream, TokenStream)> {
+/// The bodies of `exact` and `conforms`, and what they need in scope.
+struct Bodies {
+    exact: TokenStream,
+    conforms: TokenStream,
+    /// `exact` reads its `depth` (it asks a field's type).
+    depth_read: bool,
+    /// A field's type is asked through a probe.
+    probes: bool,
+    /// A rule is asked of a type through a probe.
+    rules: bool,
+}
+
+/// What is written for the fields of one type: their types asked in `exact`, and the
+/// imports the checks need.
+#[derive(Default)]
+struct Written {
+    probed: Vec<Type>,
+    rules_probed: bool,
+}
+
+/// The bodies, or `None` if an attribute is not modelled.
+fn bodies(conform: &TokenStream, input: &DeriveInput) -> Option<Bodies> {
     attributes_known(&input.attrs, CONTAINER_KEYS, &mut Vec::new())?;
-    let mut types = Vec::new();
+    let mut written = Written::default();
     let conforms = match &input.data {
         syn::Data::Struct(data) => {
-            let (pattern, checks) = fields(&data.fields, &mut types)?;
-            quote!(let Self #pattern = self; true #(&& #checks)*)
+            let (pattern, checks) = fields(conform, &data.fields, &mut written)?;
+            match checks.is_empty() {
+                true => quote!(true),
+                false => quote!(let Self #pattern = self; true #(&& #checks)*),
+            }
         }
         syn::Data::Enum(data) => {
             let mut arms = Vec::new();
             for variant in &data.variants {
                 attributes_known(&variant.attrs, FIELD_KEYS, &mut Vec::new())?;
                 let name = &variant.ident;
-                let (pattern, checks) = fields(&variant.fields, &mut types)?;
-                arms.push(quote!(Self::#name #pattern => true #(&& #checks)*));
+                let (pattern, checks) = fields(conform, &variant.fields, &mut written)?;
+                match checks.is_empty() {
+                    true => arms.push(quote!(Self::#name #pattern => true)),
+                    false => arms.push(quote!(Self::#name #pattern => true #(&& #checks)*)),
+                }
             }
-            if arms.is_empty() {
-                quote!(true)
-            } else {
-                quote!(match self { #(#arms,)* })
+            match arms.is_empty() {
+                true => quote!(true),
+                false => quote!(match self { #(#arms,)* }),
             }
         }
         syn::Data::Union(_) => return None,
     };
-    let exact = quote!(depth > 0 #(&& (&&Probe::<#types>::NEW).exact(depth - 1))*);
-    Some((exact, conforms))
+    let types = &written.probed;
+    let exact = match types.is_empty() {
+        true => quote!(true),
+        false => quote!(depth > 0 #(&& (&&#conform::Probe::<#types>::NEW).exact(depth - 1))*),
+    };
+    Some(Bodies {
+        exact,
+        conforms,
+        depth_read: !types.is_empty(),
+        probes: !types.is_empty(),
+        rules: written.rules_probed,
+    })
 }
 
-/// A destructuring pattern of `fields` and the checks of each, pushing each field's type on
-/// `types`; `None` if an attribute is not modelled.
-fn fields(fields: &Fields, types: &mut Vec<Type>) -> Option<(TokenStream, Vec<TokenStream>)> {
-    let mut names = Vec::new();
+/// A destructuring pattern of `fields` (a field without checks bound to `_`) and the checks of
+/// each; `None` if an attribute is not modelled.
+fn fields(
+    conform: &TokenStream,
+    fields: &Fields,
+    written: &mut Written,
+) -> Option<(TokenStream, Vec<TokenStream>)> {
+    let mut bindings = Vec::new();
     let mut checks = Vec::new();
     for (index, field) in fields.iter().enumerate() {
         let mut rules = Vec::new();
@@ -142,17 +197,23 @@ fn fields(fields: &Fields, types: &mut Vec<Type>) -> Option<(TokenStream, Vec<To
             rules,
         };
         let name = format_ident!("__field{index}");
-        checks.push(field_checks(&name, &known));
-        types.push(known.ty);
-        names.push((field.ident.clone(), name));
+        let field_checks = field_checks(conform, &name, &known, written);
+        let binding = match field_checks.is_empty() {
+            true => quote!(_),
+            false => quote!(#name),
+        };
+        checks.extend(field_checks);
+        bindings.push((field.ident.clone(), binding));
     }
     let pattern = match fields {
         Fields::Named(_) => {
-            let members = names.iter().map(|(ident, name)| quote!(#ident: #name));
+            let members = bindings
+                .iter()
+                .map(|(ident, binding)| quote!(#ident: #binding));
             quote!({ #(#members,)* })
         }
         Fields::Unnamed(_) => {
-            let members = names.iter().map(|(_, name)| name);
+            let members = bindings.iter().map(|(_, binding)| binding);
             quote!(( #(#members,)* ))
         }
         Fields::Unit => TokenStream::new(),
@@ -160,28 +221,127 @@ fn fields(fields: &Fields, types: &mut Vec<Type>) -> Option<(TokenStream, Vec<To
     Some((pattern, checks))
 }
 
-/// `name`'s value conforms as its type does, and meets each of its rules.
-fn field_checks(name: &syn::Ident, known: &Known) -> TokenStream {
+/// What a standard type a DTO's field is written with needs checked, read from how it is
+/// written: `None` for any other type, which is asked through a probe.
+#[derive(Clone, Copy, PartialEq)]
+enum Plain {
+    /// An integer, a `String` or a `bool`: serde's reading checks all its schema says.
+    Free,
+    /// A float: finite (a NaN is written as `null`).
+    Finite,
+}
+
+/// What a rule can apply to.
+#[derive(Clone, Copy, PartialEq)]
+enum Base {
+    Number,
+    Text,
+    List,
+    Other,
+}
+
+/// How `ty` is written, if it is a standard type (`Option` and `Vec` of one too); what
+/// the rules can apply to through `Option` (and, for a length, what a `Vec` is).
+fn plain(ty: &Type) -> Option<(Plain, Base)> {
+    let Type::Path(path) = ty else { return None };
+    if path.qself.is_some() || path.path.segments.len() != 1 {
+        return None;
+    }
+    let segment = &path.path.segments[0];
+    let name = segment.ident.to_string();
+    let inner = || match &segment.arguments {
+        syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => match &args.args[0] {
+            syn::GenericArgument::Type(inner) => plain(inner),
+            _ => None,
+        },
+        _ => None,
+    };
+    let bare = segment.arguments.is_empty();
+    match name.as_str() {
+        "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize" if bare => {
+            Some((Plain::Free, Base::Number))
+        }
+        "f32" | "f64" if bare => Some((Plain::Finite, Base::Number)),
+        "String" if bare => Some((Plain::Free, Base::Text)),
+        "bool" if bare => Some((Plain::Free, Base::Other)),
+        "Option" => inner(),
+        "Vec" => inner().map(|(inner, _)| (inner, Base::List)),
+        _ => None,
+    }
+}
+
+/// The checks of `name`'s value: its type's (none for a plain type, a direct call for a float,
+/// a probe for any other) and its rules' (direct calls where the rule applies to the plain
+/// type, else through a probe, which fails a rule on a type it does not apply to).
+fn field_checks(
+    conform: &TokenStream,
+    name: &syn::Ident,
+    known: &Known,
+    written: &mut Written,
+) -> Vec<TokenStream> {
     let ty = &known.ty;
-    let rules = known.rules.iter().map(|rule| match rule {
-        Rule::Range(min, max) => {
-            let (min, max) = (option(min), option(max));
-            quote!((&&Rule(#name)).within(#min, #max))
+    let plain = plain(ty);
+    let mut checks = Vec::new();
+    match plain {
+        Some((Plain::Free, _)) => {}
+        Some((Plain::Finite, _)) => {
+            checks.push(quote!(<#ty as #conform::Conforms>::conforms(#name)));
         }
-        Rule::Length(min, max) => {
-            let (min, max) = (option(min), option(max));
-            quote!((&&Rule(#name)).measured(#min, #max))
+        None => {
+            written.probed.push(ty.clone());
+            checks.push(quote!((&&#conform::Probe::<#ty>::NEW).holds(#name)));
         }
-        Rule::Pattern(pattern) => quote!({
-            static RULE: StringRule = StringRule::pattern(#pattern);
-            (&&Rule(#name)).meets(&RULE)
-        }),
-        Rule::Format(format) => quote!({
-            static RULE: StringRule = StringRule::format(#format);
-            (&&Rule(#name)).meets(&RULE)
-        }),
-    });
-    quote!((&&Probe::<#ty>::NEW).holds(#name) #(&& #rules)*)
+    }
+    let base = plain.map(|(_, base)| base);
+    for rule in &known.rules {
+        let (applies, direct, probed) = match rule {
+            Rule::Range(min, max) => {
+                let (min, max) = (option(min), option(max));
+                (
+                    Base::Number,
+                    quote!(#conform::Ranged::within(#name, #min, #max)),
+                    quote!((&&#conform::Rule(#name)).within(#min, #max)),
+                )
+            }
+            Rule::Length(min, max) => {
+                let (min, max) = (option(min), option(max));
+                let applies = match base {
+                    Some(Base::List) => Base::List,
+                    _ => Base::Text,
+                };
+                (
+                    applies,
+                    quote!(#conform::Measured::measured(#name, #min, #max)),
+                    quote!((&&#conform::Rule(#name)).measured(#min, #max)),
+                )
+            }
+            Rule::Pattern(_) | Rule::Format(_) => {
+                let rule = match rule {
+                    Rule::Pattern(pattern) => quote!(#conform::StringRule::pattern(#pattern)),
+                    Rule::Format(format) => quote!(#conform::StringRule::format(#format)),
+                    _ => unreachable!(),
+                };
+                (
+                    Base::Text,
+                    quote!({
+                        static RULE: #conform::StringRule = #rule;
+                        #conform::Textual::meets(#name, &RULE)
+                    }),
+                    quote!({
+                        static RULE: #conform::StringRule = #rule;
+                        (&&#conform::Rule(#name)).meets(&RULE)
+                    }),
+                )
+            }
+        };
+        if base == Some(applies) {
+            checks.push(direct);
+        } else {
+            written.rules_probed = true;
+            checks.push(probed);
+        }
+    }
+    checks
 }
 
 /// Whether every attribute of `attrs` is modelled (`keys` being the plain keys allowed in its
