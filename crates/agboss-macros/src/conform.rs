@@ -4,8 +4,8 @@
 //! A type is exact when its schema says nothing the generated code does not check: every
 //! attribute is one of the few modelled below (renames, defaults, skips, and the `range`,
 //! `length`, pattern and format rules), and every field's type is exact in turn (asked at the
-//! expansion site through a probe), and the type is registered with `inventory` so that the
-//! contract finds its validator by its type id. Anything else (`flatten`, `tag`, `untagged`, `alias`,
+//! expansion site through a probe); `#[tool]` asks its handler's input and output the same
+//! way. Anything else (`flatten`, `tag`, `untagged`, `alias`,
 //! `with`, `extend`, a rule with a computed bound) leaves the type not exact: it is then
 //! validated by the schema's checker alone, as every type was before; nothing fails to compile.
 
@@ -74,17 +74,11 @@ pub fn generate(private: &TokenStream, input: &DeriveInput) -> TokenStream {
         probes: false,
         rules: false,
     });
-    // A generic type has no one type id to register; its values go to the schema's checker.
-    let registration = input
-        .generics
-        .params
-        .is_empty()
-        .then(|| crate::emit::submit(private, quote!(#conform::Conformity::of::<#ident>())));
     // Only what the bodies call through a probe is imported (method calls need their traits in
     // scope); plain fields are checked by direct calls or not at all.
     let probes = bodies
         .probes
-        .then(|| quote!(use #conform::{Known as _, Unknown as _};));
+        .then(|| quote!(#[allow(unused_imports)] use #conform::{Known as _, Unknown as _};));
     let rules = bodies
         .rules
         .then(|| quote!(use #conform::{Measured as _, Ranged as _, Textual as _, Untyped as _};));
@@ -99,8 +93,6 @@ pub fn generate(private: &TokenStream, input: &DeriveInput) -> TokenStream {
         const _: () = {
             #probes
             #rules
-
-            #registration
 
             #[automatically_derived]
             impl #impl_generics #conform::Conforms for #ident #ty_generics #where_clause {

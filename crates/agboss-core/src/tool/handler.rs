@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Scope;
+use super::conform::Checks;
 use super::schema::{input_schema_of, output_schema_of};
 use super::{ToolDescriptor, ToolError};
 use crate::component::DependencyError;
@@ -65,6 +66,13 @@ pub trait Tool: ToolHandler + Sized {
     /// Builds the tool for one call from `scope`, resolving each field.
     #[doc(hidden)]
     fn build(scope: &Scope<'_>) -> Result<Self, DependencyError>;
+
+    /// The generated validators of the input and output (see [`conform`](super::conform)),
+    /// asked by `#[tool]` where the handler's types are known; none by default.
+    #[doc(hidden)]
+    fn checks() -> Checks<Self::Input, Self::Output> {
+        Checks::NONE
+    }
 }
 
 /// The input schema of tool `T` (what `#[tool]` registers).

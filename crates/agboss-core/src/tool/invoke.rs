@@ -148,15 +148,15 @@ impl std::fmt::Debug for CallFrame {
 /// [`invoke`](Self::invoke) takes the JSON arguments a model sent and returns the outcome the
 /// model reads; [`call`](Self::call) takes a typed input and returns the typed output, with
 /// the same validation, timeout, cancellation and panic handling.
-pub struct Invoker<T> {
+pub struct Invoker<T: Tool> {
     /// Everything but the types: what is not generic is compiled once for every tool.
     core: Contract,
-    /// The generated validators of the tool's DTOs, found once.
-    checks: Checks,
+    /// The generated validators of the tool's DTOs, asked once.
+    checks: Checks<T::Input, T::Output>,
     _tool: PhantomData<fn() -> T>,
 }
 
-impl<T> Clone for Invoker<T> {
+impl<T: Tool> Clone for Invoker<T> {
     fn clone(&self) -> Self {
         Invoker {
             core: self.core.clone(),
@@ -177,7 +177,7 @@ impl<T: Tool> Invoker<T> {
     fn described_by(descriptor: &'static ToolDescriptor, env: ToolEnv) -> Invoker<T> {
         Invoker {
             core: Contract::described_by(descriptor, env),
-            checks: Checks::of::<T::Input, T::Output>(),
+            checks: T::checks(),
             _tool: PhantomData,
         }
     }

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::allowlist::CompiledAllowLists;
-use super::conform::{Check, strict};
+use super::conform::strict;
 use super::tape::{Tape, TapeError, TapeJson, fill_from_serialize, fill_from_text, with_tape};
 use super::{AllowList, Issues, SchemaError};
 
@@ -130,10 +130,10 @@ impl SchemaCheck {
     /// (empty arguments, a `null` serde does not take, a value out of range) is decided by
     /// [`decode`](Self::decode), so what the model reads of a refusal is the schema checker's.
     /// For a type whose `Conforms::exact` holds, and an input without allowlists.
-    pub(crate) fn decode_checked<I: DeserializeOwned + 'static>(
+    pub(crate) fn decode_checked<I: DeserializeOwned>(
         &self,
         arguments: &str,
-        check: Check,
+        check: fn(&I) -> bool,
     ) -> Result<I, Issues> {
         match strict::read::<I>(arguments) {
             Ok(input) if check(&input) => Ok(input),

@@ -14,7 +14,7 @@ use super::consent::Consent;
 use super::needs::needs_tokens;
 use super::results::repeated_when_tokens;
 use crate::emit::{self, Builder, Descriptor, submit};
-use crate::fields::{Field, dependencies_of, gen_dependent_impl};
+use crate::fields::{Field, dependencies_of, gen_dependent_impl_with};
 
 /// The struct (with the pass-through's client field, if any), and in an anonymous constant its
 /// dependencies, descriptor, `impl Tool`, the checks and handler of an `#[mcp_tool]`, and its
@@ -24,11 +24,12 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
     let item = &gen_struct(tool, item);
     let descriptor = Descriptor::new(&private, "__AGBOSS_DESCRIPTOR", "ToolDescriptor", "Tool");
     // The fields of the emitted struct, the pass-through's client among them.
-    let implementation = gen_dependent_impl(
+    let implementation = gen_dependent_impl_with(
         &tool.fields,
         item,
         &descriptor,
         gen_descriptor(tool, item, &private),
+        gen_checks(&item.ident, &private),
     );
     let mcp_check = gen_mcp_check(tool, &private);
     let handler = gen_pass_through(tool, item, &private);
@@ -48,6 +49,44 @@ pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
         registration,
     ];
     emit::component(tool.header.doc(item), item, &items)
+}
+
+/// `fn checks`: the generated validators of the handler's input and output, asked of their
+/// types here, where they are known (a type that is not `#[dto]`, or not exact, has none).
+fn gen_checks(ident: &syn::Ident, private: &TokenStream) -> TokenStream {
+    let conform = quote!(#private::conform);
+    let checks = quote! {
+        // One of the two traits is the one a probe finds; the other is unused.
+        #[allow(unused_imports)]
+        fn checks() -> #conform::Checks<Self::Input, Self::Output> {
+            use #conform::{Known as _, Unknown as _};
+            #conform::Checks::new(
+                (&&#conform::Probe::<Self::Input>::NEW).checker(),
+                (&&#conform::Probe::<Self::Output>::NEW).checker(),
+            )
+        }
+    };
+    // Every token spanned on the struct's name, as the impl's header is: a missing handler
+    // impl is reported there.
+    spanned_at(checks, ident.span())
+}
+
+/// `tokens`, each spanned at `span`.
+fn spanned_at(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), spanned_at(group.stream(), span));
+                inner.set_span(span);
+                token = proc_macro2::TokenTree::Group(inner);
+            } else {
+                token.set_span(span);
+            }
+            token
+        })
+        .collect()
 }
 
 /// The struct as the user wrote it, plus, for a pass-through `#[mcp_tool]`, the hidden field

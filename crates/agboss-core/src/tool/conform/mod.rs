@@ -15,7 +15,6 @@
 
 pub(crate) mod strict;
 
-use std::any::{Any, TypeId};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
@@ -145,71 +144,45 @@ pub fn read_checked<T: serde::de::DeserializeOwned + Conforms>(text: &str) -> Op
     (T::exact(DEPTH) && value.conforms()).then_some(value)
 }
 
-/// A `#[dto]` type's generated validator, registered with `inventory` so that the contract,
-/// generic over a tool's types, finds it by the type's id: a type without one (not a `#[dto]`,
-/// or generic) is judged by the schema's checker.
-pub struct Conformity {
-    type_id: fn() -> TypeId,
-    check: fn() -> Option<Check>,
+/// The generated validators of one tool's input and output, found by `#[tool]` where their
+/// types are known (`Tool::checks`): `None` where the type is not exact, and the schema's
+/// checker judges every value.
+pub struct Checks<I, O> {
+    pub(crate) input: Option<fn(&I) -> bool>,
+    pub(crate) output: Option<fn(&O) -> bool>,
 }
 
-inventory::collect!(Conformity);
+impl<I, O> Checks<I, O> {
+    /// No generated check: every value goes through the schema's checker.
+    pub const NONE: Checks<I, O> = Checks {
+        input: None,
+        output: None,
+    };
 
-/// A generated validator, erased: whether a value of its type conforms (`false` for a value of
-/// another type).
-pub type Check = fn(&dyn Any) -> bool;
+    /// The checks of a tool's input and output.
+    pub fn new(input: Option<fn(&I) -> bool>, output: Option<fn(&O) -> bool>) -> Checks<I, O> {
+        Checks { input, output }
+    }
 
-impl Conformity {
-    /// The registration of `T`'s generated validator.
-    pub const fn of<T: Conforms + Any>() -> Conformity {
-        Conformity {
-            type_id: TypeId::of::<T>,
-            check: check_of::<T>,
-        }
+    /// Whether the input is checked by the generated validator (for tests of which path a
+    /// tool's calls take).
+    pub fn covers_input(&self) -> bool {
+        self.input.is_some()
+    }
+
+    /// Whether the output is checked by the generated validator.
+    pub fn covers_output(&self) -> bool {
+        self.output.is_some()
     }
 }
 
-/// `T`'s check, if `T` is exact.
-fn check_of<T: Conforms + Any>() -> Option<Check> {
-    fn conforms<T: Conforms + Any>(value: &dyn Any) -> bool {
-        value.downcast_ref::<T>().is_some_and(T::conforms)
-    }
-    T::exact(DEPTH).then_some(conforms::<T> as Check)
-}
-
-/// The generated validator of the type `T`, if `#[dto]` registered one and `T` is exact.
-pub(crate) fn check_for<T: Any>() -> Option<Check> {
-    static CHECKS: OnceLock<HashMap<TypeId, Option<Check>>> = OnceLock::new();
-    let checks = CHECKS.get_or_init(|| {
-        inventory::iter::<Conformity>()
-            .map(|conformity| ((conformity.type_id)(), (conformity.check)()))
-            .collect()
-    });
-    checks.get(&TypeId::of::<T>()).copied().flatten()
-}
-
-/// The generated validators of a tool's input and output, found once per invoker.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Checks {
-    pub(crate) input: Option<Check>,
-    pub(crate) output: Option<Check>,
-}
-
-impl Checks {
-    /// The checks of the input type `I` and the output type `O`.
-    pub(crate) fn of<I: Any, O: Any>() -> Checks {
-        Checks {
-            input: check_for::<I>(),
-            output: check_for::<O>(),
-        }
+impl<I, O> Clone for Checks<I, O> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-/// Whether the contract checks values of `T` with the generated validator: `T` is a
-/// registered `#[dto]` and exact (for tests that check which path a tool's calls take).
-pub fn covers<T: Any>() -> bool {
-    check_for::<T>().is_some()
-}
+impl<I, O> Copy for Checks<I, O> {}
 
 /// Asks of a type, where the generated code is expanded, whether it is [`Conforms`]: through
 /// `(&&Probe::<T>::NEW)`, [`Known`]'s methods are found for one that is and [`Unknown`]'s for
@@ -225,6 +198,8 @@ impl<T> Probe<T> {
 pub trait Known<T> {
     /// `T::exact(depth)`.
     fn exact(&self, depth: u8) -> bool;
+    /// `T::conforms`, if `T` is exact.
+    fn checker(&self) -> Option<fn(&T) -> bool>;
     /// `value.conforms()`.
     fn holds(&self, value: &T) -> bool;
 }
@@ -233,6 +208,10 @@ impl<T: Conforms> Known<T> for &Probe<T> {
     #[inline]
     fn exact(&self, depth: u8) -> bool {
         T::exact(depth)
+    }
+
+    fn checker(&self) -> Option<fn(&T) -> bool> {
+        T::exact(DEPTH).then_some(T::conforms as fn(&T) -> bool)
     }
 
     #[inline]
@@ -246,6 +225,10 @@ pub trait Unknown<T> {
     /// `false`.
     fn exact(&self, _depth: u8) -> bool {
         false
+    }
+    /// `None`.
+    fn checker(&self) -> Option<fn(&T) -> bool> {
+        None
     }
     /// `true`: the type is not exact, so its values are judged by the schema's checker.
     fn holds(&self, _value: &T) -> bool {
