@@ -44,8 +44,9 @@ pub trait Conforms {
     fn conforms(&self) -> bool;
 }
 
-macro_rules! plain {
-    ($($ty:ty)*) => {$(
+/// `Conforms` for leaf types, exact at any depth, a value conforming when `$holds` says so.
+macro_rules! leaf {
+    ($holds:expr; $($ty:ty)*) => {$(
         impl Conforms for $ty {
             #[inline]
             fn exact(_: u8) -> bool {
@@ -54,31 +55,15 @@ macro_rules! plain {
 
             #[inline]
             fn conforms(&self) -> bool {
-                true
+                $holds(self)
             }
         }
     )*};
 }
 
-plain!(bool String i8 i16 i32 i64 isize u8 u16 u32 u64 usize Value);
-
-macro_rules! float {
-    ($($ty:ty)*) => {$(
-        impl Conforms for $ty {
-            #[inline]
-            fn exact(_: u8) -> bool {
-                true
-            }
-
-            #[inline]
-            fn conforms(&self) -> bool {
-                self.is_finite()
-            }
-        }
-    )*};
-}
-
-float!(f32 f64);
+leaf!(|_| true; bool String i8 i16 i32 i64 isize u8 u16 u32 u64 usize Value);
+// A NaN or an infinity is written as `null`, which the schema's `number` refuses.
+leaf!(|value: &Self| value.is_finite(); f32 f64);
 
 impl<T: Conforms> Conforms for Option<T> {
     fn exact(depth: u8) -> bool {
