@@ -2,8 +2,8 @@
 //! one pass, for the types whose schema the generated code covers whole.
 //!
 //! A `#[dto]` type implements [`Conforms`]: [`exact`](Conforms::exact) says whether reading it
-//! with [`strict::read`] and then asking [`conforms`](Conforms::conforms) refuses everything its
-//! schema refuses, and `conforms` checks what the schema adds to the type (ranges, lengths,
+//! with the strict reader (`strict::read`) and then asking [`conforms`](Conforms::conforms)
+//! refuses everything its schema refuses, and `conforms` checks what the schema adds to the type (ranges, lengths,
 //! patterns, formats). `#[tool]` hands the contract a [`Checks`] of its input and output, found
 //! with the [`Probe`]s below: a type that is not exact (a foreign type, a serde attribute the
 //! generated code does not model, a recursive type) has no check, and its values go through the
