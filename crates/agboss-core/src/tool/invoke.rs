@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::conform::Checks;
 use super::needs::resolve_needs;
 use super::race::{Finish, Race};
-use super::schema::{CompiledSchemas, unwritable};
+use super::schema::{CompiledSchemas, SchemaCheck, unwritable};
 use super::{
     ArtifactShelf, Asker, CallOutcome, CredentialProvider, Credentials, Tool, ToolDescriptor,
     ToolFailure, ToolResult,
@@ -253,9 +253,8 @@ impl<T: Tool> Invoker<T> {
     fn rendered_checked(&self, output: &T::Output) -> Result<String, ToolFailure> {
         let text = serde_json::to_string(output)
             .map_err(|e| ToolFailure::InvalidOutput(unwritable(output, &e)))?;
-        if !self.checks.output.is_some_and(|check| check(output)) {
-            schemas_of(self.core.descriptor)?
-                .output
+        if let Some(schema) = self.output_schema_unless_covered(output)? {
+            schema
                 .check_text(&text)
                 .map_err(ToolFailure::InvalidOutput)?;
         }
@@ -267,13 +266,24 @@ impl<T: Tool> Invoker<T> {
     fn output_value(&self, output: &T::Output) -> ToolResult {
         let value = serde_json::to_value(output)
             .map_err(|e| ToolFailure::InvalidOutput(unwritable(output, &e)))?;
-        if !self.checks.output.is_some_and(|check| check(output)) {
-            schemas_of(self.core.descriptor)?
-                .output
+        if let Some(schema) = self.output_schema_unless_covered(output)? {
+            schema
                 .check_value(&value)
                 .map_err(ToolFailure::InvalidOutput)?;
         }
         Ok(value)
+    }
+
+    /// The output schema's checker, unless the generated validator covers the output's type
+    /// and `output` conforms: then there is nothing left to check.
+    fn output_schema_unless_covered(
+        &self,
+        output: &T::Output,
+    ) -> Result<Option<&'static SchemaCheck>, ToolFailure> {
+        if self.checks.output.is_some_and(|check| check(output)) {
+            return Ok(None);
+        }
+        Ok(Some(&schemas_of(self.core.descriptor)?.output))
     }
 
     /// The first three steps, up to an output (and where a dependency cut it); the caller checks
