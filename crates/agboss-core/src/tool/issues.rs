@@ -61,13 +61,6 @@ impl Issues {
         Issues::one(None, format!("malformed JSON: {error}"))
     }
 
-    /// A value the schema accepted but serde could not read or write.
-    pub(crate) fn serde<E: fmt::Display>(error: serde_path_to_error::Error<E>) -> Issues {
-        let path = error.path().to_string();
-        let path = (path != ".").then_some(path);
-        Issues::one(path, error.into_inner().to_string())
-    }
-
     /// Every violation of `validator` by `instance`; `schema` is the validator's source. The
     /// cold path: it builds the instance as a `Value` to name paths and quote values.
     pub(crate) fn of(

@@ -224,7 +224,7 @@ impl SchemaCheck {
 fn read_typed<I: DeserializeOwned>(text: &str) -> Result<I, Issues> {
     // The strict reader refuses nothing the schema accepted; it is used here so that a tool's
     // input type is read by one instantiation on both paths.
-    strict::read::<I>(text).map_err(|_| where_refused::<I>(text, true))
+    strict::read::<I>(text).map_err(|refused| where_refused(text, &refused, true))
 }
 
 /// Redeemed arguments (a `wants` tool's, with each reference replaced by its artifact) read as
@@ -233,48 +233,52 @@ fn read_typed<I: DeserializeOwned>(text: &str) -> Result<I, Issues> {
 /// `Value`'s would: without a position in the text.
 pub(crate) fn read_redeemed<I: DeserializeOwned>(arguments: &Value) -> Result<I, Issues> {
     let text = arguments.to_string();
-    strict::read::<I>(&text).map_err(|_| where_refused::<I>(&text, false))
+    strict::read::<I>(&text).map_err(|refused| where_refused(&text, &refused, false))
 }
 
-/// Where, and why, serde refuses `text` as an `I` although the schema accepted it (a
-/// hand-written schema, a duplicate key, or a serde attribute schemars does not model); the
-/// message without its position in `text` unless `positions`.
+/// Where, and why, serde refused `text` although the schema accepted it (a hand-written
+/// schema, a duplicate key, or a serde attribute schemars does not model); the message without
+/// its position in `text` unless `positions`. Not generic: the reader marked where the refusal
+/// happened as it read, so nothing reads the text a second time.
 #[cold]
-fn where_refused<I: DeserializeOwned>(text: &str, positions: bool) -> Issues {
-    match serde_path_to_error::deserialize::<_, I>(&mut serde_json::Deserializer::from_str(text)) {
-        Ok(_) => Issues::one(None, "does not match the input type"),
-        Err(error) if positions => Issues::serde(error),
-        Err(error) => without_position(error),
-    }
-}
-
-/// A refusal as reading a `Value` reports it: `serde_json`'s message without ` at line L
-/// column C`.
-fn without_position(error: serde_path_to_error::Error<serde_json::Error>) -> Issues {
-    let path = error.path().to_string();
-    let path = (path != ".").then_some(path);
-    let error = error.into_inner();
+fn where_refused(text: &str, refused: &strict::Refused, positions: bool) -> Issues {
+    let error = &refused.error;
     let message = error.to_string();
-    let position = format!(" at line {} column {}", error.line(), error.column());
-    let message = match message.strip_suffix(&position) {
-        Some(message) if error.line() != 0 => message.to_owned(),
-        _ => message,
+    let message = match positions {
+        true => message,
+        false => {
+            let position = format!(" at line {} column {}", error.line(), error.column());
+            match message.strip_suffix(&position) {
+                Some(message) if error.line() != 0 => message.to_owned(),
+                _ => message,
+            }
+        }
     };
-    Issues::one(path, message)
+    Issues::one(refused.path(text), message)
 }
 
-/// Why `value` is not JSON at all (a map with keys that are not strings), and where: the cold
-/// path of [`SchemaCheck::check_value`] and of rendering an output (`error` is what the writer
-/// said, used if the path cannot be found).
+/// Why `value` is not JSON at all (a map with keys that are not strings, a `serialize_with`
+/// that fails), and where: the cold path of rendering an output and of checking a typed value
+/// (`error` is what the writer said). Where is read from the text `serde_json` had written when
+/// it stopped, by the serializer that renders outputs anyway, so no second serializer (one that
+/// tracks paths) is compiled for every output type.
 #[cold]
 pub(crate) fn unwritable<V: Serialize + ?Sized>(
     value: &V,
     error: &dyn std::fmt::Display,
 ) -> Issues {
-    let mut sink = serde_json::Serializer::new(std::io::sink());
-    serde_path_to_error::serialize(value, &mut sink)
-        .err()
-        .map_or_else(|| Issues::one(None, error.to_string()), Issues::serde)
+    let mut written = Vec::new();
+    let _ = serde_json::to_writer(&mut written, value);
+    unwritable_after(&written, error)
+}
+
+/// [`unwritable`] once the text is written: not generic.
+fn unwritable_after(written: &[u8], error: &dyn std::fmt::Display) -> Issues {
+    let written = String::from_utf8_lossy(written);
+    Issues::one(
+        super::conform::trail::path_of_partial(&written),
+        error.to_string(),
+    )
 }
 
 impl std::fmt::Debug for CompiledSchemas {
@@ -288,7 +292,9 @@ impl std::fmt::Debug for CompiledSchemas {
 
 #[cfg(test)]
 mod tests {
-    use serde::Deserialize;
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Serialize};
     use serde_json::json;
 
     use super::*;
@@ -308,42 +314,271 @@ mod tests {
         limit: u32,
         place: Place,
         kind: Option<Kind>,
+        #[serde(default)]
+        more: Vec<Place>,
+        #[serde(default)]
+        named: BTreeMap<String, Kind>,
     }
 
-    #[derive(Debug, Deserialize)]
+    #[derive(Debug, Deserialize, Serialize)]
     #[allow(dead_code)]
     enum Kind {
         Plain,
         Tagged(String),
+        Pair(u8, bool),
+        Shaped { size: u32 },
     }
 
-    /// Redeemed arguments read through their text are refused with the issues reading the
-    /// `Value` itself gave (what the contract did before).
+    /// What `serde_path_to_error` (the reference: it reads the text a second time, tracking
+    /// the path) says of a refusal.
+    fn reference<E: std::fmt::Display>(error: serde_path_to_error::Error<E>) -> Issues {
+        let path = error.path().to_string();
+        let path = (path != ".").then_some(path);
+        Issues::one(path, error.into_inner().to_string())
+    }
+
+    const REFUSED: &[&str] = &[
+        r#"{"limit": "7", "place": {"city": "x", "rows": []}}"#,
+        r#"{"limit": 5000000000, "place": {"city": "x", "rows": []}}"#,
+        r#"{"limit": 1.5, "place": {"city": "x", "rows": []}}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": [1, 300]}}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": "text"}}"#,
+        r#"{"limit": 1, "place": {"city": "x"}}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": [], "other": 1}}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}, "kind": "Other"}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}, "kind": {"Tagged": 1}}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}, "kind": {"Pair": [1, 2]}}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}, "kind": {"Pair": [1]}}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}, "kind": {"Shaped": {"size": -1}}}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}, "kind": {"Shaped": {}}}"#,
+        r#"{"limit": 1, "place": null}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}, "more": [{"city": "y", "rows": [1]}, {"city": 2, "rows": []}]}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}, "more": [{"city": "y", "rows": [1, [2]]}]}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}, "named": {"a.b": "Plain", "c\"d": {"Tagged": false}}}"#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}, "named": {"k": "Nope"}}"#,
+        r#"{"place": {"city": "x", "rows": []}, "limit": 1, "limit": 2}"#,
+        r#" { "limit" : 1 , "pl\u0061ce" : { "city" : "x" , "rows" : [ 1 , -1 ] } } "#,
+        r#"{"limit": 1}"#,
+        r#""text""#,
+        r#"{"limit": 1, "place": {"city": "x", "rows": []}} {}"#,
+    ];
+
+    /// The strict reader names where it refused as `serde_path_to_error` does: the same path
+    /// and message for arguments as sent (with the position) and for redeemed arguments (a
+    /// `Value`, without it), although it reads each text once and names nothing while it reads.
     #[test]
-    fn redeemed_arguments_are_refused_as_a_value_would_be() {
-        let refused = [
-            json!({"limit": "7", "place": {"city": "x", "rows": []}}),
-            json!({"limit": 5_000_000_000u64, "place": {"city": "x", "rows": []}}),
-            json!({"limit": 1.5, "place": {"city": "x", "rows": []}}),
-            json!({"limit": 1, "place": {"city": "x", "rows": [1, 300]}}),
-            json!({"limit": 1, "place": {"city": "x", "rows": "text"}}),
-            json!({"limit": 1, "place": {"city": "x"}}),
-            json!({"limit": 1, "place": {"city": "x", "rows": [], "other": 1}}),
-            json!({"limit": 1, "place": {"city": "x", "rows": []}, "kind": "Other"}),
-            json!({"limit": 1, "place": {"city": "x", "rows": []}, "kind": {"Tagged": 1}}),
-            json!({"limit": 1, "place": null}),
-            json!([1, 2]),
-        ];
-        for arguments in refused {
+    fn refusals_are_named_as_a_path_tracking_reader_names_them() {
+        for text in REFUSED {
+            let mut reader = serde_json::Deserializer::from_str(text);
+            let expected = serde_path_to_error::deserialize::<_, Input>(&mut reader)
+                .map(|_| ())
+                .map_err(reference)
+                .and_then(|()| reader.end().map_err(|e| Issues::one(None, e.to_string())));
+            let read = read_typed::<Input>(text).map(|_| ());
+            assert!(expected.is_err(), "{text} is refused");
+            assert_eq!(read, expected, "{text}");
+        }
+        for text in REFUSED.iter().filter(|text| !text.ends_with("{}")) {
+            let arguments: Value = serde_json::from_str(text).unwrap();
             let as_value = serde_path_to_error::deserialize::<_, Input>(arguments.clone())
                 .map(|_| ())
-                .map_err(Issues::serde);
+                .map_err(reference);
             let as_text = read_redeemed::<Input>(&arguments).map(|_| ());
-            assert!(as_value.is_err(), "{arguments} is refused");
             assert_eq!(as_text, as_value, "{arguments}");
         }
         let read: Input =
             read_redeemed(&json!({"limit": 3, "place": {"city": "x", "rows": [1]}})).unwrap();
         assert_eq!((read.limit, read.place.rows), (3, vec![1]));
+        // Where the strict reader refuses what serde alone reads, it says so at the value.
+        let refused = read_typed::<Input>(r#"{"limit": 1, "place": ["x", []]}"#).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "place: invalid type: sequence, expected struct Place at line 1 column 23"
+        );
+    }
+
+    /// A value shaped like `Input` where any part may be replaced by something else: a leaf
+    /// of another type, an array, an object with an unknown member, or nothing.
+    fn near_input() -> impl proptest::strategy::Strategy<Value = Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            (-3i64..400).prop_map(Value::from),
+            Just(json!(1.5)),
+            Just(json!(5_000_000_000u64)),
+            "[a-z\\\"]{0,3}".prop_map(Value::from),
+            Just(json!([1, "x"])),
+            Just(json!({"other": 1})),
+        ];
+        let or =
+            |good: BoxedStrategy<Value>| prop_oneof![6 => good, 1 => leaf.clone().boxed()].boxed();
+        let rows = or(proptest::collection::vec(
+            or((0u8..=255).prop_map(Value::from).boxed()),
+            0..3,
+        )
+        .prop_map(Value::from)
+        .boxed());
+        let place = or((or("[a-z]{1,3}".prop_map(Value::from).boxed()), rows)
+            .prop_map(|(city, rows)| json!({"city": city, "rows": rows}))
+            .boxed());
+        let kind = or(prop_oneof![
+            Just(json!("Plain")),
+            Just(json!("Other")),
+            Just(json!({"Plain": null})),
+            "[a-z]{0,2}".prop_map(|t| json!({"Tagged": t})),
+            (0u8..3, any::<bool>()).prop_map(|(a, b)| json!({"Pair": [a, b]})),
+            (-1i64..3).prop_map(|size| json!({"Shaped": {"size": size}})),
+        ]
+        .boxed());
+        let more = or(proptest::collection::vec(place.clone(), 0..3)
+            .prop_map(Value::from)
+            .boxed());
+        let named = or(
+            proptest::collection::btree_map("[a-z.\"]{1,3}", kind.clone(), 0..3)
+                .prop_map(|map| Value::Object(map.into_iter().collect()))
+                .boxed(),
+        );
+        (
+            or((0u32..9).prop_map(Value::from).boxed()),
+            place,
+            kind,
+            more,
+            named,
+            any::<u8>(),
+        )
+            .prop_map(|(limit, place, kind, more, named, drop)| {
+                let mut object = serde_json::Map::new();
+                for (i, (key, value)) in [
+                    ("limit", limit),
+                    ("place", place),
+                    ("kind", kind),
+                    ("more", more),
+                    ("named", named),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    if drop & (1 << i) == 0 || i >= 2 && drop & 0x80 == 0 {
+                        object.insert(key.into(), value);
+                    }
+                }
+                if drop == 255 {
+                    object.insert("extra".into(), json!(1));
+                }
+                Value::Object(object)
+            })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+        /// On generated arguments, mostly refused somewhere deep: the same path and message as
+        /// the path-tracking reader, for text (pretty or compact) and for redeemed values.
+        #[test]
+        fn refusals_match_the_path_tracking_reader(arguments in near_input(), pretty: bool) {
+            let text = match pretty {
+                true => serde_json::to_string_pretty(&arguments).unwrap(),
+                false => arguments.to_string(),
+            };
+            let mut reader = serde_json::Deserializer::from_str(&text);
+            let expected = serde_path_to_error::deserialize::<_, Input>(&mut reader)
+                .map(|_| ())
+                .map_err(reference);
+            // `{"Plain": null}` is refused by the strict reader alone (as the schema refuses it),
+            // wherever serde would fail later.
+            proptest::prop_assume!(!arguments.to_string().contains(r#"{"Plain":null}"#));
+            // The strict reader reads an enum from what the text holds, so on two forms its
+            // message is its own: `{"Plain": null}` (which serde alone takes) and an enum
+            // written as neither a string nor an object (serde_json says `expected value`).
+            // The path is the same.
+            let own_message = |issues: &Issues| {
+                let message = &issues.as_slice()[0].message;
+                message.starts_with("expected value") || message.contains("expected enum Kind")
+            };
+            let read = read_typed::<Input>(&text).map(|_| ());
+            // A struct written as an array is refused by the strict reader alone too.
+            let strict_only = |read: &Result<(), Issues>| {
+                read.as_ref().is_err_and(|issues| {
+                    issues.as_slice()[0].message.starts_with("invalid type: sequence, expected struct")
+                })
+            };
+            proptest::prop_assume!(!strict_only(&read));
+            match (&read, &expected) {
+                (Err(read), Err(reference)) if own_message(reference) || own_message(read) => {
+                    proptest::prop_assert_eq!(&read.as_slice()[0].path, &reference.as_slice()[0].path);
+                }
+                _ => proptest::prop_assert_eq!(read, expected),
+            }
+            let as_value = serde_path_to_error::deserialize::<_, Input>(arguments.clone())
+                .map(|_| ())
+                .map_err(reference);
+            let redeemed = read_redeemed::<Input>(&arguments).map(|_| ());
+            match (&redeemed, &as_value) {
+                (Err(read), Err(reference)) if own_message(reference) || own_message(read) => {
+                    proptest::prop_assert_eq!(&read.as_slice()[0].path, &reference.as_slice()[0].path);
+                }
+                _ => proptest::prop_assert_eq!(redeemed, as_value),
+            }
+        }
+    }
+
+    #[derive(Serialize)]
+    struct Out {
+        a: u8,
+        items: Vec<Item>,
+        kinds: Vec<Kind>,
+        keyed: BTreeMap<(u8, u8), u8>,
+    }
+
+    #[derive(Serialize)]
+    struct Item {
+        name: String,
+        #[serde(serialize_with = "refuse_x")]
+        value: String,
+    }
+
+    fn refuse_x<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+        match text {
+            "x" => Err(serde::ser::Error::custom("has no JSON form")),
+            _ => s.serialize_str(text),
+        }
+    }
+
+    /// An output that cannot be written is named from the text written up to where it
+    /// stopped, as `serde_path_to_error` names it.
+    #[test]
+    fn unwritable_outputs_are_named_as_a_path_tracking_writer_names_them() {
+        let item = |name: &str, value: &str| Item {
+            name: name.into(),
+            value: value.into(),
+        };
+        let outputs = [
+            Out {
+                a: 1,
+                items: vec![item("a", "ok"), item("b\"],{", "ok"), item("c", "x")],
+                kinds: vec![],
+                keyed: BTreeMap::new(),
+            },
+            Out {
+                a: 1,
+                items: vec![item("x", "x")],
+                kinds: vec![],
+                keyed: BTreeMap::new(),
+            },
+            Out {
+                a: 1,
+                items: vec![],
+                kinds: vec![Kind::Plain],
+                keyed: BTreeMap::from([((1, 2), 3)]),
+            },
+        ];
+        for output in &outputs {
+            let mut sink = serde_json::Serializer::new(std::io::sink());
+            let expected =
+                reference(serde_path_to_error::serialize(output, &mut sink).unwrap_err());
+            let error = serde_json::to_string(output).unwrap_err();
+            assert_eq!(unwritable(output, &error), expected);
+        }
     }
 }

@@ -14,6 +14,7 @@
 //! ran.
 
 pub(crate) mod strict;
+pub(crate) mod trail;
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;

@@ -16,31 +16,67 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 
-/// `text` read as a `T` the way its schema reads it, or `None` (the reason is the schema
-/// checker's to give). Trailing characters after the document are refused, as
-/// `serde_json::from_str` refuses them.
-pub(crate) fn read<T: de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+use super::trail::{Step, Trail, path_of};
+
+/// `text` read as a `T` the way its schema reads it. Trailing characters after the document
+/// are refused, as `serde_json::from_str` refuses them. A refusal says where it happened
+/// ([`Refused::path`]) without a second reading.
+pub(crate) fn read<T: de::DeserializeOwned>(text: &str) -> Result<T, Refused> {
+    let trail = Trail::default();
     let mut reader = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(Strict(&mut reader))?;
-    reader.end()?;
-    Ok(value)
+    // No closures here: each would be compiled again for every type read.
+    let value = match T::deserialize(Strict(&mut reader, &trail)) {
+        Ok(value) => value,
+        Err(error) => return Err(Refused::new(error, trail)),
+    };
+    match reader.end() {
+        Ok(()) => Ok(value),
+        Err(error) => Err(Refused::new(error, trail)),
+    }
 }
 
-/// A deserializer that hands every value it reads to a [`Guard`]ed visitor.
-pub(crate) struct Strict<D>(pub(crate) D);
+/// Why the strict reader refused a text, and the steps to the value it refused.
+#[derive(Debug)]
+pub(crate) struct Refused {
+    /// What serde said, with its position in the text.
+    pub(crate) error: serde_json::Error,
+    steps: Vec<Step>,
+}
+
+impl Refused {
+    #[cold]
+    fn new(error: serde_json::Error, trail: Trail) -> Refused {
+        Refused {
+            error,
+            steps: trail.into_steps(),
+        }
+    }
+
+    /// The path in `text` (the text that was read) of the value refused, or `None` for the
+    /// document itself.
+    pub(crate) fn path(&self, text: &str) -> Option<String> {
+        path_of(text, &self.steps)
+    }
+}
+
+/// A deserializer that hands every value it reads to a [`Guard`]ed visitor, and marks on its
+/// [`Trail`] the members and elements an error leaves.
+pub(crate) struct Strict<'t, D>(D, &'t Trail);
 
 /// A visitor that refuses an array where an object is expected and reads what is nested through
 /// [`Strict`] again.
-struct Guard<V> {
+struct Guard<'t, V> {
     inner: V,
     object: bool,
+    trail: &'t Trail,
 }
 
-impl<V> Guard<V> {
-    fn any(inner: V) -> Self {
+impl<'t, V> Guard<'t, V> {
+    fn any(inner: V, trail: &'t Trail) -> Self {
         Guard {
             inner,
             object: false,
+            trail,
         }
     }
 }
@@ -48,12 +84,12 @@ impl<V> Guard<V> {
 macro_rules! forward_deserialize {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-            self.0.$method(Guard::any(visitor))
+            self.0.$method(Guard::any(visitor, self.1))
         }
     )*};
 }
 
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<'_, D> {
     type Error = D::Error;
 
     forward_deserialize! {
@@ -70,7 +106,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_unit_struct(name, Guard::any(visitor))
+        self.0
+            .deserialize_unit_struct(name, Guard::any(visitor, self.1))
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -78,7 +115,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_newtype_struct(name, Guard::any(visitor))
+        self.0
+            .deserialize_newtype_struct(name, Guard::any(visitor, self.1))
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(
@@ -86,7 +124,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple(len, Guard::any(visitor))
+        self.0.deserialize_tuple(len, Guard::any(visitor, self.1))
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -96,7 +134,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         self.0
-            .deserialize_tuple_struct(name, len, Guard::any(visitor))
+            .deserialize_tuple_struct(name, len, Guard::any(visitor, self.1))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -108,6 +146,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         let guard = Guard {
             inner: visitor,
             object: true,
+            trail: self.1,
         };
         self.0.deserialize_struct(name, fields, guard)
     }
@@ -120,7 +159,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_any(EnumForm(visitor))
+        self.0.deserialize_any(EnumForm(visitor, self.1))
     }
 
     fn is_human_readable(&self) -> bool {
@@ -136,7 +175,7 @@ macro_rules! forward_visit {
     )*};
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for Guard<V> {
+impl<'de, V: Visitor<'de>> Visitor<'de> for Guard<'_, V> {
     type Value = V::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -160,80 +199,111 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guard<V> {
     }
 
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        self.inner.visit_some(Strict(d))
+        self.inner.visit_some(Strict(d, self.trail))
     }
 
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        self.inner.visit_newtype_struct(Strict(d))
+        self.inner.visit_newtype_struct(Strict(d, self.trail))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
         if self.object {
             return Err(de::Error::invalid_type(Unexpected::Seq, &self));
         }
-        self.inner.visit_seq(Elements(seq))
+        self.inner.visit_seq(Elements {
+            seq,
+            index: 0,
+            trail: self.trail,
+        })
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.inner.visit_map(Members(map))
+        self.inner.visit_map(Members {
+            map,
+            count: 0,
+            trail: self.trail,
+        })
     }
 }
 
 /// Reads what a seed reads through [`Strict`].
-struct Seed<S>(S);
+struct Seed<'t, S>(S, &'t Trail);
 
-impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<S> {
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Seed<'_, S> {
     type Value = S::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
-        self.0.deserialize(Strict(d))
+        self.0.deserialize(Strict(d, self.1))
     }
 }
 
-/// An array's elements, each read through [`Strict`].
-struct Elements<A>(A);
+/// An array's elements, each read through [`Strict`]; an error leaving one marks its index.
+struct Elements<'t, A> {
+    seq: A,
+    index: usize,
+    trail: &'t Trail,
+}
 
-impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Elements<A> {
+impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Elements<'_, A> {
     type Error = A::Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, A::Error> {
-        self.0.next_element_seed(Seed(seed))
+        let index = self.index;
+        self.index += 1;
+        match self.seq.next_element_seed(Seed(seed, self.trail)) {
+            Ok(element) => Ok(element),
+            Err(error) => Err(self.trail.marked(error, Step::Element(index))),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
-        self.0.size_hint()
+        self.seq.size_hint()
     }
 }
 
-/// An object's members, each key and value read through [`Strict`].
-struct Members<A>(A);
+/// An object's members, each key and value read through [`Strict`]; an error leaving one
+/// marks which member (counted by the values asked for: one a member).
+struct Members<'t, A> {
+    map: A,
+    count: usize,
+    trail: &'t Trail,
+}
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<A> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
-        self.0.next_key_seed(Seed(seed))
+        let count = self.count;
+        match self.map.next_key_seed(Seed(seed, self.trail)) {
+            Ok(key) => Ok(key),
+            Err(error) => Err(self.trail.marked(error, Step::Key(count))),
+        }
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
-        self.0.next_value_seed(Seed(seed))
+        let count = self.count;
+        self.count += 1;
+        match self.map.next_value_seed(Seed(seed, self.trail)) {
+            Ok(value) => Ok(value),
+            Err(error) => Err(self.trail.marked(error, Step::Member(count))),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
-        self.0.size_hint()
+        self.map.size_hint()
     }
 }
 
 /// An enum read from a string (a unit variant) or an object of one member (any other).
-struct EnumForm<V>(V);
+struct EnumForm<'t, V>(V, &'t Trail);
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for EnumForm<V> {
+impl<'de, V: Visitor<'de>> Visitor<'de> for EnumForm<'_, V> {
     type Value = V::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -253,32 +323,40 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for EnumForm<V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.0.visit_enum(Tagged(map))
+        self.0.visit_enum(Tagged(map, self.1))
     }
 }
 
 /// The one member of an object naming a variant: its key the variant, its value the content.
-struct Tagged<A>(A);
+struct Tagged<'t, A>(A, &'t Trail);
 
-impl<'de, A: MapAccess<'de>> EnumAccess<'de> for Tagged<A> {
+impl<'de, 't, A: MapAccess<'de>> EnumAccess<'de> for Tagged<'t, A> {
     type Error = A::Error;
-    type Variant = Content<A>;
+    type Variant = Content<'t, A>;
 
     fn variant_seed<S: DeserializeSeed<'de>>(
         mut self,
         seed: S,
-    ) -> Result<(S::Value, Content<A>), A::Error> {
-        match self.0.next_key_seed(Seed(seed))? {
-            Some(variant) => Ok((variant, Content(self.0))),
+    ) -> Result<(S::Value, Content<'t, A>), A::Error> {
+        match self.0.next_key_seed(Seed(seed, self.1))? {
+            Some(variant) => Ok((variant, Content(self.0, self.1))),
             None => Err(de::Error::invalid_length(0, &"an object of one member")),
         }
     }
 }
 
-/// The content of a variant named by an object's member; the object must end after it.
-struct Content<A>(A);
+/// The content of a variant named by an object's member; the object must end after it. An
+/// error in the content marks the member, so its path names the variant.
+struct Content<'t, A>(A, &'t Trail);
 
-impl<'de, A: MapAccess<'de>> Content<A> {
+impl<'de, A: MapAccess<'de>> Content<'_, A> {
+    fn content<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, A::Error> {
+        match self.0.next_value_seed(seed) {
+            Ok(value) => Ok(value),
+            Err(error) => Err(self.1.marked(error, Step::Member(0))),
+        }
+    }
+
     fn then_end<T>(mut self, value: T) -> Result<T, A::Error> {
         match self.0.next_key::<IgnoredAny>()? {
             None => Ok(value),
@@ -287,7 +365,7 @@ impl<'de, A: MapAccess<'de>> Content<A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Content<A> {
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Content<'_, A> {
     type Error = A::Error;
 
     fn unit_variant(self) -> Result<(), A::Error> {
@@ -298,7 +376,7 @@ impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Content<A> {
         mut self,
         seed: T,
     ) -> Result<T::Value, A::Error> {
-        let value = self.0.next_value_seed(Seed(seed))?;
+        let value = self.content(Seed(seed, self.1))?;
         self.then_end(value)
     }
 
@@ -307,7 +385,7 @@ impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Content<A> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        let value = self.0.next_value_seed(Shaped::Tuple(len, visitor))?;
+        let value = self.content(Shaped::Tuple(len, visitor, self.1))?;
         self.then_end(value)
     }
 
@@ -316,24 +394,26 @@ impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Content<A> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        let value = self.0.next_value_seed(Shaped::Struct(fields, visitor))?;
+        let value = self.content(Shaped::Struct(fields, visitor, self.1))?;
         self.then_end(value)
     }
 }
 
 /// A variant's content read as the tuple or the struct it is.
-enum Shaped<V> {
-    Tuple(usize, V),
-    Struct(&'static [&'static str], V),
+enum Shaped<'t, V> {
+    Tuple(usize, V, &'t Trail),
+    Struct(&'static [&'static str], V, &'t Trail),
 }
 
-impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Shaped<V> {
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Shaped<'_, V> {
     type Value = V::Value;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
         match self {
-            Shaped::Tuple(len, visitor) => Strict(d).deserialize_tuple(len, visitor),
-            Shaped::Struct(fields, visitor) => Strict(d).deserialize_struct("", fields, visitor),
+            Shaped::Tuple(len, visitor, trail) => Strict(d, trail).deserialize_tuple(len, visitor),
+            Shaped::Struct(fields, visitor, trail) => {
+                Strict(d, trail).deserialize_struct("", fields, visitor)
+            }
         }
     }
 }
