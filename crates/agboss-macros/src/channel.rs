@@ -72,7 +72,7 @@ fn check(args: ChannelArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<Resolved
 
 /// `impl Channel`, its descriptor and dependencies, and the registration of the struct's type
 /// as infrastructure, inside `const _: () = { .. };`.
-fn generate(channel: &ResolvedChannel, item: &ItemStruct) -> TokenStream {
+fn generate(channel: &ResolvedChannel, item: &ItemStruct, _: &TokenStream) -> TokenStream {
     let private = channel.header.private();
     let ident = &item.ident;
     let descriptor = Descriptor::new(&private, "__AGBOSS_CHANNEL", "ChannelDescriptor", "Channel");

@@ -40,7 +40,7 @@ pub struct DtoArgs {
 
 /// The derives, their crate paths pointed at agboss's re-exports; a struct refuses fields it
 /// does not declare unless `open`.
-fn generate(args: &DtoArgs, input: &DeriveInput) -> TokenStream {
+fn generate(args: &DtoArgs, input: &DeriveInput, written: &TokenStream) -> TokenStream {
     let private = private_path(args.krate.as_ref());
     let serde_crate = format!("{}::serde", private.to_string().replace(' ', ""));
     let schemars_crate = format!("{}::schemars", private.to_string().replace(' ', ""));
@@ -54,7 +54,7 @@ fn generate(args: &DtoArgs, input: &DeriveInput) -> TokenStream {
         #[serde(crate = #serde_crate)]
         #[schemars(crate = #schemars_crate)]
         #closed
-        #input
+        #written
     }
 }
 

@@ -260,7 +260,7 @@ fn transport(detail: &str) -> Finding {
 
 /// The struct, and in an anonymous constant its lists, its descriptor, `impl McpServer` and
 /// its registration.
-fn generate(server: &ResolvedServer, item: &ItemStruct) -> TokenStream {
+fn generate(server: &ResolvedServer, item: &ItemStruct, _: &TokenStream) -> TokenStream {
     let private = server.header.private();
     let ident = &item.ident;
     let name = &server.header.name;

@@ -26,8 +26,11 @@ pub struct Attribute<Item, Args, Resolved> {
     /// Checks the item's shape (a unit struct, no generics): after the arguments, and also
     /// when they could not be read.
     pub check_shape: fn(&Item, &mut Ctxt),
-    /// The code of a resolved attribute: the item, and what the attribute adds to it.
-    pub generate: fn(&Resolved, &Item) -> TokenStream,
+    /// The code of a resolved attribute: the item, and what the attribute adds to it. The
+    /// third argument is the item as written, for an attribute that emits it unchanged: passing
+    /// it on is one step for the compiler, where writing the parsed item out again is one for
+    /// each of its tokens.
+    pub generate: fn(&Resolved, &Item, &TokenStream) -> TokenStream,
     /// What is emitted beside the item when the attribute failed, so that what the user wrote
     /// for it still compiles cleanly: the unit functions a time span names.
     pub keep_on_error: fn(&Args) -> TokenStream,
@@ -69,7 +72,7 @@ impl<Item: Parse + ToTokens, Args: FromMeta, Resolved> Attribute<Item, Args, Res
             return fallback(item, cx, kept);
         };
         match self.check_item(args, &parsed, &mut cx) {
-            Some(resolved) => (self.generate)(&resolved, &parsed),
+            Some(resolved) => (self.generate)(&resolved, &parsed, &item),
             None => fallback(parsed.into_token_stream(), cx, kept),
         }
     }

@@ -12,7 +12,7 @@ use crate::emit::{self, Builder, Descriptor, Members, hidden_static, submit};
 
 /// The struct, and in an anonymous constant its tools, prompt files, descriptor, `impl Agent`
 /// and registration.
-pub fn generate(agent: &ResolvedAgent, item: &ItemStruct) -> TokenStream {
+pub fn generate(agent: &ResolvedAgent, item: &ItemStruct, _: &TokenStream) -> TokenStream {
     let private = agent.header.private();
     let ident = &item.ident;
     // Each tool type spanned where it is written: one that is not a `#[tool]` is reported there.

@@ -11,7 +11,7 @@ use crate::emit::{self, Builder, Descriptor, Members};
 use crate::fields::written_type;
 
 /// The struct, and in an anonymous constant its descriptor and impls.
-pub fn generate(role: &ResolvedRole, item: &ItemStruct) -> TokenStream {
+pub fn generate(role: &ResolvedRole, item: &ItemStruct, _: &TokenStream) -> TokenStream {
     let private = role.header.private();
     let ident = &item.ident;
     let (question, answer, approves) = match &role.form {

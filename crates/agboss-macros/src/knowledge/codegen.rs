@@ -16,7 +16,7 @@ const FOLDER_FIELD: &str = "__agboss_folder";
 
 /// The struct (with the folder's hidden field), and in an anonymous constant its dependencies,
 /// descriptors, impls and registration.
-pub fn generate(knowledge: &ResolvedKnowledge, item: &ItemStruct) -> TokenStream {
+pub fn generate(knowledge: &ResolvedKnowledge, item: &ItemStruct, _: &TokenStream) -> TokenStream {
     let private = knowledge.header.private();
     let ident = &item.ident;
     let (item, fields) = with_folder_field(knowledge, item, &private);

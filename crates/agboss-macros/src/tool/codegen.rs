@@ -19,7 +19,7 @@ use crate::fields::{Field, dependencies_of, gen_dependent_impl_with};
 /// The struct (with the pass-through's client field, if any), and in an anonymous constant its
 /// dependencies, descriptor, `impl Tool`, the checks and handler of an `#[mcp_tool]`, and its
 /// registration.
-pub fn generate(tool: &ResolvedTool, item: &ItemStruct) -> TokenStream {
+pub fn generate(tool: &ResolvedTool, item: &ItemStruct, _: &TokenStream) -> TokenStream {
     let private = tool.header.private();
     let item = &gen_struct(tool, item);
     let descriptor = Descriptor::new(&private, "__AGBOSS_DESCRIPTOR", "ToolDescriptor", "Tool");
