@@ -160,7 +160,8 @@ impl BoundedText {
 /// `text`, a bounded result (`truncated` when [`bound_text`] cut it), masked by `policy`: the
 /// kept part masked as [`MaskingPolicy::mask_kept`] does when cut (else as
 /// [`MaskingPolicy::mask`]), the marker line left as it is after it. Not copied when nothing is
-/// found.
+/// found. A cut text's kept part is never longer masked than it was: placeholders longer than
+/// what they hide are cut at the end, so the bound still holds.
 pub fn mask_bounded(text: String, truncated: bool, policy: &MaskingPolicy) -> String {
     let kept = match truncated {
         true => text.rfind(MARKER[0]).unwrap_or(text.len()),
@@ -173,6 +174,15 @@ pub fn mask_bounded(text: String, truncated: bool, policy: &MaskingPolicy) -> St
     match masked {
         std::borrow::Cow::Borrowed(_) => text,
         std::borrow::Cow::Owned(mut masked) => {
+            // A placeholder longer than what it hides (`a@b.io` is `[email]`) must not make the
+            // model read more than the bound: the kept part is cut back to its length.
+            if truncated && masked.len() > kept {
+                let mut end = kept;
+                while !masked.is_char_boundary(end) {
+                    end -= 1;
+                }
+                masked.truncate(end);
+            }
             masked.push_str(&text[kept..]);
             masked
         }
@@ -201,6 +211,22 @@ mod tests {
     use super::*;
     use crate::units::{bytes, kilobytes};
     use proptest::prelude::*;
+
+    /// Masking a cut text's kept part does not make it longer than the bound kept: the
+    /// placeholder of an entity shorter than it is cut at the end.
+    #[test]
+    fn a_placeholder_longer_than_its_entity_does_not_break_the_bound() {
+        let text = format!("{} mail a@b.io and more after it", "x".repeat(20));
+        let bounded = bound_text(text, bytes(35));
+        let kept = bounded.text.find('\n').unwrap();
+        assert!(bounded.text[..kept].ends_with("a@b.io"), "{}", bounded.text);
+        let masked = bounded.clone().masked(&MaskingPolicy::standard());
+        let masked_kept = masked.text.find('\n').unwrap();
+        assert_eq!(masked_kept, kept, "{}", masked.text);
+        assert!(masked.text.contains("mail [email"), "{}", masked.text);
+        assert!(!masked.text.contains("a@b.io"));
+        assert_eq!(masked.text[masked_kept..], bounded.text[kept..]);
+    }
 
     fn marker(total: usize, kept: usize) -> String {
         let mut m = String::from("\n[result truncated: ");

@@ -10,6 +10,7 @@
 //! ([`path_of_partial`]).
 
 use std::cell::RefCell;
+use std::ops::Range;
 
 /// One step from a value into what it contains, by position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,44 +145,36 @@ impl Path {
 
 /// The key and the value's text of the `n`th member of the object `text` begins with.
 fn member(text: &str, n: usize) -> Option<(String, &str)> {
-    let bytes = text.as_bytes();
-    let mut i = skip_space(bytes, 0);
-    if bytes.get(i) != Some(&b'{') {
-        return None;
-    }
-    i += 1;
-    for at in 0.. {
-        i = skip_space(bytes, i);
-        if at > 0 {
-            i = skip_space(bytes, expect(bytes, i, b',')?);
-        }
-        let key_end = skip_string(bytes, i)?;
-        let value_start = skip_space(bytes, expect(bytes, skip_space(bytes, key_end), b':')?);
-        let value_end = skip_value(bytes, value_start)?;
-        if at == n {
-            return Some((unescaped(&text[i..key_end]), &text[value_start..value_end]));
-        }
-        i = value_end;
-    }
-    None
+    let (key, value) = nth_entry(text, n, b'{')?;
+    Some((unescaped(&text[key?]), value))
 }
 
 /// The text of the `n`th element of the array `text` begins with.
 fn element(text: &str, n: usize) -> Option<&str> {
+    nth_entry(text, n, b'[').map(|(_, value)| value)
+}
+
+/// The `n`th entry of the container (`open` is `{` or `[`) `text` begins with: where its key
+/// is (for an object) and its value's text.
+fn nth_entry(text: &str, n: usize, open: u8) -> Option<(Option<Range<usize>>, &str)> {
     let bytes = text.as_bytes();
-    let mut i = skip_space(bytes, 0);
-    if bytes.get(i) != Some(&b'[') {
-        return None;
-    }
-    i += 1;
-    for at in 0.. {
+    let mut i = expect(bytes, skip_space(bytes, 0), open)?;
+    for at in 0..=n {
         i = skip_space(bytes, i);
         if at > 0 {
             i = skip_space(bytes, expect(bytes, i, b',')?);
         }
+        let key = if open == b'{' {
+            let end = skip_string(bytes, i)?;
+            let key = i..end;
+            i = skip_space(bytes, expect(bytes, skip_space(bytes, end), b':')?);
+            Some(key)
+        } else {
+            None
+        };
         let end = skip_value(bytes, i)?;
         if at == n {
-            return Some(&text[i..end]);
+            return Some((key, &text[i..end]));
         }
         i = end;
     }
