@@ -122,6 +122,67 @@ impl ToolHandler for SendNote {
     }
 }
 
+/// Short addresses, each shorter than its placeholder, filling its bound.
+#[tool(name = "short-mails-tool", description = "Lists addresses", read_only, max_result_size = bytes(40))]
+pub struct ShortMails;
+
+impl ToolHandler for ShortMails {
+    type Input = DocRequest;
+    type Output = PlainText;
+
+    async fn run(&self, _input: DocRequest) -> Result<PlainText, ToolError> {
+        Ok(PlainText::new("a@b.io a@b.io a@b.io a@b.io"))
+    }
+}
+
+#[agent(
+    name = "lister",
+    description = "Lists addresses",
+    prompt = "prompts/helper.prompt.md",
+    model = "openai/gpt-5-mini",
+    tools = [ShortMails],
+)]
+pub struct Lister;
+
+/// A whole result within its bound that its placeholders make longer than the bound is cut
+/// to the bound, with the marker: the model never reads more than a tool's bound of a result.
+#[tokio::test]
+async fn placeholders_do_not_take_a_result_past_its_bound() {
+    let model = ScriptedModel::new([
+        Turn::calls([("short-mails-tool", json!({ "doc": 0 }))]),
+        Turn::text("done"),
+    ]);
+    let app = Application::builder("bounded-masks")
+        .workflow(Workflow::new("desk").agent::<Lister>())
+        .masking(MaskingPolicy::standard())
+        .chat_model(Arc::new(model.clone()))
+        .build()
+        .unwrap();
+    let outcome = app.run("desk", "list them").await.unwrap();
+    assert_eq!(outcome.text(), Some("done"));
+    let read: Vec<String> = model
+        .requests()
+        .into_iter()
+        .flat_map(|request| request.messages)
+        .filter_map(|message| match message {
+            Message::Tool { content, .. } => Some(content),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(read.len(), 1);
+    let content = &read[0];
+    // Unmasked, the result is 38 bytes: `{"text":"a@b.io a@b.io a@b.io a@b.io"}`.
+    let kept = content
+        .find("\n[result truncated: ")
+        .expect("cut, with the marker");
+    assert!(kept <= 40, "kept {kept} bytes: {content:?}");
+    assert!(
+        content.starts_with(r#"{"text":"[email] [email] [email]"#),
+        "{content}"
+    );
+    assert!(!content.contains("a@b.io"), "{content}");
+}
+
 #[agent(
     name = "clerk",
     description = "Reads records",

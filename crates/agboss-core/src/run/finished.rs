@@ -4,6 +4,7 @@
 
 use super::agent_loop::AgentLoop;
 use crate::tool::{Issues, ToolFailure, bound_text};
+use crate::units::ByteSize;
 
 /// What one finished call journals: the call (its position in `state.pending`) and what the
 /// model reads.
@@ -16,6 +17,8 @@ pub(super) struct Finished {
     pub(super) is_error: bool,
     /// Whether `content` was cut to the bound.
     pub(super) truncated: bool,
+    /// The bound `content` was held to, if any: masking must not take it past it.
+    pub(super) bound: Option<ByteSize>,
 }
 
 impl Finished {
@@ -26,6 +29,7 @@ impl Finished {
             content,
             is_error: false,
             truncated: false,
+            bound: None,
         }
     }
 
@@ -45,12 +49,14 @@ impl AgentLoop<'_> {
 
     /// A failed call's result: `text`, bounded by the agent's bound.
     pub(super) fn bounded(&self, index: usize, text: String) -> Finished {
-        let bounded = bound_text(text, self.agent.max_result_size().value);
+        let bound = self.agent.max_result_size().value;
+        let bounded = bound_text(text, bound);
         Finished {
             index,
             content: bounded.text,
             is_error: true,
             truncated: bounded.truncated,
+            bound: Some(bound),
         }
     }
 }

@@ -6,15 +6,30 @@ use serde_json::Value;
 
 use super::agent_loop::AgentLoop;
 use crate::masking::MaskingPolicy;
-use crate::tool::mask_bounded;
+use crate::tool::{bound_text, mask_bounded};
+use crate::units::ByteSize;
 
 impl AgentLoop<'_> {
-    /// `content`, a call's bounded result (`truncated` when cut), masked by the agent's policy:
-    /// the kept part only, the marker after it. Untouched when the agent masks nothing.
-    pub(super) fn masked(&self, content: String, truncated: bool) -> String {
-        match self.agent.masking() {
-            Some(masking) => mask_bounded(content, truncated, &masking.value),
-            None => content,
+    /// `content`, a call's result held to `bound` (`truncated` when cut), masked by the
+    /// agent's policy: the kept part only, the marker after it; and whether it is cut now.
+    /// Untouched when the agent masks nothing. A whole result that placeholders make longer
+    /// than its bound (`a@b.io` is `[email]`) is cut to the bound then, with the marker.
+    pub(super) fn masked(
+        &self,
+        content: String,
+        truncated: bool,
+        bound: Option<ByteSize>,
+    ) -> (String, bool) {
+        let Some(masking) = self.agent.masking() else {
+            return (content, truncated);
+        };
+        let masked = mask_bounded(content, truncated, &masking.value);
+        match bound {
+            Some(bound) if !truncated && masked.len() > bound.as_usize() => {
+                let cut = bound_text(masked, bound);
+                (cut.text, cut.truncated)
+            }
+            _ => (masked, truncated),
         }
     }
 

@@ -132,6 +132,7 @@ impl AgentLoop<'_> {
             };
             let tool = tool.tool().clone();
             let timeout = tool.timeout();
+            let bound = tool.bound();
             let step = Step::new(node.clone(), state.visit, pending.call_id.as_str())
                 .with_attempt(pending.attempts);
             let mut frame = CallFrame::new(self.execution.clone(), step);
@@ -166,6 +167,7 @@ impl AgentLoop<'_> {
                         is_error: !outcome.is_ok(),
                         truncated: outcome.is_result_truncated,
                         content: outcome.content,
+                        bound: Some(bound),
                     }
                 }
                 .instrument(span),
@@ -228,6 +230,7 @@ impl AgentLoop<'_> {
                     content: format!("Tool error: the call's task failed: {error}"),
                     is_error: true,
                     truncated: false,
+                    bound: None,
                 },
             };
             match deadlines.settle(finished.index) {
@@ -294,7 +297,8 @@ impl AgentLoop<'_> {
         state: &mut LoopState,
         mut finished: Finished,
     ) -> Result<(), RunError> {
-        finished.content = self.masked(finished.content, finished.truncated);
+        (finished.content, finished.truncated) =
+            self.masked(finished.content, finished.truncated, finished.bound);
         let pending = &state.pending[finished.index];
         let digest = self.digest_of(state, pending, &mut finished.content);
         if let Some(hook) = &self.options.on_tool_end {
