@@ -75,7 +75,9 @@ pub fn generate(private: &TokenStream, input: &DeriveInput) -> TokenStream {
         rules: false,
     });
     // Only what the bodies call through a probe is imported (method calls need their traits in
-    // scope); plain fields are checked by direct calls or not at all.
+    // scope), inside the functions that call it: no `const _` block around the impl, which
+    // would be one more item for the compiler to evaluate for each DTO. Plain fields are
+    // checked by direct calls or not at all.
     let probes = bodies
         .probes
         .then(|| quote!(#[allow(unused_imports)] use #conform::{Known as _, Unknown as _};));
@@ -86,25 +88,24 @@ pub fn generate(private: &TokenStream, input: &DeriveInput) -> TokenStream {
         true => quote!(depth),
         false => quote!(_),
     };
+    let probes_in_exact = bodies.depth_read.then(|| probes.clone()).flatten();
     let Bodies {
         exact, conforms, ..
     } = bodies;
     quote! {
-        const _: () = {
-            #probes
-            #rules
-
-            #[automatically_derived]
-            impl #impl_generics #conform::Conforms for #ident #ty_generics #where_clause {
-                fn exact(#depth: u8) -> bool {
-                    #exact
-                }
-
-                fn conforms(&self) -> bool {
-                    #conforms
-                }
+        #[automatically_derived]
+        impl #impl_generics #conform::Conforms for #ident #ty_generics #where_clause {
+            fn exact(#depth: u8) -> bool {
+                #probes_in_exact
+                #exact
             }
-        };
+
+            fn conforms(&self) -> bool {
+                #probes
+                #rules
+                #conforms
+            }
+        }
     }
 }
 
