@@ -112,3 +112,78 @@ async fn leases_of_a_server_that_restarted_or_crashed_last_their_ttl_until_renew
         assert_eq!(taken.epoch, 2, "{how}");
     }
 }
+
+/// The backend whose session holds the liveness lock written into `execution_id`'s lease.
+fn liveness_backend(url: &str, execution_id: &str) -> String {
+    let sql = format!(
+        "SELECT k.pid::text FROM pg_locks k JOIN leases l ON l.execution_id = '{execution_id}' \
+         WHERE k.locktype = 'advisory' AND k.objsubid = 1 AND k.granted \
+         AND k.classid = ((l.holder_lock >> 32) & 4294967295)::oid \
+         AND k.objid = (l.holder_lock & 4294967295)::oid"
+    );
+    let mut pids = query_texts(url, &sql).unwrap();
+    assert_eq!(
+        pids.len(),
+        1,
+        "one session holds the key of {execution_id}'s lease"
+    );
+    pids.remove(0).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_whose_session_the_server_ended_loses_its_leases_at_once_and_holds_new_ones() {
+    let database = tokio::task::block_in_place(pg_server::fresh_database);
+    let url = database.url().to_owned();
+    let a = connect(&url).await;
+    let b = connect(&url).await;
+    let held = a.acquire("e-1", "a", LONG).await.unwrap().unwrap();
+    let backend = liveness_backend(&url, "e-1");
+    // An administrator ends A's liveness session; A runs on.
+    let ended = query_texts(
+        &url,
+        &format!("SELECT pg_terminate_backend({backend})::text"),
+    )
+    .unwrap()
+    .remove(0);
+    assert_eq!(ended.as_deref(), Some("true"));
+    // A counts as gone: B takes its lease over at once, and A's writes under it are fenced.
+    let taken = taken_soon(&b, "e-1", "b").await;
+    assert_eq!(taken.epoch, held.epoch + 1);
+    let late = a
+        .append_as("e-1", 0, &started("e-1"), held.fence())
+        .await
+        .unwrap_err();
+    assert_eq!(late.kind, StoreErrorKind::Fenced, "{late}");
+    // Once A has seen its session end, its next claim opens it again: the lease it writes
+    // holds while A lives, and goes at once when A does. (One written before A saw the end
+    // names no session, and lasts its ttl: given back, and claimed again.)
+    let since = Instant::now();
+    let again = loop {
+        let lease = a.acquire("e-2", "a", LONG).await.unwrap().unwrap();
+        let named = query_texts(
+            &url,
+            "SELECT (holder_lock IS NOT NULL)::text FROM leases WHERE execution_id = 'e-2'",
+        )
+        .unwrap()
+        .remove(0);
+        if named.as_deref() == Some("true") {
+            break lease;
+        }
+        a.release(&lease).await.unwrap();
+        assert!(
+            since.elapsed() < Duration::from_secs(10),
+            "A never saw its session end"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    assert_ne!(
+        liveness_backend(&url, "e-2"),
+        backend,
+        "a new session holds the key"
+    );
+    assert_eq!(b.acquire("e-2", "b", LONG).await.unwrap(), None);
+    assert!(b.lease("e-2").await.unwrap().unwrap().live);
+    drop(a);
+    let taken = taken_soon(&b, "e-2", "b").await;
+    assert_eq!(taken.epoch, again.epoch + 1);
+}

@@ -60,19 +60,23 @@ macro_rules! live {
 }
 
 /// A CTE `me` of one row: what a claim or a renewal records of its holder: `lock`, the store's
-/// key (parameter `$key`) if its session (backend `$pid`) holds it now, else NULL (the lease then
-/// lasts its ttl); the server's life, `started` and `reset`.
+/// key (parameter `$key`) if its session (`$pid`, NULL when the store has none) holds it now,
+/// else NULL (the lease then lasts its ttl); the server's life, `started` and `reset`.
+///
+/// "Holds it now" is asked by trying the key's lock for the statement's transaction: refused,
+/// another session holds it, which for a random 64-bit key is the store's own (it never
+/// takes the lock anywhere else); taken, no session does (and the transaction lets it go at
+/// its end). Reading `pg_locks` instead (which backend holds what) copies the server's whole
+/// lock table on every claim, and cost a busy claim more than its writes (docs/performance.md,
+/// "Resumes through real applications").
 macro_rules! me {
     ($key:literal, $pid:literal) => {
         concat!(
-            "me AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks k \
-             WHERE k.locktype = 'advisory' AND k.pid = $",
+            "me AS (SELECT CASE WHEN $",
             $pid,
-            "::int AND k.objsubid = 1 AND k.granted AND k.classid = (($",
+            "::int IS NOT NULL AND NOT pg_try_advisory_xact_lock($",
             $key,
-            "::bigint >> 32) & 4294967295)::oid AND k.objid = ($",
-            $key,
-            "::bigint & 4294967295)::oid) THEN $",
+            "::bigint) THEN $",
             $key,
             "::bigint END AS lock, pg_postmaster_start_time() AS started, \
              (SELECT stats_reset FROM pg_stat_bgwriter) AS reset)"
@@ -93,7 +97,7 @@ pub(super) struct Liveness {
 #[derive(Debug)]
 struct Session {
     client: Client,
-    /// Its backend's process id, which the lock is held by in `pg_locks`.
+    /// Its backend's process id (a claim passes it to say a session is there).
     pid: i32,
 }
 
