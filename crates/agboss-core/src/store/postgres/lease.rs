@@ -112,8 +112,17 @@ FROM me
 WHERE execution_id = $1 AND epoch = $2 AND holder = $3"
 );
 
+/// A release, committed without waiting for its WAL flush (`synchronous_commit` off for its
+/// transaction alone): a release only gives up what its holder no longer uses, so one lost in
+/// a crash of the server (flushed within a few hundred milliseconds otherwise) leaves the lease
+/// as it was, held by an instance that writes nothing more under it, until its ttl runs out.
+/// Nothing waits on a release being durable: whoever acts on it (a claim) commits durably, which
+/// flushes the WAL before it, release included. A release that finds its lease taken over
+/// matches no row and commits nothing.
 const RELEASE: &str = "
+WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
 UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
+FROM quick
 WHERE execution_id = $1 AND epoch = $2 AND holder = $3";
 
 const STATE: &str = concat!(
