@@ -8,6 +8,7 @@
 mod recovery;
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use agboss::journal::LoopEvent;
@@ -15,6 +16,7 @@ use agboss::prelude::ToolCallApprovalDecision;
 use agboss::run::{RunError, RunOutcome};
 use agboss::store::{MemoryStore, Store};
 use agboss::testing::FaultyStore;
+use agboss::units::millis;
 use agboss::{Application, Resume};
 
 use recovery::{ChargeInput, World};
@@ -430,6 +432,78 @@ async fn workers_share_the_executions_of_one_store() {
     }
     assert_eq!(world.effects.applied(), 30);
     assert_eq!(world.effects.requests().len(), 30, "no call ran twice");
+}
+
+/// A busy worker claims in batches: once a place frees, it waits until enough are free, or
+/// for the batch's longest wait on the application's clock, and claims for all of them at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_worker_claims_in_batches() {
+    let world = World::new();
+    let (_, faulty) = stores(&world);
+    let store: Arc<dyn Store> = faulty.clone();
+    let submitter = world.app("submitter", store.clone());
+    for n in 0..10 {
+        submitter
+            .run("desk", format!("job {n}"))
+            .agent("mailer")
+            .submit()
+            .await
+            .unwrap();
+    }
+    // The first call waits in its tool until let go: its place stays taken.
+    world.hold.arm();
+    let ended = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let app = world.app("w-1", store.clone());
+    let worker = tokio::spawn({
+        let ended = ended.clone();
+        async move {
+            app.worker()
+                .concurrency(4)
+                .claim_batch(4, millis(200))
+                .on_end(move |_| {
+                    ended.fetch_add(1, Ordering::SeqCst);
+                })
+                .until_idle()
+                .run(Default::default())
+                .await
+        }
+    });
+    // Three of the first four end; the fourth holds its place, so three are free, fewer than
+    // the batch: no claim until the batch's wait is over.
+    world.hold.entered().await;
+    wait_for(|| ended.load(Ordering::SeqCst) == 3).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(
+        faulty.claims(),
+        [(4, 4)],
+        "nothing claimed before the wait is over"
+    );
+    // Once it is (on the application's clock; the lease is renewed meanwhile), one claim for
+    // the three free places.
+    while faulty.claims().len() < 2 {
+        world.clock.advance(Duration::from_millis(50));
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert_eq!(faulty.claims()[1], (3, 3));
+    world.hold.release();
+    let report = worker.await.unwrap();
+    assert_eq!(report.completed, 10, "{report:?}");
+    // Claims after the first waited for the batch (or for nothing left running): none asked
+    // for fewer places than were free at the wait's end.
+    assert!(
+        faulty.claims().iter().all(|&(asked, _)| asked >= 3),
+        "{:?}",
+        faulty.claims()
+    );
+}
+
+/// Waits until `done` holds (a few seconds at most).
+async fn wait_for(done: impl Fn() -> bool) {
+    let since = std::time::Instant::now();
+    while !done() {
+        assert!(since.elapsed() < Duration::from_secs(10), "never happened");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
 }
 
 /// An answer to a pause, given while another instance holds the execution, is journaled and

@@ -45,6 +45,7 @@ pub struct FaultyStore {
     froze: Notify,
     unavailable: Mutex<bool>,
     refused: Mutex<u64>,
+    claims: Mutex<Vec<(usize, usize)>>,
 }
 
 impl FaultyStore {
@@ -57,6 +58,7 @@ impl FaultyStore {
             froze: Notify::new(),
             unavailable: Mutex::new(false),
             refused: Mutex::new(0),
+            claims: Mutex::new(Vec::new()),
         }
     }
 
@@ -86,6 +88,15 @@ impl FaultyStore {
     /// How many operations failed because the store was set unavailable.
     pub fn refused(&self) -> u64 {
         *self.refused.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Every claim the wrapped store answered, in order: how many executions it asked for (its
+    /// limit) and how many it got. To see how a worker claims.
+    pub fn claims(&self) -> Vec<(usize, usize)> {
+        self.claims
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// The wrapped store.
@@ -224,7 +235,12 @@ impl Store for FaultyStore {
     ) -> StoreFuture<'a, Vec<Lease>> {
         Box::pin(async move {
             self.gate(None).await?;
-            self.inner.claim(holder, ttl, limit).await
+            let leases = self.inner.claim(holder, ttl, limit).await?;
+            self.claims
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((limit, leases.len()));
+            Ok(leases)
         })
     }
 

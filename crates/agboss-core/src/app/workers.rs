@@ -45,6 +45,8 @@ pub struct Worker<'a> {
     app: &'a Application,
     concurrency: usize,
     poll: Duration,
+    /// Claim in batches: (slots, longest wait); `None`: a quarter of `concurrency`, 10 ms.
+    batch: Option<(usize, Duration)>,
     until_idle: bool,
     on_end: Option<Hook<'a>>,
     on_event: Option<EventHook<'a>>,
@@ -90,6 +92,7 @@ impl Application {
             app: self,
             concurrency: 4,
             poll: Duration::from_secs(1),
+            batch: None,
             until_idle: false,
             on_end: None,
             on_event: None,
@@ -116,6 +119,18 @@ impl<'a> Worker<'a> {
     /// application's clock.
     pub fn poll(mut self, poll: TimeSpan) -> Self {
         self.poll = poll.as_duration().max(Duration::from_millis(1));
+        self
+    }
+
+    /// Claims in batches: once an execution it drives stops, it claims again when `slots` of
+    /// its places are free, or `within` after the first came free, whichever is first, one claim
+    /// for every free place. By default a quarter of [`concurrency`](Self::concurrency) (at
+    /// least 1: the default worker claims as each place frees) within 10 ms. A claim is a
+    /// transaction the store commits durably, so claiming one execution at a time costs a
+    /// busy worker a commit per execution; a place left free for a few milliseconds costs
+    /// nothing against an agent's run. `claim_batch(1, ..)` claims as each place frees.
+    pub fn claim_batch(mut self, slots: usize, within: TimeSpan) -> Self {
+        self.batch = Some((slots.max(1), within.as_duration()));
         self
     }
 
@@ -153,6 +168,12 @@ impl<'a> Worker<'a> {
         // give them back only while they are polled.
         let mut claiming: Option<Claiming<'a>> = None;
         let mut claim_now = true;
+        // Since when a place is free that waits for others to claim with it.
+        let mut gathering: Option<crate::time::ClockTime> = None;
+        let (batch, within) = self
+            .batch
+            .unwrap_or(((self.concurrency / 4).max(1), Duration::from_millis(10)));
+        let batch = batch.min(self.concurrency);
         let mut idle = false;
         // Executions their workflow refused to resume under its configuration now
         // (`[resume.config-changed]`): claimed again, they are left to their leases, which run
@@ -173,6 +194,7 @@ impl<'a> Worker<'a> {
                 let claim = app.store.claim(&app.instance, app.lease_ttl(), limit);
                 claiming = Some(Box::pin(async move { (claimed_at, claim.await) }));
                 claim_now = false;
+                gathering = None;
             }
             if driving.is_empty()
                 && claiming.is_none()
@@ -192,8 +214,12 @@ impl<'a> Worker<'a> {
                     if let Some(hook) = &mut self.on_end {
                         hook((&execution_id, &outcome));
                     }
-                    // A slot came free: look for more at once.
-                    claim_now = true;
+                    // A place came free: look for more once enough are (or soon).
+                    if self.concurrency - driving.len() >= batch {
+                        claim_now = true;
+                    } else if gathering.is_none() {
+                        gathering = Some(app.clock().now());
+                    }
                 }
                 (claimed_at, claimed) = async { claiming.as_mut().expect("a claim").await }, if claiming.is_some() => {
                     claiming = None;
@@ -209,8 +235,12 @@ impl<'a> Worker<'a> {
                                 }
                             }
                             idle = driven == 0;
-                            // Found some: there may be more.
-                            claim_now = !idle;
+                            // Found some: there may be more, claimed as places free.
+                            let free = self.concurrency - driving.len();
+                            claim_now = !idle && free >= batch;
+                            if !idle && !claim_now && free > 0 {
+                                gathering.get_or_insert(app.clock().now());
+                            }
                         }
                         Err(error) => {
                             idle = true;
@@ -221,6 +251,9 @@ impl<'a> Worker<'a> {
                 () = app.clock().sleep(self.poll), if claiming.is_none() && room && !claim_now => {
                     claim_now = true;
                 }
+                () = gather(app, gathering, within), if gathering.is_some() && claiming.is_none() && room && !claim_now => {
+                    claim_now = true;
+                }
                 Some((execution_id, event)) = async { events.as_mut().expect("events").recv().await }, if events.is_some() => {
                     if let Some(hook) = &mut self.on_event {
                         hook(&execution_id, event);
@@ -229,6 +262,14 @@ impl<'a> Worker<'a> {
                 () = stop.cancelled(), if !stop.is_cancelled() => {}
             }
         }
+    }
+}
+
+/// Until `within` after `since` on the application's clock.
+async fn gather(app: &Application, since: Option<crate::time::ClockTime>, within: Duration) {
+    if let Some(since) = since {
+        let waited = app.clock().now().saturating_since(since);
+        app.clock().sleep(within.saturating_sub(waited)).await;
     }
 }
 
