@@ -8,7 +8,9 @@
 //! another count) on an SQLite file at `Durability::Full`; with feature `postgres` and
 //! `AGBOSS_BENCH_POSTGRES=<url>` of an empty database, on PostgreSQL (with group commit, or
 //! without it with `AGBOSS_BENCH_GROUP_COMMIT=0`). `cargo test` runs it with
-//! 60 on SQLite, so it never rots.
+//! 60 on SQLite, so it never rots. `AGBOSS_BENCH_PROFILE_PAUSE=<seconds>` prints `WORKERS START`
+//! and waits that long before the workers' phase, for a profile of that phase alone (reset
+//! the server's `pg_stat_statements` then: docs/performance.md).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -207,6 +209,10 @@ async fn main() {
         for task in tasks {
             task.await.unwrap();
         }
+    }
+    if let Ok(pause) = std::env::var("AGBOSS_BENCH_PROFILE_PAUSE") {
+        println!("WORKERS START");
+        tokio::time::sleep(Duration::from_secs(pause.parse().unwrap())).await;
     }
     let started = Instant::now();
     let workers: Vec<_> = (0..4)
