@@ -215,11 +215,8 @@ impl<'a> Worker<'a> {
                         hook((&execution_id, &outcome));
                     }
                     // A place came free: look for more once enough are (or soon).
-                    if self.concurrency - driving.len() >= batch {
-                        claim_now = true;
-                    } else if gathering.is_none() {
-                        gathering = Some(app.clock().now());
-                    }
+                    let free = self.concurrency - driving.len();
+                    claim_now = claim_or_gather(free, batch, &mut gathering, app);
                 }
                 (claimed_at, claimed) = async { claiming.as_mut().expect("a claim").await }, if claiming.is_some() => {
                     claiming = None;
@@ -237,10 +234,7 @@ impl<'a> Worker<'a> {
                             idle = driven == 0;
                             // Found some: there may be more, claimed as places free.
                             let free = self.concurrency - driving.len();
-                            claim_now = !idle && free >= batch;
-                            if !idle && !claim_now && free > 0 {
-                                gathering.get_or_insert(app.clock().now());
-                            }
+                            claim_now = !idle && claim_or_gather(free, batch, &mut gathering, app);
                         }
                         Err(error) => {
                             idle = true;
@@ -263,6 +257,23 @@ impl<'a> Worker<'a> {
             }
         }
     }
+}
+
+/// Whether `free` places are enough to claim for now; if not, and one is free, it waits for
+/// others from now (or from when it began to).
+fn claim_or_gather(
+    free: usize,
+    batch: usize,
+    gathering: &mut Option<crate::time::ClockTime>,
+    app: &Application,
+) -> bool {
+    if free >= batch {
+        return true;
+    }
+    if free > 0 {
+        gathering.get_or_insert_with(|| app.clock().now());
+    }
+    false
 }
 
 /// Until `within` after `since` on the application's clock.
