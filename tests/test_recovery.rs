@@ -497,6 +497,39 @@ async fn a_busy_worker_claims_in_batches() {
     );
 }
 
+/// By default a worker claims for a quarter of its places at a time: one of 8 places never
+/// claims for a single free place while the application's clock stands still (the batch's wait,
+/// 10 ms, is on that clock), and still drives every execution.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_claims_for_a_quarter_of_its_places_by_default() {
+    let world = World::new();
+    let (_, faulty) = stores(&world);
+    let store: Arc<dyn Store> = faulty.clone();
+    let submitter = world.app("submitter", store.clone());
+    for n in 0..20 {
+        submitter
+            .run("desk", format!("job {n}"))
+            .agent("mailer")
+            .submit()
+            .await
+            .unwrap();
+    }
+    let report = world
+        .app("w-1", store.clone())
+        .worker()
+        .concurrency(8)
+        .until_idle()
+        .run(Default::default())
+        .await;
+    assert_eq!(report.completed, 20, "{report:?}");
+    let claims = faulty.claims();
+    assert_eq!(claims[0], (8, 8), "the first claim fills every place");
+    assert!(
+        claims.len() > 2 && claims.iter().all(|&(asked, _)| asked >= 2),
+        "{claims:?}"
+    );
+}
+
 /// Waits until `done` holds (a few seconds at most).
 async fn wait_for(done: impl Fn() -> bool) {
     let since = std::time::Instant::now();

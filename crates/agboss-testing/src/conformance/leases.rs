@@ -219,6 +219,55 @@ pub async fn a_retried_append_is_taken_once_and_a_different_one_diverges(
     assert_eq!(store.events("e-1").await.unwrap(), [first]);
 }
 
+/// Releases that come at once each give up their own claim and nothing else: a claim taken
+/// over meanwhile stays with its new holder.
+pub async fn releases_at_once_each_give_up_their_own_claim(mut backend: Box<dyn Backend>) {
+    let store = backend.open().await;
+    let id = |i: usize| format!("e-{i:02}");
+    let mut leases = Vec::new();
+    for i in 0..40 {
+        // The first ten run out at once, and another holder takes them over.
+        let ttl = if i < 10 { Duration::ZERO } else { LONG };
+        leases.push(
+            store
+                .acquire(&id(i), "a", ttl)
+                .await
+                .unwrap()
+                .expect("free"),
+        );
+    }
+    for i in 0..10 {
+        let b = store.acquire(&id(i), "b", LONG).await.unwrap();
+        assert_eq!(b.map(|b| b.epoch), Some(2), "{} ran out", id(i));
+    }
+    let releases: Vec<_> = leases
+        .into_iter()
+        .map(|lease| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move { store.release(&lease).await })
+        })
+        .collect();
+    for release in releases {
+        release.await.expect("a release").unwrap();
+    }
+    for i in 0..40 {
+        let state = store.lease(&id(i)).await.unwrap().unwrap();
+        let expected = if i < 10 {
+            (2, Some("b"), true)
+        } else {
+            (1, None, false)
+        };
+        assert_eq!(
+            (state.epoch, state.holder.as_deref(), state.live),
+            expected,
+            "{}",
+            id(i)
+        );
+    }
+    let again = store.acquire(&id(39), "c", LONG).await.unwrap();
+    assert_eq!(again.map(|c| c.epoch), Some(2), "released: free to claim");
+}
+
 /// A worker's claim takes the executions that can go on (not ended, not only waiting for
 /// answers) that no live lease holds, oldest first, at most `limit`; two claims at once never
 /// share an execution.

@@ -111,6 +111,7 @@ macro_rules! store_conformance {
             fenced_appends_are_checked_against_the_current_claim,
             a_retried_append_is_taken_once_and_a_different_one_diverges,
             claims_runnable_executions_oldest_first_and_once,
+            releases_at_once_each_give_up_their_own_claim,
             keeps_leases_across_reopening,
             a_thread_belongs_to_the_owner_its_first_run_named,
             racing_first_runs_of_a_thread_leave_exactly_one_owner,
