@@ -10,7 +10,8 @@
 //! without it with `AGBOSS_BENCH_GROUP_COMMIT=0`). `cargo test` runs it with
 //! 60 on SQLite, so it never rots. `AGBOSS_BENCH_PROFILE_PAUSE=<seconds>` prints `WORKERS START`
 //! and waits that long before the workers' phase, for a profile of that phase alone (reset
-//! the server's `pg_stat_statements` then: docs/performance.md).
+//! the server's `pg_stat_statements` then: docs/performance.md). `AGBOSS_BENCH_WORKER_PLACES`
+//! sets how many executions each worker drives at once (16 by default).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -214,13 +215,15 @@ async fn main() {
         println!("WORKERS START");
         tokio::time::sleep(Duration::from_secs(pause.parse().unwrap())).await;
     }
+    let places: usize = std::env::var("AGBOSS_BENCH_WORKER_PLACES")
+        .map_or(16, |places| places.parse().expect("a number of places"));
     let started = Instant::now();
     let workers: Vec<_> = (0..4)
         .map(|w| {
             let app = app(&store, &format!("worker-{w}"));
             tokio::spawn(async move {
                 app.worker()
-                    .concurrency(16)
+                    .concurrency(places)
                     .until_idle()
                     .run(Signal::new())
                     .await
@@ -247,7 +250,7 @@ async fn main() {
         per_second(n, resumed_took)
     );
     println!(
-        "  answered with Application::answer, driven on by 4 workers (16 each): {:.0}/s (shares {shares:?})",
+        "  answered with Application::answer, driven on by 4 workers ({places} each): {:.0}/s (shares {shares:?})",
         per_second(n, workers_took)
     );
     drop(store);
