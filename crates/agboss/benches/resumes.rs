@@ -11,7 +11,9 @@
 //! 60 on SQLite, so it never rots. `AGBOSS_BENCH_PROFILE_PAUSE=<seconds>` prints `WORKERS START`
 //! and waits that long before the workers' phase, for a profile of that phase alone (reset
 //! the server's `pg_stat_statements` then: docs/performance.md). `AGBOSS_BENCH_WORKER_PLACES`
-//! sets how many executions each worker drives at once (16 by default).
+//! sets how many executions each worker drives at once (16 by default);
+//! `AGBOSS_BENCH_STORE_PER_WORKER=1` gives each worker a store of its own, as separate processes
+//! have, instead of the one the answering application uses.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -217,10 +219,21 @@ async fn main() {
     }
     let places: usize = std::env::var("AGBOSS_BENCH_WORKER_PLACES")
         .map_or(16, |places| places.parse().expect("a number of places"));
+    // `AGBOSS_BENCH_STORE_PER_WORKER=1`: each worker opens the store for itself (its own
+    // connections and commit queue), as four instances in four processes would.
+    let mut stores = Vec::new();
+    for _ in 0..4 {
+        stores.push(match std::env::var_os("AGBOSS_BENCH_STORE_PER_WORKER") {
+            Some(_) => open(&folder).await.0,
+            None => store.clone(),
+        });
+    }
     let started = Instant::now();
-    let workers: Vec<_> = (0..4)
-        .map(|w| {
-            let app = app(&store, &format!("worker-{w}"));
+    let workers: Vec<_> = stores
+        .iter()
+        .enumerate()
+        .map(|(w, store)| {
+            let app = app(store, &format!("worker-{w}"));
             tokio::spawn(async move {
                 app.worker()
                     .concurrency(places)
