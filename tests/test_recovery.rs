@@ -439,17 +439,7 @@ async fn workers_share_the_executions_of_one_store() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_busy_worker_claims_in_batches() {
     let world = World::new();
-    let (_, faulty) = stores(&world);
-    let store: Arc<dyn Store> = faulty.clone();
-    let submitter = world.app("submitter", store.clone());
-    for n in 0..10 {
-        submitter
-            .run("desk", format!("job {n}"))
-            .agent("mailer")
-            .submit()
-            .await
-            .unwrap();
-    }
+    let (store, faulty) = submitted(&world, 10).await;
     // The first call waits in its tool until let go: its place stays taken.
     world.hold.arm();
     let ended = Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -503,17 +493,7 @@ async fn a_busy_worker_claims_in_batches() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_claims_for_a_quarter_of_its_places_by_default() {
     let world = World::new();
-    let (_, faulty) = stores(&world);
-    let store: Arc<dyn Store> = faulty.clone();
-    let submitter = world.app("submitter", store.clone());
-    for n in 0..20 {
-        submitter
-            .run("desk", format!("job {n}"))
-            .agent("mailer")
-            .submit()
-            .await
-            .unwrap();
-    }
+    let (store, faulty) = submitted(&world, 20).await;
     let report = world
         .app("w-1", store.clone())
         .worker()
@@ -528,6 +508,22 @@ async fn a_worker_claims_for_a_quarter_of_its_places_by_default() {
         claims.len() > 2 && claims.iter().all(|&(asked, _)| asked >= 2),
         "{claims:?}"
     );
+}
+
+/// A store that records claims, holding `n` executions handed over to workers.
+async fn submitted(world: &World, n: usize) -> (Arc<dyn Store>, Arc<FaultyStore>) {
+    let (_, faulty) = stores(world);
+    let store: Arc<dyn Store> = faulty.clone();
+    let submitter = world.app("submitter", store.clone());
+    for n in 0..n {
+        submitter
+            .run("desk", format!("job {n}"))
+            .agent("mailer")
+            .submit()
+            .await
+            .unwrap();
+    }
+    (store, faulty)
 }
 
 /// Waits until `done` holds (a few seconds at most).
