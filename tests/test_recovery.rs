@@ -515,9 +515,9 @@ async fn submitted(world: &World, n: usize) -> (Arc<dyn Store>, Arc<FaultyStore>
     let (_, faulty) = stores(world);
     let store: Arc<dyn Store> = faulty.clone();
     let submitter = world.app("submitter", store.clone());
-    for n in 0..n {
+    for i in 0..n {
         submitter
-            .run("desk", format!("job {n}"))
+            .run("desk", format!("job {i}"))
             .agent("mailer")
             .submit()
             .await
