@@ -510,6 +510,49 @@ async fn a_worker_claims_for_a_quarter_of_its_places_by_default() {
     );
 }
 
+/// By default a busy worker's lone free place waits 10 ms on the application's clock for
+/// another to free (a quarter of 8 places is 2), then is claimed for alone: not a moment
+/// before, however long the clock stands still.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lone_free_place_is_claimed_for_after_10_ms_by_default() {
+    let world = World::new();
+    let (store, faulty) = submitted(&world, 9).await;
+    // Seven of the first eight calls wait in their tools: one place frees, the others stay
+    // taken.
+    world.hold.arm_calls(7);
+    let ended = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let app = world.app("w-1", store.clone());
+    let worker = tokio::spawn({
+        let ended = ended.clone();
+        async move {
+            app.worker()
+                .concurrency(8)
+                .on_end(move |_| {
+                    ended.fetch_add(1, Ordering::SeqCst);
+                })
+                .until_idle()
+                .run(Default::default())
+                .await
+        }
+    });
+    wait_for(|| world.hold.holding() == 7 && ended.load(Ordering::SeqCst) == 1).await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(faulty.claims(), [(8, 8)], "the clock stands still");
+    world.clock.advance(Duration::from_millis(9));
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(faulty.claims(), [(8, 8)], "9 ms is not the wait");
+    world.clock.advance(Duration::from_millis(1));
+    wait_for(|| faulty.claims().len() == 2).await;
+    assert_eq!(
+        faulty.claims()[1],
+        (1, 1),
+        "one claim for the one free place"
+    );
+    world.hold.release();
+    let report = worker.await.unwrap();
+    assert_eq!(report.completed, 9, "{report:?}");
+}
+
 /// A store that records claims, holding `n` executions handed over to workers.
 async fn submitted(world: &World, n: usize) -> (Arc<dyn Store>, Arc<FaultyStore>) {
     let (_, faulty) = stores(world);

@@ -60,10 +60,13 @@ impl Effects {
 }
 
 /// Holds a call in its tool until the test lets it go, to stand for a tool that is slow or
-/// that a crash stops mid-way. Armed for the first call only.
+/// that a crash stops mid-way. Armed for the next call only, or for the next `n`.
 #[derive(Default)]
 pub struct Hold {
-    armed: Mutex<bool>,
+    /// How many of the next calls it holds.
+    armed: Mutex<usize>,
+    /// How many calls it holds now.
+    holding: std::sync::atomic::AtomicUsize,
     entered: Notify,
     released: Notify,
     /// Whether the held call watches its signal (a cooperative tool) or not.
@@ -72,7 +75,17 @@ pub struct Hold {
 
 impl Hold {
     pub fn arm(&self) {
-        *self.armed.lock().unwrap() = true;
+        self.arm_calls(1);
+    }
+
+    /// Holds each of the next `n` calls.
+    pub fn arm_calls(&self, n: usize) {
+        *self.armed.lock().unwrap() = n;
+    }
+
+    /// How many calls it holds now.
+    pub fn holding(&self) -> usize {
+        self.holding.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Waits until a call is held.
@@ -85,13 +98,18 @@ impl Hold {
     }
 
     async fn maybe_hold(&self, signal: &Signal) {
-        let held = std::mem::take(&mut *self.armed.lock().unwrap());
-        if !held {
-            return;
+        {
+            let mut armed = self.armed.lock().unwrap();
+            if *armed == 0 {
+                return;
+            }
+            *armed -= 1;
         }
         let released = self.released.notified();
         tokio::pin!(released);
         released.as_mut().enable();
+        self.holding
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         self.entered.notify_one();
         if *self.ignores_signal.lock().unwrap() {
             released.await;
@@ -101,6 +119,8 @@ impl Hold {
                 _ = signal.cancelled() => {}
             }
         }
+        self.holding
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
