@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use agboss::app::{WorkReport, Worker};
 use agboss::journal::LoopEvent;
 use agboss::prelude::ToolCallApprovalDecision;
 use agboss::run::{RunError, RunOutcome};
@@ -442,22 +443,8 @@ async fn a_busy_worker_claims_in_batches() {
     let (store, faulty) = submitted(&world, 10).await;
     // The first call waits in its tool until let go: its place stays taken.
     world.hold.arm();
-    let ended = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let app = world.app("w-1", store.clone());
-    let worker = tokio::spawn({
-        let ended = ended.clone();
-        async move {
-            app.worker()
-                .concurrency(4)
-                .claim_batch(4, millis(200))
-                .on_end(move |_| {
-                    ended.fetch_add(1, Ordering::SeqCst);
-                })
-                .until_idle()
-                .run(Default::default())
-                .await
-        }
-    });
+    let (worker, ended) = counting_worker(app, |w| w.concurrency(4).claim_batch(4, millis(200)));
     // Three of the first four end; the fourth holds its place, so three are free, fewer than
     // the batch: no claim until the batch's wait is over.
     world.hold.entered().await;
@@ -520,21 +507,8 @@ async fn a_lone_free_place_is_claimed_for_after_10_ms_by_default() {
     // Seven of the first eight calls wait in their tools: one place frees, the others stay
     // taken.
     world.hold.arm_calls(7);
-    let ended = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let app = world.app("w-1", store.clone());
-    let worker = tokio::spawn({
-        let ended = ended.clone();
-        async move {
-            app.worker()
-                .concurrency(8)
-                .on_end(move |_| {
-                    ended.fetch_add(1, Ordering::SeqCst);
-                })
-                .until_idle()
-                .run(Default::default())
-                .await
-        }
-    });
+    let (worker, ended) = counting_worker(app, |w| w.concurrency(8));
     wait_for(|| world.hold.holding() == 7 && ended.load(Ordering::SeqCst) == 1).await;
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert_eq!(faulty.claims(), [(8, 8)], "the clock stands still");
@@ -551,6 +525,29 @@ async fn a_lone_free_place_is_claimed_for_after_10_ms_by_default() {
     world.hold.release();
     let report = worker.await.unwrap();
     assert_eq!(report.completed, 9, "{report:?}");
+}
+
+/// A worker of `app`, as `setup` makes it, run until idle on a task of its own; and how many
+/// executions it has ended so far.
+fn counting_worker(
+    app: Application,
+    setup: impl for<'a> FnOnce(Worker<'a>) -> Worker<'a> + Send + 'static,
+) -> (
+    tokio::task::JoinHandle<WorkReport>,
+    Arc<std::sync::atomic::AtomicUsize>,
+) {
+    let ended = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = ended.clone();
+    let worker = tokio::spawn(async move {
+        setup(app.worker())
+            .on_end(move |_| {
+                counted.fetch_add(1, Ordering::SeqCst);
+            })
+            .until_idle()
+            .run(Default::default())
+            .await
+    });
+    (worker, ended)
 }
 
 /// A store that records claims, holding `n` executions handed over to workers.
