@@ -2,7 +2,8 @@
 //! transaction, and each is still decided as it would be alone. The same storm of appends
 //! (accepted ones, stale claims, gaps, retried commits, new threads, owners racing for one
 //! thread) runs on a store that groups and on one that commits each append alone: every
-//! answer is the same, and so is every journal. Then a batch whose commit answer is lost.
+//! answer is the same, and so is every journal and lease (some of the appends end their runs,
+//! releasing their claims with them). Then a batch whose commit answer is lost.
 
 mod store_common;
 
@@ -10,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agboss::journal::LoopEvent;
-use agboss::store::{Fence, PostgresOptions, PostgresStore, Store, StoreErrorKind};
+use agboss::store::{Fence, Lease, PostgresOptions, PostgresStore, Store, StoreErrorKind};
 use pg_server::{Proxy, fresh_database};
 use store_common::{answered, started_in, texts};
 
@@ -33,6 +34,29 @@ struct Step {
     seq: u64,
     event: LoopEvent,
     fence: Fence,
+    /// Appended with `append_releasing`, by holder `w` of the fence's claim.
+    releases: bool,
+}
+
+impl Step {
+    /// Appends it as the step says.
+    async fn append(&self, store: &PostgresStore) -> Result<(), agboss::store::StoreError> {
+        match (self.releases, self.fence) {
+            (true, Fence::Epoch(epoch)) => {
+                let lease = Lease {
+                    execution_id: self.execution_id.clone(),
+                    holder: "w".to_owned(),
+                    epoch,
+                    ttl: LONG,
+                };
+                store.append_releasing(&lease, self.seq, &self.event).await
+            }
+            _ => {
+                let (id, seq, event) = (&self.execution_id, self.seq, &self.event);
+                store.append_as(id, seq, event, self.fence).await
+            }
+        }
+    }
 }
 
 /// The storm: for the old executions, in turn, the next event under the claim (accepted), an
@@ -54,6 +78,8 @@ fn storm() -> Vec<Step> {
             seq,
             event,
             fence,
+            // Half of the accepted ones, and of the stale ones, end their runs' claims.
+            releases: i % 8 < 2,
         });
     }
     for i in 0..NEW {
@@ -64,6 +90,7 @@ fn storm() -> Vec<Step> {
             seq: 0,
             event,
             fence: Fence::Unfenced,
+            releases: false,
         });
     }
     for i in 0..RACED {
@@ -75,6 +102,7 @@ fn storm() -> Vec<Step> {
                 seq: 0,
                 event,
                 fence: Fence::Unfenced,
+                releases: false,
             });
         }
     }
@@ -113,10 +141,7 @@ async fn run_storm(
             let (store, ready) = (Arc::clone(&store), Arc::clone(&ready));
             tokio::spawn(async move {
                 ready.wait().await;
-                store
-                    .append_as(&step.execution_id, step.seq, &step.event, step.fence)
-                    .await
-                    .map_err(|e| (e.kind, e.detail))
+                step.append(&store).await.map_err(|e| (e.kind, e.detail))
             })
         })
         .collect();
@@ -140,7 +165,12 @@ async fn run_storm(
          WHERE e.execution_id NOT LIKE 'raced-%' \
          GROUP BY e.execution_id, x.record, t.owner_id ORDER BY e.execution_id",
     );
-    (answers, transactions, journals)
+    let leases = texts(
+        database.url(),
+        "SELECT execution_id || ' ' || epoch || ' ' || coalesce(holder, '-') \
+         FROM agboss.leases ORDER BY execution_id",
+    );
+    (answers, transactions, [journals, leases].concat())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -179,10 +209,15 @@ async fn a_grouped_store_answers_a_storm_of_appends_as_one_committing_each_alone
         }
     }
     assert_eq!(grouped_journals, alone_journals);
-    assert_eq!(grouped_journals.len(), OLD + NEW);
+    assert_eq!(grouped_journals.len(), 2 * OLD + NEW);
     assert!(grouped_journals.contains(&"old-000 2 2 -".to_owned()));
     assert!(grouped_journals.contains(&"old-003 1 1 -".to_owned()));
     assert!(grouped_journals.contains(&"new-000 1 1 ann".to_owned()));
+    // The claims the accepted last appends ended, and only those, are released.
+    for (id, lease) in [(0, "1 -"), (1, "1 w"), (4, "1 w"), (8, "1 -"), (9, "1 w")] {
+        let lease = format!("{} {lease}", old(id));
+        assert!(grouped_journals.contains(&lease), "{lease}");
+    }
 
     // The events the storm wrote (the old executions' second, the new and raced ones' first)
     // were written by far fewer transactions when grouped; one each when not.
@@ -202,7 +237,9 @@ async fn a_grouped_store_answers_a_storm_of_appends_as_one_committing_each_alone
 }
 
 /// A batch's commit is sent and its answer lost: every append of the batch is told it may or
-/// may not have been written, and each holder's retry leaves exactly one row.
+/// may not have been written, and each holder's retry leaves exactly one row. Half of them end
+/// their runs, releasing their claims with them: a retry finds its claim released by the commit
+/// whose answer was lost, and is taken all the same.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_batch_whose_commit_answer_is_lost_is_retried_without_second_rows() {
     const EXECUTIONS: usize = 12;
@@ -213,7 +250,7 @@ async fn a_batch_whose_commit_answer_is_lost_is_retried_without_second_rows() {
             .await
             .unwrap(),
     );
-    let mut fences = Vec::new();
+    let mut leases = Vec::new();
     for i in 0..EXECUTIONS {
         let id = old(i);
         let lease = store.acquire(&id, "w", LONG).await.unwrap().unwrap();
@@ -221,8 +258,19 @@ async fn a_batch_whose_commit_answer_is_lost_is_retried_without_second_rows() {
             .append_as(&id, 0, &started_in(&id, "t", None), lease.fence())
             .await
             .unwrap();
-        fences.push(lease.fence());
+        leases.push(lease);
     }
+    let releases = |i: usize| i >= 2 && i.is_multiple_of(2);
+    let append = |i: usize, text: &'static str| {
+        let (store, lease) = (Arc::clone(&store), leases[i].clone());
+        async move {
+            let event = answered(text);
+            match releases(i) {
+                true => store.append_releasing(&lease, 1, &event).await,
+                false => store.append_as(&old(i), 1, &event, lease.fence()).await,
+            }
+        }
+    };
     // Two other sessions hold the first two executions' rows: the two batches that take their
     // appends wait, and the other appends queue meanwhile, to go together in one batch.
     let mut blockers = Vec::new();
@@ -238,14 +286,10 @@ async fn a_batch_whose_commit_answer_is_lost_is_retried_without_second_rows() {
         blocker.batch_execute(&lock).await.unwrap();
         blockers.push(blocker);
     }
-    let append = |i: usize, text: &'static str| {
-        let (store, fence) = (Arc::clone(&store), fences[i]);
-        tokio::spawn(async move { store.append_as(&old(i), 1, &answered(text), fence).await })
-    };
-    let held = [append(0, "held"), append(1, "held")];
+    let held = [0, 1].map(|i| tokio::spawn(append(i, "held")));
     tokio::time::sleep(Duration::from_millis(100)).await;
     let batched: Vec<_> = (2..EXECUTIONS)
-        .map(|i| append(i, "lost-in-batch"))
+        .map(|i| tokio::spawn(append(i, "lost-in-batch")))
         .collect();
     tokio::time::sleep(Duration::from_millis(300)).await;
     // The batch's writes (its events' text) go out, then the connection is cut.
@@ -267,12 +311,9 @@ async fn a_batch_whose_commit_answer_is_lost_is_retried_without_second_rows() {
 
     // Each holder tries again until it is told: taken where the server committed, written
     // where it did not; never twice.
-    for (i, fence) in fences.iter().enumerate().skip(2) {
+    for i in 2..EXECUTIONS {
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while let Err(e) = store
-            .append_as(&old(i), 1, &answered("lost-in-batch"), *fence)
-            .await
-        {
+        while let Err(e) = append(i, "lost-in-batch").await {
             assert!(std::time::Instant::now() < deadline, "{e}");
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
@@ -292,4 +333,9 @@ async fn a_batch_whose_commit_answer_is_lost_is_retried_without_second_rows() {
         ),
         ["0"]
     );
+    for (i, lease) in leases.iter().enumerate() {
+        let state = store.lease(&lease.execution_id).await.unwrap().unwrap();
+        let holder = (!releases(i)).then_some("w");
+        assert_eq!((state.epoch, state.holder.as_deref()), (1, holder), "{i}");
+    }
 }

@@ -148,6 +148,18 @@ impl Store for FaultyStore {
         })
     }
 
+    fn append_releasing<'a>(
+        &'a self,
+        lease: &'a Lease,
+        seq: u64,
+        event: &'a LoopEvent,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.gate(Some(event)).await?;
+            self.inner.append_releasing(lease, seq, event).await
+        })
+    }
+
     fn entries<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<JournalEntry>> {
         Box::pin(async move {
             self.gate(None).await?;

@@ -108,12 +108,14 @@ impl Application {
                 }
                 None => self.drive_from_journal(&keeper, &signal, &options).await,
             };
+            let released = keeper.is_released();
             drop(keeper);
             // Released even when lost: a claim another instance took is not released by it
             // (the epoch differs), and one that ran out while the store was silent would
             // otherwise hold the execution until it runs out again by the store's clock (a
-            // renewal queued before the silence may still have extended it).
-            if let Err(error) = self.store.release(&lease).await {
+            // renewal queued before the silence may still have extended it). A run that ended
+            // released it with its last append.
+            if !released && let Err(error) = self.store.release(&lease).await {
                 // It runs out by itself; another instance waits a ttl longer to take it over.
                 tracing::warn!(execution_id = %execution_id, %error, "the lease could not be released");
             }

@@ -205,6 +205,14 @@ pub enum LoopEvent {
     },
 }
 
+impl LoopEvent {
+    /// Whether the event ends its run (`answered`, `failed`): nothing follows it under the
+    /// run's claim.
+    pub fn ends_run(&self) -> bool {
+        matches!(self, LoopEvent::Answered { .. } | LoopEvent::Failed { .. })
+    }
+}
+
 /// What a permission checker decided about one capability of one call, as journaled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PermissionDecision {

@@ -119,6 +119,59 @@ pub trait Store: Send + Sync {
     /// when it is no longer the current claim.
     fn release<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()>;
 
+    /// Appends `event`, the last its holder writes under `lease` (one that ends the run:
+    /// [`LoopEvent::ends_run`]), as [`append_as`](Self::append_as) with the lease's fence
+    /// does, and then releases `lease`. Refused as `append_as` refuses, releasing nothing.
+    ///
+    /// A store that can make both in one commit does (the PostgreSQL store): the release then
+    /// costs nothing of its own. A retry after a commit whose answer was lost finds the claim
+    /// released: when event `seq` is this same event from this claim, the retry succeeds
+    /// without writing or changing anything, as `append_as`'s retry of a taken seq does.
+    ///
+    /// By default the append, then the release (a release that fails is logged and left to
+    /// run out: the append stands), and that retry answered from
+    /// [`lease`](Self::lease) and [`entries`](Self::entries).
+    fn append_releasing<'a>(
+        &'a self,
+        lease: &'a Lease,
+        seq: u64,
+        event: &'a LoopEvent,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let id = &lease.execution_id;
+            match self.append_as(id, seq, event, lease.fence()).await {
+                Ok(()) => {}
+                Err(refused) if refused.is_fenced() => {
+                    let released = self
+                        .lease(id)
+                        .await?
+                        .is_some_and(|state| state.epoch == lease.epoch && state.holder.is_none());
+                    let entries = if released {
+                        self.entries(id).await?
+                    } else {
+                        Vec::new()
+                    };
+                    let written = usize::try_from(seq)
+                        .ok()
+                        .and_then(|seq| entries.get(seq))
+                        .is_some_and(|entry| {
+                            entry.epoch == Some(lease.epoch) && entry.event == *event
+                        });
+                    return if written { Ok(()) } else { Err(refused) };
+                }
+                Err(refused) => return Err(refused),
+            }
+            if let Err(error) = self.release(lease).await {
+                tracing::warn!(
+                    execution_id = %lease.execution_id,
+                    %error,
+                    "the lease could not be released; it runs out by itself"
+                );
+            }
+            Ok(())
+        })
+    }
+
     /// Claims, for `holder` and `ttl`, up to `limit` executions that can go on
     /// ([`ExecutionRecord::is_runnable`]) and that no live lease holds, oldest first: what a
     /// worker does to find work. Two instances claiming at once never get the same execution.

@@ -113,19 +113,28 @@ impl<'a> AgentLoop<'a> {
         event: LoopEvent,
     ) -> Result<(), RunError> {
         let id = self.execution.execution_id();
-        let fence = self.lease.lease().fence();
+        let lease = self.lease.lease();
+        // The run's last event releases the lease with it (one commit where the store can).
+        let ends = event.ends_run();
         let mut backoff = std::time::Duration::from_millis(20);
         loop {
             if let Some(lost) = self.lease.lost() {
                 return Err(RunError::LeaseLost(lost));
             }
-            let error = match self
-                .env
-                .store
-                .append_as(id, state.events, &event, fence)
-                .await
-            {
+            let store = &self.env.store;
+            let appended = match ends {
+                true => store.append_releasing(lease, state.events, &event).await,
+                false => {
+                    store
+                        .append_as(id, state.events, &event, lease.fence())
+                        .await
+                }
+            };
+            let error = match appended {
                 Ok(()) => {
+                    if ends {
+                        self.lease.released_with_last_append();
+                    }
                     state.apply(event);
                     return Ok(());
                 }

@@ -90,6 +90,9 @@ struct Shared {
     healthy: AtomicBool,
     last_error: Mutex<Option<String>>,
     lost: OnceLock<ExecutionLeaseLostError>,
+    /// Whether the run's last append released the lease with it: nothing is renewed after,
+    /// and a renewal refused meanwhile is not a loss.
+    released: AtomicBool,
     changed: Notify,
 }
 
@@ -112,6 +115,7 @@ impl LeaseKeeper {
             healthy: AtomicBool::new(true),
             last_error: Mutex::new(None),
             lost: OnceLock::new(),
+            released: AtomicBool::new(false),
             changed: Notify::new(),
         });
         let renewer = tokio::spawn(renew(shared.clone()));
@@ -156,6 +160,17 @@ impl LeaseKeeper {
     pub(crate) fn lost(&self) -> Option<ExecutionLeaseLostError> {
         self.shared.check_time();
         self.shared.lost.get().cloned()
+    }
+
+    /// Takes note that the run's last append released the lease
+    /// ([`Store::append_releasing`]): renewals stop.
+    pub(crate) fn released_with_last_append(&self) {
+        self.shared.released.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the run's last append released the lease.
+    pub(crate) fn is_released(&self) -> bool {
+        self.shared.released.load(Ordering::SeqCst)
     }
 
     /// Takes note that the store refused a write of this claim: the lease is lost.
@@ -226,7 +241,7 @@ async fn renew(shared: Arc<Shared>) {
         let left = shared.left();
         shared.clock.sleep(wait.min(left)).await;
         shared.check_time();
-        if shared.lost.get().is_some() {
+        if shared.lost.get().is_some() || shared.released.load(Ordering::SeqCst) {
             return;
         }
         let sent = shared.clock.now();
@@ -243,6 +258,10 @@ async fn renew(shared: Arc<Shared>) {
                 shared.healthy.store(true, Ordering::SeqCst);
                 shared.changed.notify_waiters();
                 wait = period;
+            }
+            // Refused as released by the run's last append, sent meanwhile: not a loss.
+            Some(Err(error)) if error.is_fenced() && shared.released.load(Ordering::SeqCst) => {
+                return;
             }
             Some(Err(error)) if error.is_fenced() => {
                 shared.lose(LeaseLoss::Taken(error.detail));

@@ -18,7 +18,7 @@ use super::events::*;
 /// A lease that outlives any case.
 pub const LONG: Duration = Duration::from_secs(3_600);
 
-fn fenced(execution: &str, epoch: u64, why: &str) -> (StoreErrorKind, String) {
+pub(super) fn fenced(execution: &str, epoch: u64, why: &str) -> (StoreErrorKind, String) {
     (
         StoreErrorKind::Fenced,
         format!("execution `{execution}`: claim {epoch} may not write: {why}"),

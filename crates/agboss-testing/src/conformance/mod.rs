@@ -25,6 +25,7 @@ mod leases;
 mod model;
 mod pauses;
 mod pins;
+mod releasing;
 mod threads;
 mod waits;
 
@@ -46,6 +47,7 @@ pub mod case {
     pub use super::leases::*;
     pub use super::pauses::*;
     pub use super::pins::*;
+    pub use super::releasing::*;
     pub use super::run_case;
     pub use super::threads::*;
     pub use super::waits::*;
@@ -112,6 +114,7 @@ macro_rules! store_conformance {
             a_retried_append_is_taken_once_and_a_different_one_diverges,
             claims_runnable_executions_oldest_first_and_once,
             releases_at_once_each_give_up_their_own_claim,
+            the_last_append_of_a_claim_releases_it,
             keeps_leases_across_reopening,
             a_thread_belongs_to_the_owner_its_first_run_named,
             racing_first_runs_of_a_thread_leave_exactly_one_owner,

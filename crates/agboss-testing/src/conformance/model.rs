@@ -1,7 +1,7 @@
 //! The state-machine property test: random operations applied to the store under test and to a
 //! [`MemoryStore`] side by side, compared after every step: appends (some at stale or early
-//! seqs, some refused, some from a lease's holder with its fence), and claims, renewals,
-//! releases and expiries of leases.
+//! seqs, some refused, some from a lease's holder with its fence, a run's last ones releasing
+//! the lease with them), and claims, renewals, releases and expiries of leases.
 
 use agboss_rules::codes;
 use std::collections::HashMap;
@@ -36,12 +36,14 @@ const HOLDERS: u8 = 2;
 
 /// One operation on execution `execution`: an event appended at its next seq moved by `skew`
 /// (0 most of the time; -1 or +1 for a stale or early seq), unfenced or from `writer`'s last
-/// lease of it; or an operation on leases.
+/// lease of it (`releasing`: an event that ends the run releases that lease with it,
+/// [`Store::append_releasing`]); or an operation on leases.
 #[derive(Clone, Debug)]
 struct Op {
     execution: u8,
     skew: i8,
     writer: Option<u8>,
+    releasing: bool,
     event: Kind,
 }
 
@@ -122,12 +124,15 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
     let skew = prop_oneof![8 => Just(0i8), 1 => Just(-1i8), 1 => Just(1i8)];
     let writer = prop_oneof![2 => Just(None), 1 => (0..HOLDERS).prop_map(Some)];
     proptest::collection::vec(
-        (0..EXECUTIONS, skew, writer, kinds()).prop_map(|(execution, skew, writer, event)| Op {
-            execution,
-            skew,
-            writer,
-            event,
-        }),
+        (0..EXECUTIONS, skew, writer, any::<bool>(), kinds()).prop_map(
+            |(execution, skew, writer, releasing, event)| Op {
+                execution,
+                skew,
+                writer,
+                releasing,
+                event,
+            },
+        ),
         1..48,
     )
 }
@@ -291,14 +296,22 @@ async fn run_ops(ops: &[Op], tested: Arc<dyn Store>) -> Result<(), TestCaseError
             .map_or(0, |r| r.events);
         let seq = next.saturating_add_signed(i64::from(op.skew));
         let event = op.event();
-        let fence = match op.writer {
-            None => Fence::Unfenced,
-            Some(h) => leases
-                .get(&(h, id.clone()))
-                .map_or(Fence::Epoch(99), Lease::fence),
+        let lease = op.writer.and_then(|h| leases.get(&(h, id.clone())));
+        let fence = match (op.writer, lease) {
+            (None, _) => Fence::Unfenced,
+            (Some(_), lease) => lease.map_or(Fence::Epoch(99), Lease::fence),
         };
-        let expected = compared(reference.append_as(&id, seq, &event, fence).await);
-        let got = compared(tested.append_as(&id, seq, &event, fence).await);
+        let (expected, got) = match lease {
+            Some(lease) if op.releasing && event.ends_run() => (
+                reference.append_releasing(lease, seq, &event).await,
+                tested.append_releasing(lease, seq, &event).await,
+            ),
+            _ => (
+                reference.append_as(&id, seq, &event, fence).await,
+                tested.append_as(&id, seq, &event, fence).await,
+            ),
+        };
+        let (expected, got) = (compared(expected), compared(got));
         prop_assert_eq!(expected, got, "step {}: {:?}", step, op);
         agree(&reference, &*tested).await?;
     }

@@ -193,6 +193,11 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
     if let Fence::Epoch(epoch) = fence {
         let current = lease_row.as_ref().map(lease::fence_of).transpose()?;
         if let Some(refused) = fence_refusal(STORE, execution_id, epoch, current) {
+            // The claim released by an earlier commit of this very append (a retry whose
+            // answer was lost): written once, answered as a retry.
+            if append.releases && current == Some((epoch, false)) && written(conn, append).await? {
+                return Ok(());
+            }
             return Err(refused.into());
         }
     }
@@ -275,12 +280,46 @@ async fn seq_taken(conn: &mut Conn, append: &Append<'_>, held: u64) -> Result<()
         .map(|row| stored_as(&row, json, execution_id))
         .transpose()?;
     taken_seq(STORE, execution_id, held, seq, fence, written)?;
+    let end = match (append.releases, fence.epoch()) {
+        // Taken, under a claim its fence check found held: the claim ends now.
+        (true, Some(epoch)) => {
+            let release = conn.statement(lease::RELEASE_ENDED).await?;
+            let claims: [&(dyn ToSql + Sync); 2] = [&vec![execution_id], &vec![sql_int(epoch)]];
+            conn.client
+                .execute(&release, &claims)
+                .await
+                .map_err(Failure::Pg)?;
+            "COMMIT"
+        }
+        _ => "ROLLBACK",
+    };
+    conn.client.batch_execute(end).await.map_err(Failure::Pg)?;
+    conn.in_transaction = false;
+    Ok(())
+}
+
+/// Whether event `seq` of the execution is `append`'s very event, written by its claim: then
+/// the transaction is rolled back, nothing written.
+async fn written(conn: &mut Conn, append: &Append<'_>) -> Result<bool, Failure> {
+    let statement = conn.statement(WRITTEN).await?;
+    let row = conn
+        .client
+        .query_opt(&statement, &[&append.execution_id, &sql_int(append.seq)])
+        .await
+        .map_err(Failure::Pg)?;
+    let Some(row) = row else {
+        return Ok(false);
+    };
+    let (epoch, same) = stored_as(&row, append.json, append.execution_id)?;
+    if !(same && epoch.is_some() && epoch == append.fence.epoch()) {
+        return Ok(false);
+    }
     conn.client
         .batch_execute("ROLLBACK")
         .await
         .map_err(Failure::Pg)?;
     conn.in_transaction = false;
-    Ok(())
+    Ok(true)
 }
 
 /// The pause an event names, if it names one (what [`pause_change`] changes, known before the

@@ -27,7 +27,7 @@ use tokio_postgres::{Client, Row, Statement};
 use super::append::to_json;
 use super::error::corrupt;
 use super::pool::{BEGIN, Conn, Failure};
-use super::write::{Append, committed};
+use super::write::{Append, Released, committed};
 use super::{STORE, lease, read, sql_int};
 use crate::journal::{
     ExecutionRecord, Fence, LoopEvent, StoreError, StoreErrorKind, ThreadOwner, fence_refusal,
@@ -76,6 +76,7 @@ pub(super) struct Waiting {
     pub(super) event: LoopEvent,
     pub(super) json: String,
     pub(super) fence: Fence,
+    pub(super) releases: bool,
     pub(super) answer: oneshot::Sender<Answer>,
 }
 
@@ -88,6 +89,7 @@ impl Waiting {
             event: &self.event,
             json: &self.json,
             fence: self.fence,
+            releases: self.releases,
         }
     }
 }
@@ -176,7 +178,17 @@ pub(super) async fn checked_batch(
     let decisions: Vec<Decision> = batch
         .iter()
         .zip(starting)
-        .map(|(waiting, starting)| decide(waiting, starting, &mut rows))
+        .map(|(waiting, starting)| {
+            let decision = decide(waiting, starting, &mut rows);
+            if let (Decision::Write, true, Some(epoch)) =
+                (&decision, waiting.releases, waiting.fence.epoch())
+            {
+                // Its commit releases the claim: what follows it in the batch finds it so.
+                let id = waiting.execution_id.as_str();
+                rows.leases.insert(id, Ok((epoch, false)));
+            }
+            decision
+        })
         .collect();
     if !decisions.iter().any(|d| matches!(d, Decision::Write)) {
         conn.client
@@ -212,6 +224,11 @@ fn decide<'b>(
             Some(Err(unreadable)) => return Decision::Refused(unreadable.clone()),
         };
         if let Some(refused) = fence_refusal(STORE, id, epoch, current) {
+            // Released by this append's own earlier commit, perhaps: the one-append path
+            // tells a retry.
+            if waiting.releases && current == Some((epoch, false)) {
+                return Decision::Alone;
+            }
             return Decision::Refused(refused);
         }
     }
@@ -303,6 +320,10 @@ async fn write_batch(
     }
     let made_threads: Vec<&str> = rows.made.iter().map(|(t, _)| t.as_str()).collect();
     let made_owners: Vec<Option<&str>> = rows.made.iter().map(|(_, o)| o.as_deref()).collect();
+    let mut released = Released::default();
+    for waiting in &accepted {
+        released.push(&waiting.as_append());
+    }
     let values: [&(dyn ToSql + Sync); 13] = [
         &event_ids,
         &seqs,
@@ -318,7 +339,7 @@ async fn write_batch(
         &started.runnable,
         &started.records,
     ];
-    committed(conn, WRITE, &values).await
+    committed(conn, WRITE, &values, &released).await
 }
 
 /// The executions' columns of the write.

@@ -75,6 +75,7 @@ impl Group {
                 event: append.event.clone(),
                 json: append.json.to_owned(),
                 fence: append.fence,
+                releases: append.releases,
                 answer,
             });
             let leads = queue.running < BATCHES;

@@ -125,6 +125,15 @@ UPDATE leases SET holder = NULL, expires_at = clock_timestamp()
 FROM quick
 WHERE execution_id = $1 AND epoch = $2 AND holder = $3";
 
+/// The release made by the commit of appends that end their claims
+/// ([`Store::append_releasing`](crate::journal::Store::append_releasing)): the claims `$1`
+/// (executions) at `$2` (epochs), whose rows the appends' fence checks locked in this
+/// transaction, so each is still that claim's.
+pub(super) const RELEASE_ENDED: &str = "
+UPDATE leases AS l SET holder = NULL, expires_at = clock_timestamp()
+FROM unnest($1::text[], $2::bigint[]) AS r (execution_id, epoch)
+WHERE l.execution_id = r.execution_id AND l.epoch = r.epoch AND l.holder IS NOT NULL";
+
 const STATE: &str = concat!(
     "SELECT l.epoch, l.holder, ",
     live!(),

@@ -198,6 +198,35 @@ impl PostgresStore {
         })
     }
 
+    /// An append, through the commit queue when it may join it; `releases`: its commit also
+    /// releases the claim of its fence.
+    async fn append_with(
+        &self,
+        execution_id: &str,
+        seq: u64,
+        event: &LoopEvent,
+        fence: Fence,
+        releases: bool,
+    ) -> Result<(), StoreError> {
+        let json = serde_json::to_string(event)
+            .map_err(|e| StoreError::new(STORE, StoreErrorKind::Invalid, format!("event: {e}")))?;
+        let append = write::Append {
+            execution_id,
+            seq,
+            event,
+            json: &json,
+            fence,
+            releases,
+        };
+        if let Some(group) = self.group.as_ref().filter(|_| group::joins(event)) {
+            match group.append(&self.pool, &append).await {
+                batch::Answer::Done(answer) => return answer,
+                batch::Answer::Alone => {}
+            }
+        }
+        append::alone(&self.pool, &append).await
+    }
+
     /// Where its server is: `host:port` as the URL named it.
     pub fn endpoint(&self) -> &str {
         self.pool.endpoint()
@@ -217,25 +246,18 @@ impl Store for PostgresStore {
         event: &'a LoopEvent,
         fence: Fence,
     ) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            let json = serde_json::to_string(event).map_err(|e| {
-                StoreError::new(STORE, StoreErrorKind::Invalid, format!("event: {e}"))
-            })?;
-            let append = write::Append {
-                execution_id,
-                seq,
-                event,
-                json: &json,
-                fence,
-            };
-            if let Some(group) = self.group.as_ref().filter(|_| group::joins(event)) {
-                match group.append(&self.pool, &append).await {
-                    batch::Answer::Done(answer) => return answer,
-                    batch::Answer::Alone => {}
-                }
-            }
-            append::alone(&self.pool, &append).await
-        })
+        Box::pin(self.append_with(execution_id, seq, event, fence, false))
+    }
+
+    /// The append and the release in one commit (see [`write`]).
+    fn append_releasing<'a>(
+        &'a self,
+        lease: &'a Lease,
+        seq: u64,
+        event: &'a LoopEvent,
+    ) -> StoreFuture<'a, ()> {
+        let fence = lease.fence();
+        Box::pin(self.append_with(&lease.execution_id, seq, event, fence, true))
     }
 
     fn entries<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<JournalEntry>> {

@@ -1,11 +1,12 @@
 //! An append to make, and its writes once every check passed: one statement of every write
-//! (the event, the execution's row, the pause's) and the `COMMIT`, pipelined in one round trip.
+//! (the event, the execution's row, the pause's), the release of the claims that end with it,
+//! and the `COMMIT`, pipelined in one round trip.
 
 use tokio_postgres::types::ToSql;
 
 use super::error::is_connection_lost;
 use super::pool::{Conn, Failure};
-use super::{STORE, sql_int};
+use super::{STORE, lease, sql_int};
 use crate::channel::PauseAnswerer;
 use crate::journal::{ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind};
 
@@ -16,6 +17,25 @@ pub(super) struct Append<'a> {
     pub(super) event: &'a LoopEvent,
     pub(super) json: &'a str,
     pub(super) fence: Fence,
+    /// Whether its commit releases its claim (`append_releasing`).
+    pub(super) releases: bool,
+}
+
+/// The claims a commit releases with its appends: those of the appends that end them.
+#[derive(Default)]
+pub(super) struct Released<'a> {
+    ids: Vec<&'a str>,
+    epochs: Vec<i64>,
+}
+
+impl<'a> Released<'a> {
+    /// Adds the claim of `append` if it ends with it.
+    pub(super) fn push(&mut self, append: &Append<'a>) {
+        if let (true, Some(epoch)) = (append.releases, append.fence.epoch()) {
+            self.ids.push(append.execution_id);
+            self.epochs.push(sql_int(epoch));
+        }
+    }
 }
 
 /// The writes of an append, one statement: the event ($1 to $4), then the execution's row, then
@@ -111,24 +131,40 @@ pub(super) async fn write(
         }
         (None, _) => sql,
     };
-    committed(conn, sql, &values).await
+    let mut released = Released::default();
+    released.push(append);
+    committed(conn, sql, &values, &released).await
 }
 
-/// Runs the writes `sql` with `values` and the `COMMIT`, pipelined: the server runs them in
-/// order, and a failed write aborts the transaction, so the `COMMIT` after it rolls back. The
-/// end of every append's transaction, alone or in a batch.
+/// Runs the writes `sql` with `values`, the release of the claims `released`, and the
+/// `COMMIT`, pipelined: the server runs them in order, and a failed statement aborts the
+/// transaction, so the `COMMIT` after it rolls back. The end of every append's transaction,
+/// alone or in a batch.
 pub(super) async fn committed(
     conn: &mut Conn,
     sql: &str,
     values: &[&(dyn ToSql + Sync)],
+    released: &Released<'_>,
 ) -> Result<(), Failure> {
     let statement = conn.statement(sql).await?;
+    let release = match released.ids.is_empty() {
+        true => None,
+        false => Some(conn.statement(lease::RELEASE_ENDED).await?),
+    };
     let client = &conn.client;
+    let claims: [&(dyn ToSql + Sync); 2] = [&released.ids, &released.epochs];
+    let releasing = async {
+        match &release {
+            Some(release) => client.execute(release, &claims).await,
+            None => Ok(0),
+        }
+    };
     // The fault tests kill a worker here: the transaction checked, its rows locked, nothing
     // written.
     crate::base::failpoint("store-commit");
     let written = tokio::try_join!(
         client.execute(&statement, values),
+        releasing,
         client.batch_execute("COMMIT"),
     );
     match written {
