@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use agboss_core::journal::{ExecutionStatus, Fence};
+use agboss_core::journal::{ExecutionStatus, Fence, Lease, LoopEvent, Store};
 
 use super::Backend;
 use super::cases::refusal;
@@ -17,15 +17,8 @@ use super::leases::{LONG, fenced};
 pub async fn the_last_append_of_a_claim_releases_it(mut backend: Box<dyn Backend>) {
     let store = backend.open().await;
     let a = store.acquire("e-1", "a", LONG).await.unwrap().unwrap();
-    for (seq, event) in [started("e-1", None, None), model_answered(1, &[])]
-        .iter()
-        .enumerate()
-    {
-        store
-            .append_as("e-1", seq as u64, event, a.fence())
-            .await
-            .unwrap();
-    }
+    let journal = [started("e-1", None, None), model_answered(1, &[])];
+    append_under(&*store, &a, &journal).await;
     store
         .append_releasing(&a, 2, &answered("done"))
         .await
@@ -98,15 +91,7 @@ pub async fn the_last_append_of_a_claim_releases_it(mut backend: Box<dyn Backend
     // The event written already by `append_as` under a claim still held: taken, and the
     // claim released.
     let d = store.acquire("e-3", "d", LONG).await.unwrap().unwrap();
-    for (seq, event) in [started("e-3", None, None), answered("done")]
-        .iter()
-        .enumerate()
-    {
-        store
-            .append_as("e-3", seq as u64, event, d.fence())
-            .await
-            .unwrap();
-    }
+    append_under(&*store, &d, &[started("e-3", None, None), answered("done")]).await;
     store
         .append_releasing(&d, 1, &answered("done"))
         .await
@@ -118,4 +103,14 @@ pub async fn the_last_append_of_a_claim_releases_it(mut backend: Box<dyn Backend
     );
     let state = store.lease("e-3").await.unwrap().unwrap();
     assert_eq!((state.epoch, state.holder, state.live), (1, None, false));
+}
+
+/// Appends `events` from seq 0 under `lease`, each expected to be taken.
+async fn append_under(store: &dyn Store, lease: &Lease, events: &[LoopEvent]) {
+    for (seq, event) in events.iter().enumerate() {
+        store
+            .append_as(&lease.execution_id, seq as u64, event, lease.fence())
+            .await
+            .unwrap_or_else(|e| panic!("append {seq}: {e}"));
+    }
 }
