@@ -1,6 +1,7 @@
 //! The case of a run's last append, which releases its claim with it
 //! ([`Store::append_releasing`](agboss_core::journal::Store::append_releasing)).
 
+use agboss_rules::codes;
 use std::time::Duration;
 
 use agboss_core::journal::{ExecutionStatus, Fence, Lease, LoopEvent, Store};
@@ -73,7 +74,11 @@ pub async fn the_last_append_of_a_claim_releases_it(mut backend: Box<dyn Backend
     let c = store.acquire("e-2", "c", LONG).await.unwrap().unwrap();
     assert_eq!(c.epoch, 2);
     assert_eq!(
-        refusal(store.append_releasing(&stale, 1, &failed("model")).await),
+        refusal(
+            store
+                .append_releasing(&stale, 1, &failed(codes::MODEL.id()))
+                .await
+        ),
         fenced("e-2", 1, "claim 2 holds it now")
     );
     assert_eq!(
