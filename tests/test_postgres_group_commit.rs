@@ -165,6 +165,17 @@ async fn run_storm(
          WHERE e.execution_id NOT LIKE 'raced-%' \
          GROUP BY e.execution_id, x.record, t.owner_id ORDER BY e.execution_id",
     );
+    // Each claim a last append released went in that append's own commit (its rows share the
+    // transaction's id), grouped or alone.
+    let released = |apart: &str| {
+        let sql = format!(
+            "SELECT count(*) FROM agboss.leases l JOIN agboss.events e \
+             ON e.execution_id = l.execution_id AND e.seq = 1 WHERE l.holder IS NULL{apart}"
+        );
+        texts(database.url(), &sql)[0].clone()
+    };
+    assert_eq!(released(""), (OLD / 8).to_string(), "grouped: {grouped}");
+    assert_eq!(released(" AND l.xmin::text <> e.xmin::text"), "0");
     let leases = texts(
         database.url(),
         "SELECT execution_id || ' ' || epoch || ' ' || coalesce(holder, '-') \

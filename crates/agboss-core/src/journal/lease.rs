@@ -121,6 +121,19 @@ pub fn fence_refusal(
     ))
 }
 
+/// Whether an append that releases its claim ([`Store::append_releasing`](super::Store::append_releasing)),
+/// refused by its fence, is the retry of its own commit, which released the claim: claim
+/// `epoch` is the current one and released (`current`: the current claim's epoch and whether
+/// it is held), and the event at its seq is the same event from that claim (`written`: the
+/// claim that wrote it, and whether it is the same event). Every store decides with this.
+pub(crate) fn released_by_itself(
+    epoch: u64,
+    current: Option<(u64, bool)>,
+    written: Option<(Option<u64>, bool)>,
+) -> bool {
+    current == Some((epoch, false)) && written == Some((Some(epoch), true))
+}
+
 /// The result of an append at `seq` to a journal of `held` events, `seq` not being the next one.
 /// `written` is, when `seq` is taken, the epoch of the claim that wrote it and whether it is the
 /// same event. The same event from the same claim is a retried commit whose acknowledgement was

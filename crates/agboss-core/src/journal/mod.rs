@@ -30,6 +30,7 @@ pub use event::{
 pub use index::{
     ExecutionRecord, ExecutionStatus, PauseChange, derive_records, next_record, pause_change,
 };
+pub(crate) use lease::released_by_itself;
 pub use lease::{Fence, JournalEntry, Lease, LeaseState, fence_refusal, renew_refusal, taken_seq};
 pub(crate) use lease::{Holder, lease_holds};
 pub use mcp_pin::{McpApproval, McpDefinitionSeen, McpPin, pin_after_approval, pin_after_seen};

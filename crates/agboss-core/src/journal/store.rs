@@ -142,22 +142,15 @@ pub trait Store: Send + Sync {
             match self.append_as(id, seq, event, lease.fence()).await {
                 Ok(()) => {}
                 Err(refused) if refused.is_fenced() => {
-                    let released = self
-                        .lease(id)
-                        .await?
-                        .is_some_and(|state| state.epoch == lease.epoch && state.holder.is_none());
-                    let entries = if released {
-                        self.entries(id).await?
-                    } else {
-                        Vec::new()
-                    };
+                    let current = self.lease(id).await?;
+                    let current = current.map(|state| (state.epoch, state.holder.is_some()));
+                    let entries = self.entries(id).await?;
                     let written = usize::try_from(seq)
                         .ok()
                         .and_then(|seq| entries.get(seq))
-                        .is_some_and(|entry| {
-                            entry.epoch == Some(lease.epoch) && entry.event == *event
-                        });
-                    return if written { Ok(()) } else { Err(refused) };
+                        .map(|entry| (entry.epoch, entry.event == *event));
+                    let retried = super::released_by_itself(lease.epoch, current, written);
+                    return if retried { Ok(()) } else { Err(refused) };
                 }
                 Err(refused) => return Err(refused),
             }

@@ -28,11 +28,11 @@ use tokio_postgres::types::ToSql;
 
 use super::error::{corrupt, is_unique_violation};
 use super::pool::{BEGIN, Conn, Failure, Pool};
-use super::write::{Append, write};
+use super::write::{Append, Released, write};
 use super::{STORE, lease, read, sql_int};
 use crate::journal::{
     ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind, ThreadOwner,
-    fence_refusal, next_record, pause_change, taken_seq, thread_owner_change,
+    fence_refusal, next_record, pause_change, released_by_itself, taken_seq, thread_owner_change,
 };
 
 const LOCK_EXECUTION: &str = "SELECT record FROM executions WHERE execution_id = $1 FOR UPDATE";
@@ -194,9 +194,11 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
         let current = lease_row.as_ref().map(lease::fence_of).transpose()?;
         if let Some(refused) = fence_refusal(STORE, execution_id, epoch, current) {
             // The claim released by an earlier commit of this very append (a retry whose
-            // answer was lost): written once, answered as a retry.
-            if append.releases && current == Some((epoch, false)) && written(conn, append).await? {
-                return Ok(());
+            // answer was lost): written once, answered as a retry, the transaction rolled back.
+            if append.releases
+                && released_by_itself(epoch, current, written_at(conn, append).await?)
+            {
+                return end(conn, "ROLLBACK").await;
             }
             return Err(refused.into());
         }
@@ -264,62 +266,49 @@ async fn checked_append(conn: &mut Conn, append: &Append<'_>) -> Result<(), Fail
 /// events: taken (the same event from the same claim, written before: nothing to write, the
 /// transaction rolled back), or refused.
 async fn seq_taken(conn: &mut Conn, append: &Append<'_>, held: u64) -> Result<(), Failure> {
-    let Append {
-        execution_id,
-        seq,
-        json,
-        fence,
-        ..
-    } = *append;
-    let written = conn.statement(WRITTEN).await?;
-    let written = conn
-        .client
-        .query_opt(&written, &[&execution_id, &sql_int(seq)])
+    let written = written_at(conn, append).await?;
+    taken_seq(
+        STORE,
+        append.execution_id,
+        held,
+        append.seq,
+        append.fence,
+        written,
+    )?;
+    let mut released = Released::default();
+    released.push(append);
+    if released.is_empty() {
+        return end(conn, "ROLLBACK").await;
+    }
+    // Taken, under a claim its fence check found held: the claim ends now.
+    let release = conn.statement(lease::RELEASE_ENDED).await?;
+    conn.client
+        .execute(&release, &released.values())
+        .await
+        .map_err(Failure::Pg)?;
+    end(conn, "COMMIT").await
+}
+
+/// What is written at `append`'s seq, if anything: the claim that wrote it, and whether it is
+/// the same event.
+async fn written_at(
+    conn: &mut Conn,
+    append: &Append<'_>,
+) -> Result<Option<(Option<u64>, bool)>, Failure> {
+    let statement = conn.statement(WRITTEN).await?;
+    conn.client
+        .query_opt(&statement, &[&append.execution_id, &sql_int(append.seq)])
         .await
         .map_err(Failure::Pg)?
-        .map(|row| stored_as(&row, json, execution_id))
-        .transpose()?;
-    taken_seq(STORE, execution_id, held, seq, fence, written)?;
-    let end = match (append.releases, fence.epoch()) {
-        // Taken, under a claim its fence check found held: the claim ends now.
-        (true, Some(epoch)) => {
-            let release = conn.statement(lease::RELEASE_ENDED).await?;
-            let claims: [&(dyn ToSql + Sync); 2] = [&vec![execution_id], &vec![sql_int(epoch)]];
-            conn.client
-                .execute(&release, &claims)
-                .await
-                .map_err(Failure::Pg)?;
-            "COMMIT"
-        }
-        _ => "ROLLBACK",
-    };
+        .map(|row| stored_as(&row, append.json, append.execution_id))
+        .transpose()
+}
+
+/// Ends the transaction with `end` (`COMMIT` or `ROLLBACK`).
+async fn end(conn: &mut Conn, end: &str) -> Result<(), Failure> {
     conn.client.batch_execute(end).await.map_err(Failure::Pg)?;
     conn.in_transaction = false;
     Ok(())
-}
-
-/// Whether event `seq` of the execution is `append`'s very event, written by its claim: then
-/// the transaction is rolled back, nothing written.
-async fn written(conn: &mut Conn, append: &Append<'_>) -> Result<bool, Failure> {
-    let statement = conn.statement(WRITTEN).await?;
-    let row = conn
-        .client
-        .query_opt(&statement, &[&append.execution_id, &sql_int(append.seq)])
-        .await
-        .map_err(Failure::Pg)?;
-    let Some(row) = row else {
-        return Ok(false);
-    };
-    let (epoch, same) = stored_as(&row, append.json, append.execution_id)?;
-    if !(same && epoch.is_some() && epoch == append.fence.epoch()) {
-        return Ok(false);
-    }
-    conn.client
-        .batch_execute("ROLLBACK")
-        .await
-        .map_err(Failure::Pg)?;
-    conn.in_transaction = false;
-    Ok(true)
 }
 
 /// The pause an event names, if it names one (what [`pause_change`] changes, known before the

@@ -36,6 +36,16 @@ impl<'a> Released<'a> {
             self.epochs.push(sql_int(epoch));
         }
     }
+
+    /// Whether there is no claim to release.
+    pub(super) fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The parameters of [`lease::RELEASE_ENDED`].
+    pub(super) fn values(&self) -> [&(dyn ToSql + Sync); 2] {
+        [&self.ids, &self.epochs]
+    }
 }
 
 /// The writes of an append, one statement: the event ($1 to $4), then the execution's row, then
@@ -147,12 +157,12 @@ pub(super) async fn committed(
     released: &Released<'_>,
 ) -> Result<(), Failure> {
     let statement = conn.statement(sql).await?;
-    let release = match released.ids.is_empty() {
+    let release = match released.is_empty() {
         true => None,
         false => Some(conn.statement(lease::RELEASE_ENDED).await?),
     };
     let client = &conn.client;
-    let claims: [&(dyn ToSql + Sync); 2] = [&released.ids, &released.epochs];
+    let claims = released.values();
     let releasing = async {
         match &release {
             Some(release) => client.execute(release, &claims).await,
