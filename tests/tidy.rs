@@ -50,6 +50,7 @@ const CRATES: &[(&str, &[&str])] = &[
             "agboss-testing",
         ],
     ),
+    ("agboss-dylib", &["agboss"]),
 ];
 
 fn workspace() -> PathBuf {

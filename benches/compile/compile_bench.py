@@ -40,6 +40,9 @@ debug = false
 """
 
 
+# The shared library of agboss, beside the facade, named in `main.rs` (crates/agboss-dylib).
+DYLIB = 'agboss-dylib = {{ path = "{dylib}" }}\n'
+
 # The lean build of the facade: one provider's wire format, no CLI, MCP, knowledge bases,
 # SQLite or configuration files (docs/performance.md).
 LEAN = ', default-features = false, features = ["openai"]'
@@ -167,7 +170,7 @@ def write(path, text):
         path.write_text(text)
 
 
-def write_agboss(state, name="agboss", facade=REPO / "crates" / "agboss", lean=False):
+def write_agboss(state, name="agboss", facade=REPO / "crates" / "agboss", lean=False, dynamic=False):
     root = OUT / name
     if not (root / "Cargo.lock").exists():  # the workspace's versions of every dependency
         root.mkdir(parents=True, exist_ok=True)
@@ -182,10 +185,11 @@ publish = false
 
 [dependencies]
 agboss = {{ path = "{facade}"{LEAN if lean else ""} }}
-{PROFILE}""")
+{DYLIB.format(dylib=facade.parent / "agboss-dylib") if dynamic else ""}{PROFILE}""")
     mods = "\n".join(f"mod tools_{m};" for m in range(FILES))
+    linked = "\nuse agboss_dylib as _;\n" if dynamic else ""
     write(root / "src" / "main.rs", f"""//! {TOOLS} tools and their DTOs, for the compile-time benchmark (edit {state['comment']}).
-
+{linked}
 {mods}
 
 fn main() {{
@@ -272,6 +276,15 @@ def set_agboss(facade):
     WRITERS["agboss"] = lambda state: write_agboss(state, "agboss", facade)
 
 
+def add_dynamic(facade):
+    """A crate `agboss-dynamic`: the `agboss` crate linked against agboss as a shared library
+    (`agboss-dylib` beside the facade), as an application does in development builds."""
+    facade = Path(facade).resolve()
+    WRITERS["agboss-dynamic"] = lambda state: write_agboss(
+        state, "agboss-dynamic", facade, dynamic=True
+    )
+
+
 def add_base(facade):
     """A third crate, `agboss-base`, on another tree's facade (the build before a change)."""
     facade = Path(facade).resolve()
@@ -353,6 +366,8 @@ def run(args):
         set_agboss(args.agboss)
     if args.base:
         add_base(args.base)
+    if args.dynamic:
+        add_dynamic(args.agboss or REPO / "crates" / "agboss")
     reset_states()
     order = list(WRITERS)
     rows = []
@@ -402,12 +417,19 @@ def main():
     for p in sub.choices.values():
         p.add_argument("--base", help="also a crate on this tree's facade (crates/agboss)")
         p.add_argument("--agboss", help="the agboss crate on this facade, not this tree's")
+        p.add_argument(
+            "--dynamic",
+            action="store_true",
+            help="also `agboss-dynamic`: the crate linked against agboss-dylib beside the facade",
+        )
     args = parser.parse_args()
     if args.command == "gen":
         if args.agboss:
             set_agboss(args.agboss)
         if args.base:
             add_base(args.base)
+        if args.dynamic:
+            add_dynamic(args.agboss or REPO / "crates" / "agboss")
         reset_states()
         print(f"wrote {', '.join(str(OUT / n) for n in WRITERS)}")
     else:
