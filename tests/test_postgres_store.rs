@@ -600,3 +600,66 @@ async fn racing_claimers_leave_no_runnable_execution_behind() {
         );
     }
 }
+
+/// Whether WAL the server has written is not yet flushed to disk, asked on `probe`, a session
+/// of its own that writes nothing.
+async fn unflushed(probe: &tokio_postgres::Client) -> bool {
+    probe
+        .query_one(
+            "SELECT pg_current_wal_flush_lsn() < pg_current_wal_insert_lsn()",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0)
+}
+
+/// A standalone release (after a pause, or by a holder that lost its lease) does not wait for
+/// its WAL flush: right after it returns, what it wrote is not yet on disk, where right after a
+/// renewal everything is. On a server of the test's own, so that no other test's WAL is in the
+/// count; the server's WAL writer flushes on its own every 200 ms, so a few of either may land
+/// on the other side.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_release_does_not_wait_for_its_wal_flush_where_a_renewal_does() {
+    const LEASES: usize = 20;
+    let server = tokio::task::block_in_place(PrivateServer::new);
+    let database = server.fresh_database();
+    let store = connect(database.url()).await;
+    let (probe, connection) = tokio_postgres::connect(database.url(), tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let mut leases = Vec::new();
+    for i in 0..LEASES {
+        let lease = store.acquire(&format!("e-{i}"), "a", LONG).await.unwrap();
+        leases.push(lease.expect("a free execution"));
+    }
+
+    let mut renewals_unflushed = 0;
+    for lease in &leases {
+        store.renew(lease).await.unwrap();
+        renewals_unflushed += usize::from(unflushed(&probe).await);
+    }
+    let mut releases_unflushed = 0;
+    for lease in &leases {
+        store.release(lease).await.unwrap();
+        releases_unflushed += usize::from(unflushed(&probe).await);
+    }
+    println!(
+        "returned before their WAL flush: releases {releases_unflushed} of {LEASES}, \
+         renewals {renewals_unflushed} of {LEASES}"
+    );
+    assert!(
+        renewals_unflushed <= 3,
+        "{renewals_unflushed} of {LEASES} renewals returned before their WAL was flushed"
+    );
+    assert!(
+        releases_unflushed >= LEASES - 3,
+        "only {releases_unflushed} of {LEASES} releases returned before their WAL was flushed"
+    );
+    // Each was released all the same: another holder takes every one at once.
+    for i in 0..LEASES {
+        let taken = store.acquire(&format!("e-{i}"), "b", LONG).await.unwrap();
+        assert_eq!(taken.map(|lease| lease.epoch), Some(2), "e-{i}");
+    }
+}
