@@ -10,8 +10,8 @@ use regex::Regex;
 /// escaped again (`\\u0040`).
 const LEVELS: usize = 3;
 
-/// What starts an escape worth undoing: `\uXXXX`, `%XX`, or a JSON escape glued to a word
-/// (`\n4111...`), which hides where the word starts.
+/// What starts an escape worth undoing: a `\u` and four hex digits (`\u0040`), a `%` and two
+/// (`%40`), or a JSON escape glued to a word (`\n4111...`), which hides where the word starts.
 static ESCAPE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r#"\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2}|\\[nrtbf"/][0-9A-Za-z(+]"#).ok()
 });
@@ -60,7 +60,7 @@ pub(super) fn decode(text: &str) -> Decoded {
     decoded
 }
 
-/// One level of escapes undone: JSON's (`\uXXXX`, surrogate pairs, `\n`, `\"`, `\\`, ...) and
+/// One level of escapes undone: JSON's (`\u0040`, surrogate pairs, `\n`, `\"`, `\\`, ...) and
 /// URL encoding of ASCII (`%40`). Anything else, and an escape that decodes to nothing valid,
 /// stays as it is.
 fn once(text: &str) -> Decoded {
@@ -113,7 +113,7 @@ pub(crate) fn json_escape(bytes: &[u8], at: usize) -> (Option<char>, usize) {
     (Some(simple), 2)
 }
 
-/// The character `\uXXXX` at `at` stands for (with its low surrogate's escape after it, if a
+/// The character the `\u` escape at `at` (`\u00e9`) stands for (with its low surrogate's escape after it, if a
 /// high one), and its length.
 fn unicode_escape(bytes: &[u8], at: usize) -> (Option<char>, usize) {
     let Some(high) = hex(bytes, at + 2, 4) else {
@@ -129,7 +129,7 @@ fn unicode_escape(bytes: &[u8], at: usize) -> (Option<char>, usize) {
     (char::from_u32(high), 6)
 }
 
-/// The ASCII character `%XX` at `at` stands for, and its length.
+/// The ASCII character the `%` escape at `at` (`%40`) stands for, and its length.
 fn url_escape(bytes: &[u8], at: usize) -> (Option<char>, usize) {
     match hex(bytes, at + 1, 2).filter(|v| *v < 0x80) {
         Some(value) => (char::from_u32(value), 3),

@@ -92,7 +92,7 @@ impl FileTokens {
     }
 
     /// The file of `key`: its server and owner, each character outside `[A-Za-z0-9_-]`
-    /// written as `%XX` (so no owner reaches another folder or another's file).
+    /// written as `%` and its two hex digits (`%2F`) (so no owner reaches another folder or another's file).
     pub fn file_of(&self, key: &TokenKey) -> PathBuf {
         let owner = key.owner().map_or_else(|| "~".to_owned(), escape);
         self.dir
@@ -100,7 +100,7 @@ impl FileTokens {
     }
 }
 
-/// `text` with each byte outside `[A-Za-z0-9_-]` as `%XX`.
+/// `text` with each byte outside `[A-Za-z0-9_-]` as `%` and its two hex digits (`%2F`).
 fn escape(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
