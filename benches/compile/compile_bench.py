@@ -291,6 +291,18 @@ def add_base(facade):
     WRITERS["agboss-base"] = lambda state: write_agboss(state, "agboss-base", facade)
 
 
+def configure(args):
+    """The crates `args` ask for (`--agboss`, `--base`, `--dynamic`), written in their first
+    state."""
+    if args.agboss:
+        set_agboss(args.agboss)
+    if args.base:
+        add_base(args.base)
+    if args.dynamic:
+        add_dynamic(args.agboss or REPO / "crates" / "agboss")
+    reset_states()
+
+
 def reset_states():
     for name in WRITERS:
         STATE[name] = {"comment": 0, "dto": 0, "desc": 0}
@@ -362,13 +374,7 @@ def timed(name, command, target, times):
 
 
 def run(args):
-    if args.agboss:
-        set_agboss(args.agboss)
-    if args.base:
-        add_base(args.base)
-    if args.dynamic:
-        add_dynamic(args.agboss or REPO / "crates" / "agboss")
-    reset_states()
+    configure(args)
     order = list(WRITERS)
     rows = []
     if args.cold:
@@ -424,13 +430,7 @@ def main():
         )
     args = parser.parse_args()
     if args.command == "gen":
-        if args.agboss:
-            set_agboss(args.agboss)
-        if args.base:
-            add_base(args.base)
-        if args.dynamic:
-            add_dynamic(args.agboss or REPO / "crates" / "agboss")
-        reset_states()
+        configure(args)
         print(f"wrote {', '.join(str(OUT / n) for n in WRITERS)}")
     else:
         run(args)
