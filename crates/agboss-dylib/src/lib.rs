@@ -33,7 +33,9 @@
 //!
 //! then build with `cargo run --features dynamic-linking`. Nothing else changes: the program
 //! still writes `use agboss::prelude::*;`, and every `#[tool]` it declares registers as before.
-//! What it saves, measured on a crate of 100 tools, is in docs/performance.md.
+//! What it saves, measured on a crate of 100 tools, is in docs/performance.md. rustdoc does not
+//! run examples of a dylib: `tests/support/dylib-app` in agboss's repository is this program,
+//! under test.
 
 // Named, so that the facade and every crate under it are part of this shared object.
 #[allow(unused_imports)]
