@@ -11,6 +11,8 @@ mod store_common;
 
 #[path = "postgres/liveness.rs"]
 mod liveness;
+#[path = "postgres/pipelined_write.rs"]
+mod pipelined_write;
 
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -11,10 +11,11 @@
 //! [`MAX_BATCH`], its own append among them), commits it and answers each, and once its own is
 //! answered hands whatever queued meanwhile to a task that goes on until the queue is empty.
 //! A batch of one append is written by the one-append path (its statements are simpler, and
-//! quicker alone), in its place, so that what queues meanwhile still goes together. A waiting append whose caller gave up before its batch began is
-//! dropped unwritten; a leader whose caller gives up mid-batch drops its connection, so its
-//! transaction ends as the one-append path's would, and the appends of that batch are decided
-//! by the one-append path (which finds a commit that landed).
+//! quicker alone), in its place, so that what queues meanwhile still goes together. A waiting
+//! append whose caller gave up before its batch began is dropped unwritten; a leader whose
+//! caller gives up mid-batch drops its connection, so its transaction ends as the one-append
+//! path's would, and the appends of that batch are decided by the one-append path (which finds
+//! a commit that landed).
 //!
 //! What a batch checks and writes is [`batch`](super::batch)'s. A batch that failed as a whole
 //! before its commit sends each of its appends to the one-append path; a commit whose answer
@@ -207,7 +208,17 @@ async fn commit(pool: &Pool, batch: &[Waiting]) -> Vec<Answer> {
             .iter()
             .map(|_| Answer::Done(Err(lost.clone())))
             .collect(),
-        // The batch failed as a whole, before a commit: nothing of it was written.
-        Err(_) => batch.iter().map(|_| Answer::Alone).collect(),
+        // The batch failed as a whole, before a commit: nothing of it was written. Each append
+        // is decided alone; a batch failing is out of the ordinary (what one append alone
+        // would fail on is left to that path), so it is said.
+        Err(error) => {
+            let appends = batch.len();
+            tracing::warn!(
+                %error,
+                appends,
+                "a batch failed before its commit: each append goes alone"
+            );
+            batch.iter().map(|_| Answer::Alone).collect()
+        }
     }
 }

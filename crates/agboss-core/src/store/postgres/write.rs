@@ -172,12 +172,16 @@ pub(super) async fn committed(
     // The fault tests kill a worker here: the transaction checked, its rows locked, nothing
     // written.
     crate::base::failpoint("store-commit");
-    let written = tokio::try_join!(
+    // Every answer is awaited, then the first failure in the order they were sent is the one:
+    // after it the server refuses the rest as part of a failed transaction (`try_join!` would
+    // report whichever failure it happened to poll first, and a refusal of that kind is not
+    // worth a retry where the failure that caused it may be).
+    let (write, release, commit) = tokio::join!(
         client.execute(&statement, values),
         releasing,
         client.batch_execute("COMMIT"),
     );
-    match written {
+    match write.and(release).and(commit) {
         Ok(_) => {
             conn.in_transaction = false;
             Ok(())
