@@ -3,6 +3,7 @@
 
     python3 benches/compile/compile_bench.py gen            # writes the two crates only
     python3 benches/compile/compile_bench.py run [--runs 3] [--cold] [--steps a,b]
+    python3 benches/compile/compile_bench.py profile [--step build-one-description]
 
 The crates go to target/compile-bench/{agboss,rig} (each its own `[workspace]`), built in one
 target directory of their own (/work/target-compile-bench/shared unless COMPILE_BENCH_TARGET is
@@ -276,13 +277,23 @@ def set_agboss(facade):
     WRITERS["agboss"] = lambda state: write_agboss(state, "agboss", facade)
 
 
-def add_dynamic(facade):
+def add_dynamic(facade, lean=False):
     """A crate `agboss-dynamic`: the `agboss` crate linked against agboss as a shared library
-    (`agboss-dylib` beside the facade), as an application does in development builds."""
+    (`agboss-dylib` beside the facade), as an application does in development builds; with
+    `lean`, `agboss-lean-dynamic` instead, the lean crate linked so. Not both: cargo names a
+    dylib without a hash, so the two builds of `agboss-dylib` (their features differ) would
+    replace each other's `libagboss_dylib.so` in the shared target directory, and each would
+    be built again at every turn."""
     facade = Path(facade).resolve()
-    WRITERS["agboss-dynamic"] = lambda state: write_agboss(
-        state, "agboss-dynamic", facade, dynamic=True
-    )
+    name = "agboss-lean-dynamic" if lean else "agboss-dynamic"
+    WRITERS[name] = lambda state: write_agboss(state, name, facade, lean=lean, dynamic=True)
+
+
+def add_lean(facade):
+    """A crate `agboss-lean`: the `agboss` crate on the lean facade (`LEAN`), which a crate that
+    calls one provider asks for."""
+    facade = Path(facade).resolve()
+    WRITERS["agboss-lean"] = lambda state: write_agboss(state, "agboss-lean", facade, lean=True)
 
 
 def add_base(facade):
@@ -292,14 +303,16 @@ def add_base(facade):
 
 
 def configure(args):
-    """The crates `args` ask for (`--agboss`, `--base`, `--dynamic`), written in their first
-    state."""
+    """The crates `args` ask for (`--agboss`, `--base`, `--lean`, `--dynamic`), written in
+    their first state."""
     if args.agboss:
         set_agboss(args.agboss)
     if args.base:
         add_base(args.base)
+    if args.lean:
+        add_lean(args.agboss or REPO / "crates" / "agboss")
     if args.dynamic:
-        add_dynamic(args.agboss or REPO / "crates" / "agboss")
+        add_dynamic(args.agboss or REPO / "crates" / "agboss", lean=args.lean)
     reset_states()
 
 
@@ -380,10 +393,6 @@ def run(args):
     if args.cold:
         cold = TARGET / "cold"
         cold_order = list(order)
-        if args.lean:
-            facade = Path(args.agboss or REPO / "crates" / "agboss").resolve()
-            write_agboss(STATE["agboss"], "agboss-lean", facade, lean=True)
-            cold_order.insert(1, "agboss-lean")
         times, loads = {n: {"wall": [], "cpu": []} for n in cold_order}, [load()]
         for name in cold_order:
             shutil.rmtree(cold, ignore_errors=True)
@@ -411,6 +420,55 @@ def run(args):
         report(rows, order)
 
 
+def rustc_profiled(name, command, into):
+    """`cargo rustc` of crate `name` under `-Z self-profile`, its profile moved to `into`. The
+    profile's directory is always the same path: it is part of the command line, and cargo
+    builds a crate again from scratch when its command line changes."""
+    scratch = TARGET / "self-profile"
+    shutil.rmtree(scratch, ignore_errors=True)
+    profile = "check" if command == "check" else "dev"
+    env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET / "shared"), RUSTC_BOOTSTRAP="1")
+    subprocess.run(
+        ["cargo", "rustc", "--quiet", "--profile", profile, "--manifest-path",
+         str(OUT / name / "Cargo.toml"), "--", f"-Zself-profile={scratch}"],
+        env=env, stdout=subprocess.DEVNULL, check=True,
+    )
+    if into is None:
+        shutil.rmtree(scratch, ignore_errors=True)
+        return None
+    shutil.rmtree(into, ignore_errors=True)
+    shutil.move(scratch, into)
+    (found,) = Path(into).glob("*.mm_profdata")
+    return str(found)[: -len(".mm_profdata")]
+
+
+def profile(args):
+    """Each crate's `-Z self-profile` of one incremental step (built once under the same
+    command line first, so that the step is incremental as in `run`), and the self time of
+    each activity and query, the crates side by side (`self-time`, beside this file)."""
+    configure(args)
+    what, command = STEPS[args.step]
+    profiles = {}
+    for name in WRITERS:
+        rustc_profiled(name, command, None)
+        edit(name, what)
+        profiles[name] = rustc_profiled(name, command, TARGET / "profiles" / f"{name}-{args.step}")
+        edit(name, what)
+        rustc_profiled(name, command, None)
+        print(f"{args.step} {name}: {profiles[name]}.mm_profdata", flush=True)
+    tool = Path(__file__).resolve().parent / "self-time" / "Cargo.toml"
+    env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET / "self-time"))
+    for name in WRITERS:
+        if name == "rig":
+            continue
+        print(f"\nrig | {name}, {args.step}", flush=True)
+        subprocess.run(
+            ["cargo", "run", "--quiet", "--release", "--manifest-path", str(tool), "--",
+             profiles["rig"], profiles[name]],
+            env=env, check=True,
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -419,10 +477,16 @@ def main():
     r.add_argument("--runs", type=int, default=3)
     r.add_argument("--cold", action="store_true", help="also time a cold `cargo check` of each")
     r.add_argument("--steps", help="comma-separated: " + ", ".join(STEPS) + "; none for --cold alone")
-    r.add_argument("--lean", action="store_true", help="with --cold: also the lean facade")
+    pr = sub.add_parser("profile", help="the self time of each query in one step, `-Z self-profile`")
+    pr.add_argument("--step", choices=list(STEPS), default="build-one-description")
     for p in sub.choices.values():
         p.add_argument("--base", help="also a crate on this tree's facade (crates/agboss)")
         p.add_argument("--agboss", help="the agboss crate on this facade, not this tree's")
+        p.add_argument(
+            "--lean",
+            action="store_true",
+            help="also `agboss-lean`: the crate on the facade without default features but `openai`",
+        )
         p.add_argument(
             "--dynamic",
             action="store_true",
@@ -432,6 +496,8 @@ def main():
     if args.command == "gen":
         configure(args)
         print(f"wrote {', '.join(str(OUT / n) for n in WRITERS)}")
+    elif args.command == "profile":
+        profile(args)
     else:
         run(args)
 
