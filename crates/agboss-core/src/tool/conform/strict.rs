@@ -63,23 +63,22 @@ impl Refused {
 /// [`Trail`] the members and elements an error leaves.
 pub(crate) struct Strict<'t, D>(D, &'t Trail);
 
-/// A visitor that refuses an array where an object is expected and reads what is nested through
-/// [`Strict`] again.
+/// A visitor that reads what is nested in the value it is handed through [`Strict`] again.
 struct Guard<'t, V> {
     inner: V,
-    object: bool,
     trail: &'t Trail,
 }
 
 impl<'t, V> Guard<'t, V> {
     fn any(inner: V, trail: &'t Trail) -> Self {
-        Guard {
-            inner,
-            object: false,
-            trail,
-        }
+        Guard { inner, trail }
     }
 }
+
+/// A struct's visitor, which takes an object only. Its own `visit_seq` (the struct read from an
+/// array) is never called, so it is not compiled for any type read here: a derived struct's
+/// largest function but one, in every crate of tools.
+struct Object<'t, V>(V, &'t Trail);
 
 macro_rules! forward_deserialize {
     ($($method:ident)*) => {$(
@@ -143,12 +142,8 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<'_, D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        let guard = Guard {
-            inner: visitor,
-            object: true,
-            trail: self.1,
-        };
-        self.0.deserialize_struct(name, fields, guard)
+        self.0
+            .deserialize_struct(name, fields, Object(visitor, self.1))
     }
 
     /// An enum is read from what the text holds: a string names a unit variant, an object of
@@ -207,9 +202,6 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guard<'_, V> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        if self.object {
-            return Err(de::Error::invalid_type(Unexpected::Seq, &self));
-        }
         self.inner.visit_seq(Elements {
             seq,
             index: 0,
@@ -222,6 +214,26 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Guard<'_, V> {
             map,
             count: 0,
             trail: self.trail,
+        })
+    }
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Object<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<V::Value, A::Error> {
+        Err(de::Error::invalid_type(Unexpected::Seq, &self))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(Members {
+            map,
+            count: 0,
+            trail: self.1,
         })
     }
 }
@@ -264,8 +276,9 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for Elements<'_, A> {
     }
 }
 
-/// An object's members, each key and value read through [`Strict`]; an error leaving one
-/// marks which member (counted by the values asked for: one a member).
+/// An object's members, each value read through [`Strict`]; an error leaving one marks which
+/// member (counted by the values asked for: one a member). Keys are read as they are: a key is
+/// a string in JSON text, which no lenient reading of serde's can take for an array or a map.
 struct Members<'t, A> {
     map: A,
     count: usize,
@@ -280,7 +293,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, A> {
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         let count = self.count;
-        match self.map.next_key_seed(Seed(seed, self.trail)) {
+        match self.map.next_key_seed(seed) {
             Ok(key) => Ok(key),
             Err(error) => Err(self.trail.marked(error, Step::Key(count))),
         }
@@ -338,7 +351,7 @@ impl<'de, 't, A: MapAccess<'de>> EnumAccess<'de> for Tagged<'t, A> {
         mut self,
         seed: S,
     ) -> Result<(S::Value, Content<'t, A>), A::Error> {
-        match self.0.next_key_seed(Seed(seed, self.1))? {
+        match self.0.next_key_seed(seed)? {
             Some(variant) => Ok((variant, Content(self.0, self.1))),
             None => Err(de::Error::invalid_length(0, &"an object of one member")),
         }
