@@ -5,15 +5,15 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use super::conform::Checks;
-use super::needs::resolve_needs;
-use super::race::{Finish, Race};
 use super::schema::{CompiledSchemas, SchemaCheck, unwritable};
 use super::{
-    ArtifactShelf, Asker, CallOutcome, CredentialProvider, Credentials, Tool, ToolDescriptor,
+    ArtifactShelf, Asker, CallOutcome, CredentialProvider, Issues, Tool, ToolDescriptor,
     ToolFailure, ToolResult,
 };
-use crate::context::{AbortReason, Execution, ProgressSink, Step};
+use crate::context::{Execution, ProgressSink, Step};
 use crate::deps::Providers;
 use crate::time::Clock;
 use crate::units::{ByteSize, TimeSpan};
@@ -148,6 +148,10 @@ impl std::fmt::Debug for CallFrame {
 /// [`invoke`](Self::invoke) takes the JSON arguments a model sent and returns the outcome the
 /// model reads; [`call`](Self::call) takes a typed input and returns the typed output, with
 /// the same validation, timeout, cancellation and panic handling.
+///
+/// The contract's steps are not generic: they are compiled once, and an invoker lends them
+/// its types (reading the input, building the tool and starting `run`, writing the output), so
+/// that a program of many tools compiles those per tool and nothing else.
 pub struct Invoker<T: Tool> {
     /// Everything but the types: what is not generic is compiled once for every tool.
     core: Contract,
@@ -175,8 +179,9 @@ impl<T: Tool> Invoker<T> {
     /// An invoker of `T`'s code under `descriptor` (its name, timeout and bound), which must
     /// have `T`'s schemas.
     fn described_by(descriptor: &'static ToolDescriptor, env: ToolEnv) -> Invoker<T> {
+        let streams = super::text_stream::is_text_stream::<T::Output>();
         Invoker {
-            core: Contract::described_by(descriptor, env),
+            core: Contract::described_by(descriptor, env, streams),
             checks: T::checks(),
             _tool: PhantomData,
         }
@@ -205,31 +210,30 @@ impl<T: Tool> Invoker<T> {
     /// kept aside over the artifact threshold, else bounded; a
     /// [`TextStream`](super::TextStream) output is read up to the bound within what is left
     /// of the call's timeout.
-    pub async fn invoke(&self, arguments: &str, frame: &CallFrame) -> CallOutcome {
-        // Only a stream is read after `run` returns, within what is left of the timeout: only
-        // then is the start needed (the check is on types, decided at compile time).
-        let clock = &self.core.env.clock;
-        let started = super::text_stream::is_text_stream::<T::Output>().then(|| clock.now());
-        match self.run_checked(arguments, frame).await {
-            Ok((output, cut)) => match super::text_stream::as_text_stream(output) {
-                Ok(stream) => {
-                    let started = started.unwrap_or_else(|| clock.now());
-                    self.core.read_stream(stream, frame, started).await
-                }
-                Err(output) => {
-                    let text = self.rendered_checked(&output);
-                    self.core.rendered(text, cut, frame).await
-                }
-            },
-            Err(failure) => CallOutcome::failed(failure, self.core.bound),
-        }
+    pub fn invoke<'a>(
+        &'a self,
+        arguments: &'a str,
+        frame: &'a CallFrame,
+    ) -> impl Future<Output = CallOutcome> + Send + 'a {
+        self.core.invoke(self, arguments, frame)
     }
 
     /// Runs one call from the model's JSON `arguments` and returns the output as a JSON value,
     /// unbounded: the `ok | error` result of the contract.
     pub async fn invoke_value(&self, arguments: &str, frame: &CallFrame) -> ToolResult {
-        let (output, _) = self.run_checked(arguments, frame).await?;
-        self.output_value(&output)
+        struct Kept<'a, T: Tool>(&'a Invoker<T>);
+        impl<T: Tool> Typed for Kept<'_, T> {
+            fn decode(&self, schemas: &CompiledSchemas, arguments: &str) -> Result<Call, Issues> {
+                let input = self.0.read_input(schemas, arguments)?;
+                Ok(self.0.call_of(input, true))
+            }
+            fn decode_redeemed(&self, arguments: &Value) -> Result<Call, Issues> {
+                let input = super::schema::read_redeemed::<T::Input>(arguments)?;
+                Ok(self.0.call_of(input, true))
+            }
+        }
+        let (done, _) = self.core.run_checked(&Kept(self), arguments, frame).await?;
+        self.output_value(&self.kept(done)?)
     }
 
     /// Runs one call with a typed `input`, validated like the model's arguments, and returns
@@ -240,32 +244,33 @@ impl<T: Tool> Invoker<T> {
             .input
             .check_value(&input)
             .map_err(ToolFailure::InvalidInput)?;
-        let (output, _) = self.execute(input, frame).await?;
-        if !super::text_stream::is_text_stream::<T::Output>() {
+        let (done, _) = self.core.execute(self.call_of(input, true), frame).await?;
+        let output = self.kept(done)?;
+        // A stream is text by construction, and reading it is the caller's.
+        if !self.core.streams {
             self.output_value(&output)?;
         }
         Ok(output)
     }
 
-    /// The output's JSON text, as the model reads it, checked against the output schema: by the
-    /// generated validator on the value where it covers the type, else on the text just
-    /// written. So the output is serialized once, and by one serializer compiled per tool.
-    fn rendered_checked(&self, output: &T::Output) -> Result<String, ToolFailure> {
-        let text = serde_json::to_string(output)
-            .map_err(|e| ToolFailure::InvalidOutput(unwritable(output, &e)))?;
-        if let Some(schema) = self.output_schema_unless_covered(output)? {
-            schema
-                .check_text(&text)
-                .map_err(ToolFailure::InvalidOutput)?;
+    /// The output a call kept as a value.
+    fn kept(&self, done: Done) -> Result<T::Output, ToolFailure> {
+        match done {
+            Done::Value(output) => match output.downcast::<T::Output>() {
+                Ok(output) => Ok(*output),
+                Err(_) => Err(shared::not_started()),
+            },
+            _ => Err(shared::not_started()),
         }
-        Ok(text)
     }
 
     /// The output as a JSON value, checked against the output schema (the generated validator
     /// where it covers the type, else the value).
     fn output_value(&self, output: &T::Output) -> ToolResult {
-        let value = serde_json::to_value(output)
-            .map_err(|e| ToolFailure::InvalidOutput(unwritable(output, &e)))?;
+        let value = match serde_json::to_value(output) {
+            Ok(value) => value,
+            Err(e) => return Err(ToolFailure::InvalidOutput(unwritable(output, &e))),
+        };
         if let Some(schema) = self.output_schema_unless_covered(output)? {
             schema
                 .check_value(&value)
@@ -280,95 +285,64 @@ impl<T: Tool> Invoker<T> {
         &self,
         output: &T::Output,
     ) -> Result<Option<&'static SchemaCheck>, ToolFailure> {
-        if self.checks.output.is_some_and(|check| check(output)) {
+        if let Some(check) = self.checks.output
+            && check(output)
+        {
             return Ok(None);
         }
         Ok(Some(&schemas_of(self.core.descriptor)?.output))
     }
+}
 
-    /// The first three steps, up to an output (and where a dependency cut it); the caller checks
-    /// the output as it writes it.
-    async fn run_checked(
-        &self,
-        arguments: &str,
-        frame: &CallFrame,
-    ) -> Result<(T::Output, Option<u64>), ToolFailure> {
-        let schemas = schemas_of(self.core.descriptor)?;
-        self.core
-            .descriptor
-            .check_argument_size(arguments)
-            .map_err(ToolFailure::InvalidInput)?;
-        let input = if self.core.descriptor.wants().is_empty() {
-            match self.checks.input.filter(|_| schemas.input.is_plain()) {
-                Some(check) => schemas.input.decode_checked::<T::Input>(arguments, check),
-                None => schemas.input.decode::<T::Input>(arguments),
-            }
-            .map_err(ToolFailure::InvalidInput)?
-        } else {
-            let value = self.core.redeemed(schemas, arguments, frame).await?;
-            super::schema::read_redeemed::<T::Input>(&value).map_err(ToolFailure::InvalidInput)?
-        };
-        self.execute(input, frame).await
+/// What the contract's steps need of a tool's types, lent by [`Invoker<T>`] (its one
+/// implementation): each method is compiled once per tool, and the steps around them once.
+trait Typed: Sync {
+    /// Step 1's reading: `arguments`, which the input schema accepts, read as the input type
+    /// (by the generated validator where it covers the type and no field has an allowlist),
+    /// into a call not yet started whose output is rendered as the model reads it.
+    fn decode(&self, schemas: &CompiledSchemas, arguments: &str) -> Result<Call, Issues>;
+
+    /// The same of a `wants` tool's arguments with their references redeemed.
+    fn decode_redeemed(&self, arguments: &Value) -> Result<Call, Issues>;
+}
+
+impl<T: Tool> Typed for Invoker<T> {
+    fn decode(&self, schemas: &CompiledSchemas, arguments: &str) -> Result<Call, Issues> {
+        match self.read_input(schemas, arguments) {
+            Ok(input) => Ok(self.call_of(input, false)),
+            Err(issues) => Err(issues),
+        }
     }
 
-    /// Steps 2 and 3 of the contract: not started when aborted; `run` under the timeout and
-    /// the signal, panics caught (the output is validated by the caller, step 4); with how many bytes a dependency read
-    /// of the result before it cut it, if it did ([`ResultCut`](super::ResultCut)).
-    async fn execute(
-        &self,
-        input: T::Input,
-        frame: &CallFrame,
-    ) -> Result<(T::Output, Option<u64>), ToolFailure> {
-        let signal = frame.execution.signal();
-        if let Some(reason) = signal.reason() {
-            return Err(ToolFailure::Aborted(reason));
+    fn decode_redeemed(&self, arguments: &Value) -> Result<Call, Issues> {
+        match super::schema::read_redeemed::<T::Input>(arguments) {
+            Ok(input) => Ok(self.call_of(input, false)),
+            Err(issues) => Err(issues),
         }
-        let core = &self.core;
-        // After every gate, just before `run`: nothing to resolve (and nothing allocated) for a
-        // tool that needs no credential.
-        let credentials: Option<Credentials> = if core.descriptor.needs().is_empty() {
-            None
-        } else {
-            Some(
-                resolve_needs(
-                    core.env.credentials.as_ref(),
-                    core.descriptor,
-                    &frame.execution,
-                    &core.env.clock,
-                    core.timeout,
-                )
-                .await?,
-            )
-        };
-        let scope = core.scope(frame, credentials.as_ref());
-        let tool = T::build(&scope).map_err(ToolFailure::Dependency)?;
-        let (call_signal, cut) = scope.into_call_parts();
-        if let Some(watch) = &frame.watch {
-            (watch.started)();
-        }
-        let race = Race::new(
-            tool.run(input),
-            &core.env.clock,
-            core.timeout.as_duration(),
-            signal,
-        );
-        let finish = {
-            let mut race = std::pin::pin!(race);
-            let finish = race.as_mut().await;
-            // The call's signal fires before the run is dropped (at the end of this block), so
-            // that what the run drops (an MCP request's cancel notification) can say why.
-            if let (Finish::TimedOut, Some(call_signal)) = (&finish, &call_signal) {
-                call_signal.cancel(AbortReason::timed_out(core.timeout));
+    }
+}
+
+impl<T: Tool> Invoker<T> {
+    /// `arguments`, which the input schema accepts, read as the input type.
+    fn read_input(&self, schemas: &CompiledSchemas, arguments: &str) -> Result<T::Input, Issues> {
+        match self.checks.input {
+            Some(check) if schemas.input.is_plain() => {
+                schemas.input.decode_checked::<T::Input>(arguments, check)
             }
-            finish
-        };
-        let output = match finish.into_output() {
-            Ok(output) => output,
-            Err(ended) => return Err(core.failure(ended, signal)),
-        };
-        // A stream is text by construction, and reading it is the caller's (`invoke` reads it
-        // up to the bound): validating would read it whole.
-        Ok((output, cut.and_then(|cut| cut.bytes_read())))
+            _ => schemas.input.decode::<T::Input>(arguments),
+        }
+    }
+
+    /// A call of the tool on `input`, not yet started; its output kept as a value if `keep`,
+    /// else rendered as the model reads it.
+    fn call_of(&self, input: T::Input, keep: bool) -> Call {
+        typed::typed_call::<T, _>(
+            input,
+            typed::run_owned::<T>,
+            self.checks,
+            self.core.descriptor,
+            keep,
+        )
     }
 }
 
@@ -429,7 +403,7 @@ impl<T: Tool> DynTool for Invoker<T> {
         arguments: &'a str,
         frame: &'a CallFrame,
     ) -> Pin<Box<dyn Future<Output = CallOutcome> + Send + 'a>> {
-        Box::pin(Invoker::invoke(self, arguments, frame))
+        Box::pin(self.core.invoke(self, arguments, frame))
     }
 }
 
@@ -443,7 +417,10 @@ pub(super) fn erase<T: Tool>(
 
 #[path = "invoke_shared.rs"]
 mod shared;
-use shared::Contract;
+use shared::{Call, Contract, Done};
+
+#[path = "invoke_typed.rs"]
+mod typed;
 
 #[cfg(test)]
 #[path = "invoke_tests.rs"]

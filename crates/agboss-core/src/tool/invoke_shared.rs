@@ -1,14 +1,20 @@
-//! The parts of the call contract that do not depend on a tool's types, compiled once for every
-//! tool: [`Invoker<T>`](super::Invoker) is instantiated for each `#[tool]` of a program, so what
-//! it keeps generic (reading its input, running it, writing its output) is kept to what touches
-//! `T`, and the rest (the frame, the gates, the failures, what the model reads of a result) is
-//! here, behind `&self` of a non-generic [`Contract`].
+//! The call contract's steps, which do not depend on a tool's types and are compiled once for
+//! every tool: [`Invoker<T>`](super::Invoker) is instantiated for each `#[tool]` of a program,
+//! so what it keeps generic is what touches `T` (reading the input, building the tool and
+//! starting `run`, writing the output: [`Typed`]), and the rest (the frame, the gates, the race
+//! against the timeout and the signal, the failures, what the model reads of a result) is here,
+//! behind `&self` of a non-generic [`Contract`].
 
 use serde_json::Value;
 
-use super::{CallFrame, ToolEnv, schemas_of};
+use std::any::Any;
+use std::future::Future;
+use std::pin::Pin;
+
+use super::{CallFrame, ToolEnv, Typed, schemas_of};
 use crate::base::Setting;
 use crate::context::{AbortReason, Signal};
+use crate::tool::needs::resolve_needs;
 use crate::tool::race::{Finish, Race, panic_message};
 use crate::tool::schema::CompiledSchemas;
 use crate::tool::{
@@ -25,11 +31,18 @@ pub(super) struct Contract {
     pub(super) env: ToolEnv,
     pub(super) timeout: TimeSpan,
     pub(super) bound: ByteSize,
+    /// Whether the output type is [`TextStream`], read after `run` returns.
+    pub(super) streams: bool,
 }
 
 impl Contract {
-    /// The calls of a tool under `descriptor` (its name, timeout and bound) in `env`.
-    pub(super) fn described_by(descriptor: &'static ToolDescriptor, env: ToolEnv) -> Contract {
+    /// The calls of a tool under `descriptor` (its name, timeout and bound) in `env`, whose
+    /// output is a [`TextStream`] if `streams`.
+    pub(super) fn described_by(
+        descriptor: &'static ToolDescriptor,
+        env: ToolEnv,
+        streams: bool,
+    ) -> Contract {
         Contract {
             descriptor,
             env,
@@ -39,6 +52,104 @@ impl Contract {
                 Setting::built_in(ByteSize::DEFAULT_RESULT_BOUND),
             )
             .value,
+            streams,
+        }
+    }
+
+    /// One call from the model's JSON `arguments` to what the model reads (see
+    /// [`Invoker::invoke`](super::Invoker::invoke)), with `typed`'s types.
+    pub(super) async fn invoke(
+        &self,
+        typed: &dyn Typed,
+        arguments: &str,
+        frame: &CallFrame,
+    ) -> CallOutcome {
+        // Only a stream is read after `run` returns, within what is left of the timeout: only
+        // then is the start needed.
+        let clock = &self.env.clock;
+        let started = self.streams.then(|| clock.now());
+        match self.run_checked(typed, arguments, frame).await {
+            Ok((Done::Text(text), cut)) => self.rendered(text, cut, frame).await,
+            Ok((Done::Stream(stream), _)) => {
+                let started = started.unwrap_or_else(|| clock.now());
+                self.read_stream(stream, frame, started).await
+            }
+            Ok((Done::Value(_), _)) => CallOutcome::failed(not_started(), self.bound),
+            Err(failure) => CallOutcome::failed(failure, self.bound),
+        }
+    }
+
+    /// The first three steps, up to an output (and where a dependency cut it); the output is
+    /// rendered (step 4) as the run returns it, unless `typed` keeps it.
+    pub(super) async fn run_checked(
+        &self,
+        typed: &dyn Typed,
+        arguments: &str,
+        frame: &CallFrame,
+    ) -> Result<(Done, Option<u64>), ToolFailure> {
+        let schemas = schemas_of(self.descriptor)?;
+        self.descriptor
+            .check_argument_size(arguments)
+            .map_err(ToolFailure::InvalidInput)?;
+        let call = if self.descriptor.wants().is_empty() {
+            typed.decode(schemas, arguments)
+        } else {
+            let value = self.redeemed(schemas, arguments, frame).await?;
+            typed.decode_redeemed(&value)
+        };
+        let call = call.map_err(ToolFailure::InvalidInput)?;
+        self.execute(call, frame).await
+    }
+
+    /// Steps 2 and 3 of the contract: not started when aborted; `run` under the timeout and
+    /// the signal, panics caught (its output rendered by `call` itself, step 4); with how many
+    /// bytes a dependency read of the result before it cut it, if it did
+    /// ([`ResultCut`](super::super::ResultCut)).
+    pub(super) async fn execute(
+        &self,
+        mut call: Call,
+        frame: &CallFrame,
+    ) -> Result<(Done, Option<u64>), ToolFailure> {
+        let signal = frame.execution.signal();
+        if let Some(reason) = signal.reason() {
+            return Err(ToolFailure::Aborted(reason));
+        }
+        // After every gate, just before `run`: nothing to resolve (and nothing allocated) for a
+        // tool that needs no credential.
+        let credentials: Option<Credentials> = if self.descriptor.needs().is_empty() {
+            None
+        } else {
+            Some(
+                resolve_needs(
+                    self.env.credentials.as_ref(),
+                    self.descriptor,
+                    &frame.execution,
+                    &self.env.clock,
+                    self.timeout,
+                )
+                .await?,
+            )
+        };
+        let scope = self.scope(frame, credentials.as_ref());
+        call.as_mut().start(&scope)?;
+        let (call_signal, cut) = scope.into_call_parts();
+        if let Some(watch) = &frame.watch {
+            (watch.started)();
+        }
+        let race = Race::new(call, &self.env.clock, self.timeout.as_duration(), signal);
+        let finish = {
+            let mut race = std::pin::pin!(race);
+            let finish = race.as_mut().await;
+            // The call's signal fires before the run is dropped (at the end of this block), so
+            // that what the run drops (an MCP request's cancel notification) can say why.
+            if let (Finish::TimedOut, Some(call_signal)) = (&finish, &call_signal) {
+                call_signal.cancel(AbortReason::timed_out(self.timeout));
+            }
+            finish
+        };
+        match finish.into_output() {
+            Ok(done) => Ok((done, cut.and_then(|cut| cut.bytes_read()))),
+            Err(ended) => Err(self.failure(ended, signal)),
         }
     }
 
@@ -215,4 +326,40 @@ impl Contract {
             Err(failure) => CallOutcome::failed(failure, self.bound),
         }
     }
+}
+
+/// A call of one tool on its input, read and not yet started, then its run: one allocation
+/// holds both (see `TypedCall` in `invoke.rs`).
+pub(super) type Call = Pin<Box<dyn Pending>>;
+
+/// A call the contract starts once every gate has passed, and then polls under its timeout and
+/// the execution's signal.
+pub(super) trait Pending: Future<Output = Result<Done, ToolError>> + Send {
+    /// Builds the tool in `scope` and starts its run on the input, which the next poll drives.
+    fn start(self: Pin<&mut Self>, scope: &Scope<'_>) -> Result<(), ToolFailure>;
+}
+
+/// What a call's run returned, made ready for whoever asked: the rendered text (step 4, or why
+/// it could not be written), a [`TextStream`] to read, or the output kept as a value.
+pub(super) enum Done {
+    /// The output's JSON text, checked, or why it is not valid.
+    Text(Result<String, ToolFailure>),
+    /// The output, a stream the contract reads up to the bound.
+    Stream(TextStream),
+    /// The output as a value of the output type (for `call` and `invoke_value`).
+    Value(Box<dyn Any + Send>),
+}
+
+/// What a call says when driven out of order (polled before it started, started twice) or
+/// handed a value of another type: never, since only the contract drives its calls, each
+/// once; a failure, not a panic, if it did.
+#[cold]
+pub(super) fn not_started() -> ToolFailure {
+    ToolFailure::Raised(out_of_order())
+}
+
+/// [`not_started`] as the error of a run.
+#[cold]
+pub(super) fn out_of_order() -> ToolError {
+    ToolError::new("agboss: a call was driven out of order (a bug of agboss)")
 }

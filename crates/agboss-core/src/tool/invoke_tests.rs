@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::*;
 use crate::component::{DependencyError, SourceLocation};
-use crate::context::Signal;
+use crate::context::{AbortReason, Signal};
 use crate::tool::{Scope, ToolError, ToolHandler, tool_input_schema, tool_output_schema};
 use crate::units::kilobytes;
 
@@ -28,7 +28,11 @@ struct Answer {
     text: String,
 }
 
+/// Refuses `"unwritable"`, and panics on `"explosive"` (a hand-written `Serialize` with a bug).
 fn refuse_unwritable<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+    if text == "explosive" {
+        panic!("the writer blew up");
+    }
     if text == "unwritable" {
         Err(serde::ser::Error::custom("has no JSON form"))
     } else {
@@ -133,6 +137,19 @@ async fn an_output_without_a_json_form_is_invalid_output_with_its_path() {
         outcome.failure,
         Some(ToolFailure::InvalidOutput(_))
     ));
+}
+
+#[tokio::test]
+async fn a_panic_while_the_output_is_written_is_the_tool_s_panic() {
+    // The output is written as the run returns it, inside the same guard as `run`.
+    let outcome = Invoker::<Echo>::new(ToolEnv::default())
+        .invoke(r#"{"query": "explosive"}"#, &frame())
+        .await;
+    assert_eq!(
+        outcome.content,
+        "Tool error: the tool panicked: the writer blew up"
+    );
+    assert!(matches!(outcome.failure, Some(ToolFailure::Panicked(_))));
 }
 
 #[tokio::test]

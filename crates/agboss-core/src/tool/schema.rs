@@ -224,7 +224,11 @@ impl SchemaCheck {
 fn read_typed<I: DeserializeOwned>(text: &str) -> Result<I, Issues> {
     // The strict reader refuses nothing the schema accepted; it is used here so that a tool's
     // input type is read by one instantiation on both paths.
-    strict::read::<I>(text).map_err(|refused| where_refused(text, &refused, true))
+    // A `match`, not `map_err` with a closure: each closure is compiled again for every input.
+    match strict::read::<I>(text) {
+        Ok(input) => Ok(input),
+        Err(refused) => Err(where_refused(text, &refused, true)),
+    }
 }
 
 /// Redeemed arguments (a `wants` tool's, with each reference replaced by its artifact) read as
@@ -233,7 +237,10 @@ fn read_typed<I: DeserializeOwned>(text: &str) -> Result<I, Issues> {
 /// `Value`'s would: without a position in the text.
 pub(crate) fn read_redeemed<I: DeserializeOwned>(arguments: &Value) -> Result<I, Issues> {
     let text = arguments.to_string();
-    strict::read::<I>(&text).map_err(|refused| where_refused(&text, &refused, false))
+    match strict::read::<I>(&text) {
+        Ok(input) => Ok(input),
+        Err(refused) => Err(where_refused(&text, &refused, false)),
+    }
 }
 
 /// Where, and why, serde refused `text` although the schema accepted it (a hand-written

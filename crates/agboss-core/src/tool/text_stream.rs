@@ -283,18 +283,6 @@ pub(crate) fn is_text_stream<O: 'static>() -> bool {
     std::any::TypeId::of::<O>() == std::any::TypeId::of::<TextStream>()
 }
 
-/// `output` as the [`TextStream`] it is, if it is one.
-pub(crate) fn as_text_stream<O: 'static>(output: O) -> Result<TextStream, O> {
-    if !is_text_stream::<O>() {
-        return Err(output);
-    }
-    let boxed: Box<dyn std::any::Any> = Box::new(output);
-    match boxed.downcast::<TextStream>() {
-        Ok(stream) => Ok(*stream),
-        Err(_) => unreachable!("the type ids are equal"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
