@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::conform::Checks;
-use super::schema::{CompiledSchemas, SchemaCheck, unwritable};
+use super::schema::{CompiledSchemas, unwritable};
 use super::{
     ArtifactShelf, Asker, CallOutcome, CredentialProvider, Issues, Tool, ToolDescriptor,
     ToolFailure, ToolResult,
@@ -221,18 +221,7 @@ impl<T: Tool> Invoker<T> {
     /// Runs one call from the model's JSON `arguments` and returns the output as a JSON value,
     /// unbounded: the `ok | error` result of the contract.
     pub async fn invoke_value(&self, arguments: &str, frame: &CallFrame) -> ToolResult {
-        struct Kept<'a, T: Tool>(&'a Invoker<T>);
-        impl<T: Tool> Typed for Kept<'_, T> {
-            fn decode(&self, schemas: &CompiledSchemas, arguments: &str) -> Result<Call, Issues> {
-                let input = self.0.read_input(schemas, arguments)?;
-                Ok(self.0.call_of(input, true))
-            }
-            fn decode_redeemed(&self, arguments: &Value) -> Result<Call, Issues> {
-                let input = super::schema::read_redeemed::<T::Input>(arguments)?;
-                Ok(self.0.call_of(input, true))
-            }
-        }
-        let (done, _) = self.core.run_checked(&Kept(self), arguments, frame).await?;
+        let (done, _) = self.core.run_checked(self, arguments, frame, true).await?;
         self.output_value(&self.kept(done)?)
     }
 
@@ -271,26 +260,14 @@ impl<T: Tool> Invoker<T> {
             Ok(value) => value,
             Err(e) => return Err(ToolFailure::InvalidOutput(unwritable(output, &e))),
         };
-        if let Some(schema) = self.output_schema_unless_covered(output)? {
+        if let Some(schema) =
+            typed::unless_covered(self.checks.output, self.core.descriptor, output)?
+        {
             schema
                 .check_value(&value)
                 .map_err(ToolFailure::InvalidOutput)?;
         }
         Ok(value)
-    }
-
-    /// The output schema's checker, unless the generated validator covers the output's type
-    /// and `output` conforms: then there is nothing left to check.
-    fn output_schema_unless_covered(
-        &self,
-        output: &T::Output,
-    ) -> Result<Option<&'static SchemaCheck>, ToolFailure> {
-        if let Some(check) = self.checks.output
-            && check(output)
-        {
-            return Ok(None);
-        }
-        Ok(Some(&schemas_of(self.core.descriptor)?.output))
     }
 }
 
@@ -299,24 +276,35 @@ impl<T: Tool> Invoker<T> {
 trait Typed: Sync {
     /// Step 1's reading: `arguments`, which the input schema accepts, read as the input type
     /// (by the generated validator where it covers the type and no field has an allowlist),
-    /// into a call not yet started whose output is rendered as the model reads it.
-    fn decode(&self, schemas: &CompiledSchemas, arguments: &str) -> Result<Call, Issues>;
+    /// into a call not yet started whose output is kept as a value if `keep`, else rendered as
+    /// the model reads it.
+    fn decode(
+        &self,
+        schemas: &CompiledSchemas,
+        arguments: &str,
+        keep: bool,
+    ) -> Result<Call, Issues>;
 
     /// The same of a `wants` tool's arguments with their references redeemed.
-    fn decode_redeemed(&self, arguments: &Value) -> Result<Call, Issues>;
+    fn decode_redeemed(&self, arguments: &Value, keep: bool) -> Result<Call, Issues>;
 }
 
 impl<T: Tool> Typed for Invoker<T> {
-    fn decode(&self, schemas: &CompiledSchemas, arguments: &str) -> Result<Call, Issues> {
+    fn decode(
+        &self,
+        schemas: &CompiledSchemas,
+        arguments: &str,
+        keep: bool,
+    ) -> Result<Call, Issues> {
         match self.read_input(schemas, arguments) {
-            Ok(input) => Ok(self.call_of(input, false)),
+            Ok(input) => Ok(self.call_of(input, keep)),
             Err(issues) => Err(issues),
         }
     }
 
-    fn decode_redeemed(&self, arguments: &Value) -> Result<Call, Issues> {
+    fn decode_redeemed(&self, arguments: &Value, keep: bool) -> Result<Call, Issues> {
         match super::schema::read_redeemed::<T::Input>(arguments) {
-            Ok(input) => Ok(self.call_of(input, false)),
+            Ok(input) => Ok(self.call_of(input, keep)),
             Err(issues) => Err(issues),
         }
     }

@@ -5,11 +5,11 @@
 //! against the timeout and the signal, the failures, what the model reads of a result) is here,
 //! behind `&self` of a non-generic [`Contract`].
 
-use serde_json::Value;
-
 use std::any::Any;
 use std::future::Future;
 use std::pin::Pin;
+
+use serde_json::Value;
 
 use super::{CallFrame, ToolEnv, Typed, schemas_of};
 use crate::base::Setting;
@@ -68,7 +68,7 @@ impl Contract {
         // then is the start needed.
         let clock = &self.env.clock;
         let started = self.streams.then(|| clock.now());
-        match self.run_checked(typed, arguments, frame).await {
+        match self.run_checked(typed, arguments, frame, false).await {
             Ok((Done::Text(text), cut)) => self.rendered(text, cut, frame).await,
             Ok((Done::Stream(stream), _)) => {
                 let started = started.unwrap_or_else(|| clock.now());
@@ -80,22 +80,23 @@ impl Contract {
     }
 
     /// The first three steps, up to an output (and where a dependency cut it); the output is
-    /// rendered (step 4) as the run returns it, unless `typed` keeps it.
+    /// rendered (step 4) as the run returns it, or kept as a value if `keep`.
     pub(super) async fn run_checked(
         &self,
         typed: &dyn Typed,
         arguments: &str,
         frame: &CallFrame,
+        keep: bool,
     ) -> Result<(Done, Option<u64>), ToolFailure> {
         let schemas = schemas_of(self.descriptor)?;
         self.descriptor
             .check_argument_size(arguments)
             .map_err(ToolFailure::InvalidInput)?;
         let call = if self.descriptor.wants().is_empty() {
-            typed.decode(schemas, arguments)
+            typed.decode(schemas, arguments, keep)
         } else {
             let value = self.redeemed(schemas, arguments, frame).await?;
-            typed.decode_redeemed(&value)
+            typed.decode_redeemed(&value, keep)
         };
         let call = call.map_err(ToolFailure::InvalidInput)?;
         self.execute(call, frame).await
@@ -329,7 +330,7 @@ impl Contract {
 }
 
 /// A call of one tool on its input, read and not yet started, then its run: one allocation
-/// holds both (see `TypedCall` in `invoke.rs`).
+/// holds both (`TypedCall`, in `invoke_typed.rs`).
 pub(super) type Call = Pin<Box<dyn Pending>>;
 
 /// A call the contract starts once every gate has passed, and then polls under its timeout and

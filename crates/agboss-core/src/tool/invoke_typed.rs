@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 use super::schemas_of;
 use super::shared::{self, Call, Done, Pending};
 use crate::tool::conform::Checks;
-use crate::tool::schema::unwritable;
+use crate::tool::schema::{SchemaCheck, unwritable};
 use crate::tool::{Scope, TextStream, Tool, ToolDescriptor, ToolError, ToolFailure};
 
 /// `tool` run on `input`, owning both: the future a [`TypedCall`] holds once started.
@@ -120,16 +120,27 @@ fn rendered<T: Tool>(
         Ok(text) => text,
         Err(e) => return Done::Text(Err(ToolFailure::InvalidOutput(unwritable(&output, &e)))),
     };
-    if let Some(check) = checks.output
-        && check(&output)
-    {
-        return Done::Text(Ok(text));
-    }
-    Done::Text(match schemas_of(descriptor) {
-        Ok(schemas) => match schemas.output.check_text(&text) {
+    Done::Text(match unless_covered(checks.output, descriptor, &output) {
+        Ok(None) => Ok(text),
+        Ok(Some(schema)) => match schema.check_text(&text) {
             Ok(()) => Ok(text),
             Err(issues) => Err(ToolFailure::InvalidOutput(issues)),
         },
         Err(failure) => Err(failure),
     })
+}
+
+/// The output schema's checker, unless the generated validator (`check`) covers the output's
+/// type and `output` conforms: then there is nothing left to check.
+pub(super) fn unless_covered<O>(
+    check: Option<fn(&O) -> bool>,
+    descriptor: &'static ToolDescriptor,
+    output: &O,
+) -> Result<Option<&'static SchemaCheck>, ToolFailure> {
+    if let Some(check) = check
+        && check(output)
+    {
+        return Ok(None);
+    }
+    Ok(Some(&schemas_of(descriptor)?.output))
 }
