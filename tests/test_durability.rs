@@ -152,6 +152,7 @@ async fn kill_sweep(label: &str, spec: String, store: Arc<dyn Store>, kills: usi
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t1_workers_killed_at_every_journal_boundary_on_sqlite() {
+    let _figures = durability::alone().await;
     let (_folder, spec, store) = sqlite().await;
     let kills = if long() { 100 } else { 20 };
     kill_sweep("sqlite", spec, store, kills).await;
@@ -230,6 +231,7 @@ async fn stolen_lease(label: &str, spec: String, store: Arc<dyn Store>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t4_a_stopped_worker_loses_its_lease_on_sqlite() {
+    let _figures = durability::beside().await;
     let (_folder, spec, store) = sqlite().await;
     stolen_lease("sqlite", spec, store).await;
 }
@@ -240,6 +242,7 @@ async fn t4_a_stopped_worker_loses_its_lease_on_sqlite() {
 /// and the execution is recovered with the next claim; the worker process stays up.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t7_a_locked_sqlite_file_is_waited_for_then_recovered() {
+    let _figures = durability::beside().await;
     let (folder, spec, store) = sqlite().await;
     let path = folder.path().join("durable.db");
     let effects = Effects::start();
@@ -435,6 +438,7 @@ async fn lease_storm(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t5_four_workers_through_a_storm_of_kills_and_stops_on_sqlite() {
+    let _figures = durability::beside().await;
     let (_folder, spec, store) = sqlite().await;
     let storm = Duration::from_secs(if long() { 600 } else { 20 });
     lease_storm("sqlite", spec, store, 200, storm).await;
@@ -455,6 +459,7 @@ async fn postgres() -> (pg_server::TestDatabase, String, Arc<dyn Store>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t1_workers_killed_at_every_journal_boundary_on_postgres() {
+    let _figures = durability::alone().await;
     let (_database, spec, store) = postgres().await;
     let kills = if long() { 100 } else { 20 };
     kill_sweep("postgres", spec, store, kills).await;
@@ -462,12 +467,14 @@ async fn t1_workers_killed_at_every_journal_boundary_on_postgres() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t4_a_stopped_worker_loses_its_lease_on_postgres() {
+    let _figures = durability::beside().await;
     let (_database, spec, store) = postgres().await;
     stolen_lease("postgres", spec, store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t5_four_workers_through_a_storm_of_kills_and_stops_on_postgres() {
+    let _figures = durability::beside().await;
     let (_database, spec, store) = postgres().await;
     let storm = Duration::from_secs(if long() { 600 } else { 60 });
     lease_storm("postgres", spec, store, 200, storm).await;
@@ -495,6 +502,7 @@ fn in_its_tool(effects: &Effects, id: &str) -> Instant {
 /// cleanly, and the next claim goes on). The worker process stays up throughout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t7_postgres_restarted_and_cut_off_mid_run() {
+    let _figures = durability::beside().await;
     let mut server = tokio::task::block_in_place(pg_server::PrivateServer::new);
     let database = tokio::task::block_in_place(|| server.fresh_database());
     let proxy = pg_server::Proxy::new(pg_server::addr_of(database.url()));
@@ -594,6 +602,7 @@ async fn t7_postgres_restarted_and_cut_off_mid_run() {
 /// divergence, not written over.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t8_a_lost_commit_acknowledgement_is_retried_without_a_second_row() {
+    let _figures = durability::beside().await;
     const N: usize = 5;
     let (database, _spec, store) = postgres().await;
     let proxy = pg_server::Proxy::new(pg_server::addr_of(database.url()));

@@ -69,12 +69,14 @@ async fn stopped_or_dead(label: &str, spec: String, store: Arc<dyn Store>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopped_worker_keeps_its_lease_and_a_killed_one_loses_it_at_once_on_sqlite() {
+    let _figures = super::durability::beside().await;
     let (_folder, spec, store) = sqlite().await;
     stopped_or_dead("sqlite", spec, store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopped_worker_keeps_its_lease_and_a_killed_one_loses_it_at_once_on_postgres() {
+    let _figures = super::durability::beside().await;
     let (_database, spec, store) = postgres().await;
     stopped_or_dead("postgres", spec, store).await;
 }

@@ -15,6 +15,21 @@ use std::time::{Duration, Instant};
 use agboss::journal::LoopEvent;
 use agboss::store::Store;
 
+/// The tests of this binary that report latencies (T1's recovery times) run alone in it: one
+/// beside them (T5's storm of four workers, say) would put its load into their percentiles.
+/// Every other test takes [`beside`], so they still run two at a time among themselves.
+static FIGURES: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
+
+/// Runs a test whose figures are latencies with no other test of this binary beside it.
+pub async fn alone() -> tokio::sync::RwLockWriteGuard<'static, ()> {
+    FIGURES.write().await
+}
+
+/// Runs a test beside any other that takes this, never beside one that took [`alone`].
+pub async fn beside() -> tokio::sync::RwLockReadGuard<'static, ()> {
+    FIGURES.read().await
+}
+
 /// One request the effect server received.
 #[derive(Clone, Debug)]
 pub struct Record {
