@@ -430,7 +430,8 @@ def rustc_profiled(name, command, into):
     env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET / "shared"), RUSTC_BOOTSTRAP="1")
     subprocess.run(
         ["cargo", "rustc", "--quiet", "--profile", profile, "--manifest-path",
-         str(OUT / name / "Cargo.toml"), "--", f"-Zself-profile={scratch}"],
+         str(OUT / name / "Cargo.toml"), "--", f"-Zself-profile={scratch}",
+         "-Zself-profile-events=default,args"],
         env=env, stdout=subprocess.DEVNULL, check=True,
     )
     if into is None:

@@ -45,13 +45,33 @@ fn main() {
     }
 }
 
+/// `kind:label`, and for a macro's expansion or a query's saved results the macro or the query
+/// (recorded with `-Z self-profile-events=default,args`): `expand_proc_macro[Deserialize)]`,
+/// the macro's path cut to its last segment, so a derive named through a re-export and one
+/// named directly share a row.
+fn labelled(kind: &str, label: &str, args: &[std::borrow::Cow<'_, str>]) -> String {
+    let named = [
+        "expand_proc_macro",
+        "expand_derive",
+        "encode_query_results_for",
+    ];
+    match args.first() {
+        Some(arg) if named.iter().any(|n| label.contains(n)) => {
+            let last = arg.rsplit("::").next().unwrap_or(arg);
+            let last = last.rsplit("derive(").next().unwrap_or(last);
+            format!("{kind}:{label}[{last}]")
+        }
+        _ => format!("{kind}:{label}"),
+    }
+}
+
 /// Self time per label in the profile at `path`: each thread's intervals nested by time.
 fn self_times(path: &Path) -> Totals {
     let data = ProfilingData::new(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut threads: HashMap<u32, Vec<(SystemTime, SystemTime, String)>> = HashMap::new();
     for event in data.iter_full() {
         if let EventPayload::Timestamp(Timestamp::Interval { start, end }) = event.payload {
-            let label = format!("{}:{}", event.event_kind, event.label);
+            let label = labelled(&event.event_kind, &event.label, &event.additional_data);
             threads
                 .entry(event.thread_id)
                 .or_default()
