@@ -19,6 +19,36 @@ use durability::{Effects, Workers, check, percentile, report};
 #[path = "durability/liveness.rs"]
 mod liveness;
 
+/// Every test of this binary takes its guard first (`durability::alone` for the ones whose
+/// figures are latencies, `beside` for the rest): one that did not would run beside T1 and put
+/// its load into T1's percentiles again.
+#[test]
+fn every_test_of_the_binary_takes_its_guard_first() {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut unguarded = Vec::new();
+    let mut tests = 0;
+    for file in ["test_durability.rs", "durability/liveness.rs"] {
+        let text = std::fs::read_to_string(here.join(file)).unwrap();
+        for test in text.split("\n#[tokio::test").skip(1) {
+            tests += 1;
+            let name = test
+                .split("async fn ")
+                .nth(1)
+                .and_then(|s| s.split('(').next());
+            let first = test
+                .split('{')
+                .nth(1)
+                .map(str::trim_start)
+                .unwrap_or_default();
+            if !first.starts_with("let _figures = ") {
+                unguarded.push(format!("{file}: {}", name.unwrap_or("?")));
+            }
+        }
+    }
+    assert_eq!(tests, 11, "the tests of this binary were counted");
+    assert!(unguarded.is_empty(), "tests without a guard: {unguarded:?}");
+}
+
 /// The journal boundaries a worker is killed at, as `AGBOSS_FAILPOINTS` names them.
 const POINTS: [&str; 6] = [
     "model-answered",
