@@ -134,8 +134,20 @@ impl ToolHandler for Lookup{i} {{
 """
 
 
-def rig_tool(i, dto_variant, desc_variant):
+# The derives of `rig-long` (`--rig-long`): rig's, through a path as long as the facade's
+# `::agboss::__private::serde`, in the derive names and in `crate = ..`, as `#[dto]` writes them.
+LONG = "crate::__p::__q"
+LONG_DERIVE = (
+    f"#[derive({LONG}::serde::Serialize, {LONG}::serde::Deserialize, {LONG}::schemars::JsonSchema)]\n"
+    f'#[serde(crate = "{LONG}::serde")]\n#[schemars(crate = "{LONG}::schemars")]\n'
+    "#[serde(deny_unknown_fields)]"
+)
+
+
+def rig_tool(i, dto_variant, desc_variant, long=False):
     derive = "#[derive(Serialize, Deserialize, JsonSchema)]\n#[serde(deny_unknown_fields)]"
+    if long:
+        derive = LONG_DERIVE
     return dtos(i, derive, dto_variant) + f"""
 pub struct Lookup{i};
 
@@ -206,10 +218,13 @@ fn main() {{
         write(root / "src" / f"tools_{m}.rs", text)
 
 
-def write_rig(state):
-    root = OUT / "rig"
+def write_rig(state, name="rig", long=False):
+    """rig's crate; with `long`, its derives name serde and schemars through a long path
+    (`LONG`), re-exported by a hidden module, so that the cost of the facade's path in the
+    derives can be told apart from the rest of `#[dto]`."""
+    root = OUT / name
     write(root / "Cargo.toml", f"""[package]
-name = "bench-rig"
+name = "bench-{name}"
 version = "0.0.0"
 edition = "2024"
 publish = false
@@ -232,7 +247,7 @@ schemars = "1"
 
 use rig_core::serve::ErasedHandler;
 use rig_core::serve::adapters::ToolAdapter;
-
+{REEXPORTS if long else ""}
 {mods}
 
 /// What a tool of the benchmark fails with.
@@ -259,13 +274,23 @@ fn main() {{
     for m in range(FILES):
         text = (
             "use rig_core::tool::{Tool, ToolContext};\n"
-            "use schemars::JsonSchema;\n"
-            "use serde::{Deserialize, Serialize};\n\n"
-            "use crate::Failed;\n"
-            + "".join(rig_tool(i, state["dto"], state["desc"]) for i in module_range(m))
+            + ("" if long else "use schemars::JsonSchema;\nuse serde::{Deserialize, Serialize};\n")
+            + "\nuse crate::Failed;\n"
+            + "".join(rig_tool(i, state["dto"], state["desc"], long) for i in module_range(m))
         )
         write(root / "src" / f"tools_{m}.rs", text)
 
+
+# What `rig-long`'s `main.rs` declares for `LONG`.
+REEXPORTS = """
+#[doc(hidden)]
+pub mod __p {
+    pub mod __q {
+        pub use ::schemars;
+        pub use ::serde;
+    }
+}
+"""
 
 WRITERS = {"agboss": write_agboss, "rig": write_rig}
 STATE = {}
@@ -302,8 +327,13 @@ def add_base(facade):
     WRITERS["agboss-base"] = lambda state: write_agboss(state, "agboss-base", facade)
 
 
+def add_rig_long():
+    """A crate `rig-long`: rig's, its derives through a path as long as the facade's."""
+    WRITERS["rig-long"] = lambda state: write_rig(state, "rig-long", long=True)
+
+
 def configure(args):
-    """The crates `args` ask for (`--agboss`, `--base`, `--lean`, `--dynamic`), written in
+    """The crates `args` ask for (`--agboss`, `--base`, `--lean`, `--dynamic`, `--rig-long`), written in
     their first state."""
     if args.agboss:
         set_agboss(args.agboss)
@@ -313,6 +343,8 @@ def configure(args):
         add_lean(args.agboss or REPO / "crates" / "agboss")
     if args.dynamic:
         add_dynamic(args.agboss or REPO / "crates" / "agboss", lean=args.lean)
+    if args.rig_long:
+        add_rig_long()
     reset_states()
 
 
@@ -499,6 +531,11 @@ def main():
             "--dynamic",
             action="store_true",
             help="also `agboss-dynamic`: the crate linked against agboss-dylib beside the facade",
+        )
+        p.add_argument(
+            "--rig-long",
+            action="store_true",
+            help="also `rig-long`: rig's crate, its derives through a path as long as the facade's",
         )
     args = parser.parse_args()
     if args.command == "gen":
