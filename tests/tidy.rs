@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["base", "dto", "masking", "time", "units"],
     &["spend"],
     &["context"],
-    &["deps"],
+    &["credentials", "deps"],
     &["component"],
     &["tool"],
     &["mcp", "model"],

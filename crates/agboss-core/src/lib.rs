@@ -31,6 +31,7 @@ pub mod spend;
 
 pub mod context;
 
+pub mod credentials;
 pub mod deps;
 
 pub mod component;

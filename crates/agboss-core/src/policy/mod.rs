@@ -1,5 +1,6 @@
 //! Policies over tool calls: which calls may run at once, which are refused, and which wait for
-//! a person. A [`PermissionChecker`] on the application governs capabilities
+//! a person. A [`PermissionChecker`] on the application (its interface is a gate of the call
+//! pipeline: `tool::gates`) governs capabilities
 //! ([`Capability`](crate::tool::Capability)) tools declare; the loop asks it once per declared,
 //! governed capability before a call runs, after the call's input is checked and before its
 //! check-in, and journals each decision. [`UntrustedContentPolicy`] is the built-in one.
@@ -22,8 +23,9 @@
 //! }
 //! ```
 
-mod checker;
 mod untrusted;
 
-pub use checker::{CallSeen, Permission, PermissionChecker, PermissionKind, PermissionRequest};
+pub use crate::tool::gates::{
+    CallSeen, Permission, PermissionChecker, PermissionKind, PermissionRequest,
+};
 pub use untrusted::UntrustedContentPolicy;

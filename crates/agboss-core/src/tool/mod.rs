@@ -1,4 +1,5 @@
-//! Tools: the handler a user writes, the descriptor `#[tool]` registers, and the call contract.
+//! Tools: the handler a user writes, the descriptor `#[tool]` registers, and the call: its
+//! pipeline of gates and rules around the contract that runs it.
 //!
 //! A call goes through [`Invoker::invoke`] in four steps, each failure a value, never a panic:
 //!
@@ -21,88 +22,64 @@
 //! that `wants` artifacts has their references redeemed between steps 1 and 2 ([`Wanted`]).
 //! A tool whose result may be huge returns a [`TextStream`]: the contract reads it up to the
 //! bound, within the timeout, and drops it there, which stops the producer.
+//!
+//! Rooms, each a folder with its own `//!`: `contract/` (the four steps), `schema/` (what
+//! arguments and outputs are checked against), `gates/` (what a tool declares a call must
+//! pass), `rules/` (what is made of a result), `artifacts/` (results kept aside), `io/` (work
+//! that does not stop on its own). Beside them: `descriptor.rs` ([`ToolDescriptor`]),
+//! `registration.rs` (the registry of `#[tool]`s), `origin.rs` ([`ToolOrigin`]), `on_crash.rs`
+//! ([`OnCrash`]), `dependency.rs` and `scope.rs` (a tool's fields and what they are resolved
+//! from), `definition/` (a tool as each provider's API describes it).
 
-mod allowlist;
-mod allowlist_schema;
-mod artifact;
-mod artifact_call;
-mod asker;
-mod blocking;
-pub mod bound;
-mod capability;
-mod ceiling;
-mod check_in;
-#[doc(hidden)]
-pub mod conform;
-mod credentials;
+pub(crate) mod artifacts;
+pub(crate) mod contract;
 pub mod definition;
 mod dependency;
 mod descriptor;
-mod error;
-mod handler;
-mod invoke;
-mod issues;
-mod lossy;
-mod needs;
-mod nulls;
-mod oauth_tokens;
+pub(crate) mod gates;
+pub(crate) mod io;
 mod on_crash;
 mod origin;
-mod outcome;
-mod race;
 mod registration;
-mod repeat;
-mod role_ref;
-mod schema;
+pub(crate) mod rules;
+pub(crate) mod schema;
 mod scope;
-mod secret;
-mod static_credentials;
-mod subprocess;
-mod tape;
-mod text_stream;
-mod wanted;
 
-pub use allowlist::{AllowKind, AllowList};
-pub use artifact::{
-    Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, REFERENCE_RANDOM_BYTES, Refusal,
-    ResultKind, ShelfFuture, WantedArgument, minted_text, refusal_text,
-};
-pub use asker::{AskFailure, AskFuture, Asker};
-pub use blocking::{BlockingPool, StopFlag, blocking};
-pub use bound::{BoundedText, bound_text, mask_bounded, truncation_marker};
-pub use capability::Capability;
-pub use ceiling::ResultCeiling;
-pub use check_in::{
-    CheckIn, CheckInFn, CheckInPredicate, EvidenceFn, EvidenceOf, Typed, check_in_with,
-    evidence_with,
-};
-pub use credentials::{
+pub use crate::credentials::{
     CredentialError, CredentialFuture, CredentialProvider, CredentialRequest, CredentialUse,
-    Credentials,
+    FileTokens, KeeperFuture, Secret, StaticCredentials, TokenKeeper, TokenKey,
+};
+pub use artifacts::{
+    Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, REFERENCE_RANDOM_BYTES, Refusal,
+    ResultKind, ShelfFuture, Wanted, WantedArgument, WantsField, minted_text, refusal_text,
+    wants_field,
+};
+pub use contract::{
+    CallFrame, CallOutcome, CallWatch, DynTool, Invoker, TIMEOUT_GRACE, Tool, ToolEnv, ToolError,
+    ToolFailure, ToolHandler, ToolResult, tool_input_schema, tool_output_schema,
 };
 pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use dependency::Dependency;
 pub use descriptor::ToolDescriptor;
-pub use error::{SchemaError, ToolError, ToolFailure, ToolResult};
-pub use handler::{Tool, ToolHandler, tool_input_schema, tool_output_schema};
-pub use invoke::{CallFrame, CallWatch, DynTool, Invoker, ToolEnv};
-pub use issues::{Issue, Issues};
-pub use lossy::{LossyText, TextOutput, text_from_bytes};
-pub use oauth_tokens::{FileTokens, KeeperFuture, TokenKeeper, TokenKey};
+pub use gates::{
+    AskFailure, AskFuture, Asker, Capability, CheckIn, CheckInFn, CheckInPredicate, Credentials,
+    EvidenceFn, EvidenceOf, RoleRef, Typed, check_in_with, evidence_with,
+};
+#[cfg(feature = "mcp")]
+pub(crate) use io::complete_utf8_prefix;
+pub use io::{
+    BlockingPool, LossyText, ResultCut, StopFlag, Stopped, StreamedText, Subprocess, TextOutput,
+    TextSender, TextStream, blocking, text_from_bytes,
+};
 pub use on_crash::OnCrash;
 pub use origin::{RemoteTool, ToolOrigin};
-pub use outcome::CallOutcome;
-pub use race::TIMEOUT_GRACE;
 pub use registration::{ToolRegistration, registered_tools};
-pub use repeat::{CallDigest, Digest, RepeatedWhen, Repeats};
-pub use role_ref::RoleRef;
+pub use rules::{
+    BoundedText, CallDigest, Digest, RepeatedWhen, Repeats, ResultCeiling, bound, bound_text,
+    mask_bounded, truncation_marker,
+};
 pub(crate) use schema::SchemaCheck;
-pub use schema::{input_schema_of, output_schema_of};
+pub use schema::{
+    AllowKind, AllowList, Issue, Issues, SchemaError, conform, input_schema_of, output_schema_of,
+};
 pub use scope::Scope;
-pub use secret::Secret;
-pub use static_credentials::StaticCredentials;
-pub use subprocess::Subprocess;
-#[cfg(feature = "mcp")]
-pub(crate) use text_stream::complete_utf8_prefix;
-pub use text_stream::{ResultCut, Stopped, StreamedText, TextSender, TextStream};
-pub use wanted::{Wanted, WantsField, wants_field};

@@ -21,7 +21,7 @@ impl ToolRegistration {
     pub const fn of<T: Tool>() -> ToolRegistration {
         ToolRegistration {
             descriptor: T::DESCRIPTOR,
-            erase: super::invoke::erase::<T>,
+            erase: super::contract::erase::<T>,
         }
     }
 

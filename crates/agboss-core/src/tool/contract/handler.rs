@@ -7,11 +7,11 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::Scope;
-use super::conform::Checks;
-use super::schema::{input_schema_of, output_schema_of};
-use super::{ToolDescriptor, ToolError};
 use crate::component::DependencyError;
+use crate::tool::Scope;
+use crate::tool::schema::conform::Checks;
+use crate::tool::schema::{input_schema_of, output_schema_of};
+use crate::tool::{ToolDescriptor, ToolError};
 
 /// The code of a tool: its input and output DTOs and what it does with them.
 ///

@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use agboss_rules::codes;
 
-use super::Issues;
 use crate::component::DependencyError;
 use crate::context::AbortReason;
+use crate::tool::{Issues, SchemaError};
 use crate::units::TimeSpan;
 
 /// The result of a call: the output's JSON value, or why the call failed.
@@ -121,7 +121,7 @@ pub enum ToolFailure {
         /// The length of the rendered output, in bytes.
         bytes: usize,
         /// The tool's ceiling and hint.
-        ceiling: super::ResultCeiling,
+        ceiling: crate::tool::ResultCeiling,
     },
     /// A reference passed to a `wants` argument is not a live artifact of the execution of
     /// the wanted kind (`[tool.artifact-refused]`: the text lists the live ones); `run` was not
@@ -154,21 +154,4 @@ impl ToolFailure {
     pub fn for_model(&self) -> String {
         format!("Tool error: {self}")
     }
-}
-
-/// A tool's schema that is not a usable JSON Schema (a hand-written `JsonSchema` impl gone
-/// wrong), or an input schema whose root is not an object.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "[{}] {}",
-    codes::TOOL_SCHEMA_INVALID.id(),
-    codes::TOOL_SCHEMA_INVALID.fill(&[("tool", tool), ("which", which), ("reason", reason)])
-)]
-pub struct SchemaError {
-    /// The tool.
-    pub tool: &'static str,
-    /// `"input"` or `"output"`.
-    pub which: &'static str,
-    /// What is wrong with it.
-    pub reason: String,
 }

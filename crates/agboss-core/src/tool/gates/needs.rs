@@ -4,18 +4,18 @@
 
 use std::sync::Arc;
 
-use super::race::{Finish, Race};
-use super::{
-    CredentialProvider, CredentialRequest, CredentialUse, Credentials, ToolDescriptor, ToolFailure,
-};
 use crate::context::Execution;
 use crate::time::Clock;
+use crate::tool::contract::race::{Finish, Race};
+use crate::tool::{
+    CredentialProvider, CredentialRequest, CredentialUse, Credentials, ToolDescriptor, ToolFailure,
+};
 use crate::units::TimeSpan;
 
 /// The credentials of one call of `tool` in `execution`, each asked of `provider` within
 /// `timeout` (a provider that does not answer in time, or whose execution is cancelled, fails
 /// the call as its run would).
-pub(super) async fn resolve_needs(
+pub(crate) async fn resolve_needs(
     provider: Option<&Arc<dyn CredentialProvider>>,
     tool: &'static ToolDescriptor,
     execution: &Execution,

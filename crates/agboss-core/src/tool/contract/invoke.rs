@@ -7,15 +7,15 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::conform::Checks;
-use super::schema::{CompiledSchemas, unwritable};
-use super::{
-    ArtifactShelf, Asker, CallOutcome, CredentialProvider, Issues, Tool, ToolDescriptor,
-    ToolFailure, ToolResult,
-};
 use crate::context::{Execution, ProgressSink, Step};
 use crate::deps::Providers;
 use crate::time::Clock;
+use crate::tool::schema::conform::Checks;
+use crate::tool::schema::{CompiledSchemas, unwritable};
+use crate::tool::{
+    ArtifactShelf, Asker, CallOutcome, CredentialProvider, Issues, Tool, ToolDescriptor,
+    ToolFailure, ToolResult,
+};
 use crate::units::{ByteSize, TimeSpan};
 
 /// What tools are called in: the application's providers, clock and credential provider.
@@ -179,7 +179,7 @@ impl<T: Tool> Invoker<T> {
     /// An invoker of `T`'s code under `descriptor` (its name, timeout and bound), which must
     /// have `T`'s schemas.
     fn described_by(descriptor: &'static ToolDescriptor, env: ToolEnv) -> Invoker<T> {
-        let streams = super::text_stream::is_text_stream::<T::Output>();
+        let streams = crate::tool::io::text_stream::is_text_stream::<T::Output>();
         Invoker {
             core: Contract::described_by(descriptor, env, streams),
             checks: T::checks(),
@@ -208,7 +208,7 @@ impl<T: Tool> Invoker<T> {
     ///
     /// What the model reads of a validated output is its JSON text, refused over the ceiling,
     /// kept aside over the artifact threshold, else bounded; a
-    /// [`TextStream`](super::TextStream) output is read up to the bound within what is left
+    /// [`TextStream`](crate::tool::TextStream) output is read up to the bound within what is left
     /// of the call's timeout.
     pub fn invoke<'a>(
         &'a self,
@@ -303,7 +303,7 @@ impl<T: Tool> Typed for Invoker<T> {
     }
 
     fn decode_redeemed(&self, arguments: &Value, keep: bool) -> Result<Call, Issues> {
-        match super::schema::read_redeemed::<T::Input>(arguments) {
+        match crate::tool::schema::read_redeemed::<T::Input>(arguments) {
             Ok(input) => Ok(self.call_of(input, keep)),
             Err(issues) => Err(issues),
         }
@@ -395,7 +395,7 @@ impl<T: Tool> DynTool for Invoker<T> {
     }
 }
 
-pub(super) fn erase<T: Tool>(
+pub(crate) fn erase<T: Tool>(
     descriptor: &'static ToolDescriptor,
     env: ToolEnv,
     bound: ByteSize,
@@ -403,13 +403,13 @@ pub(super) fn erase<T: Tool>(
     Arc::new(Invoker::<T>::described_by(descriptor, env).with_bound(bound))
 }
 
-#[path = "invoke_shared.rs"]
+#[path = "steps.rs"]
 mod shared;
 use shared::{Call, Contract, Done};
 
-#[path = "invoke_typed.rs"]
+#[path = "typed.rs"]
 mod typed;
 
 #[cfg(test)]
-#[path = "invoke_tests.rs"]
+#[path = "tests.rs"]
 mod tests;

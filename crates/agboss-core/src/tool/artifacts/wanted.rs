@@ -8,7 +8,7 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::ToolError;
+use crate::tool::ToolError;
 
 /// The key under which the call contract hands a redeemed artifact to a [`Wanted`] field (an
 /// object the model cannot send: the schema of the argument is a string).

@@ -103,7 +103,7 @@ pub fn bound_text(mut text: String, max: ByteSize) -> BoundedText {
     }
 }
 
-/// What a producer stopped near the bound ([`TextStream`](super::TextStream)) reads as: `text`,
+/// What a producer stopped near the bound ([`TextStream`](crate::tool::TextStream)) reads as: `text`,
 /// made of the `bytes_read` bytes taken from it, cut to `max` bytes if longer (as
 /// [`bound_text`] cuts), and a marker whose total says the full size is not known:
 /// `\n[result truncated: at least 262,148 bytes, the first 262,144 kept]`.

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use tokio_util::sync::WaitForCancellationFuture;
 
-use super::ToolError;
 use crate::context::Signal;
 use crate::time::{Clock, Sleep};
+use crate::tool::ToolError;
 
 /// How long after its timeout a call whose `run` has not returned is judged timed out from
 /// outside, by the agent loop's tool step: 100 ms, on the application's clock.

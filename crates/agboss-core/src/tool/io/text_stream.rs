@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::mpsc;
 
-use super::bound::{BoundedText, bound_stopped, bound_text};
 use super::lossy::text_from_bytes;
+use crate::tool::rules::bound::{BoundedText, bound_stopped, bound_text};
 use crate::units::ByteSize;
 
 /// The most bytes one read asks a reader for.
@@ -28,7 +28,7 @@ const PAST_THE_BOUND: usize = 4;
 /// UTF-8 replaced, escape sequences and other controls taken out, as
 /// [`text_from_bytes`](super::text_from_bytes) does), bounded like any result.
 ///
-/// Return it as a tool's `Output`. The contract ([`Invoker::invoke`](super::Invoker::invoke))
+/// Return it as a tool's `Output`. The contract ([`Invoker::invoke`](crate::tool::Invoker::invoke))
 /// reads it within the call's timeout and cancellation, stops a few bytes past the bound, and
 /// drops it: a reader is closed (a child process's pipe, a file), a [`TextSender`] learns it
 /// was stopped. What the model reads then ends with
@@ -259,7 +259,7 @@ impl serde::Serialize for TextStream {
 
 /// Where a dependency that reads a call's result from elsewhere (an MCP server's answer) says
 /// it stopped reading early: the contract then bounds the result with the marker of a stopped
-/// producer (`at least <read> bytes`). One per call, from [`Scope::result_cut`](super::Scope::result_cut).
+/// producer (`at least <read> bytes`). One per call, from [`Scope::result_cut`](crate::tool::Scope::result_cut).
 #[derive(Clone, Debug, Default)]
 pub struct ResultCut(Arc<AtomicU64>);
 

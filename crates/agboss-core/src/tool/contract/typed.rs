@@ -106,7 +106,7 @@ fn rendered<T: Tool>(
     descriptor: &'static ToolDescriptor,
 ) -> Done {
     // Decided at compile time for every type but a stream, which is taken out of its slot.
-    if crate::tool::text_stream::is_text_stream::<T::Output>() {
+    if crate::tool::io::text_stream::is_text_stream::<T::Output>() {
         let mut slot = Some(output);
         return match (&mut slot as &mut dyn Any).downcast_mut::<Option<TextStream>>() {
             Some(stream) => match stream.take() {

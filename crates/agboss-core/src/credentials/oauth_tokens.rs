@@ -3,15 +3,15 @@
 //! refreshed when they expire, instead of asking the person again. A [`CredentialProvider`]
 //! names its keeper ([`CredentialProvider::oauth_tokens`]); [`FileTokens`] is the ready one.
 //!
-//! [`CredentialProvider`]: super::CredentialProvider
-//! [`CredentialProvider::oauth_tokens`]: super::CredentialProvider::oauth_tokens
+//! [`CredentialProvider`]: crate::credentials::CredentialProvider
+//! [`CredentialProvider::oauth_tokens`]: crate::credentials::CredentialProvider::oauth_tokens
 
 use std::fmt;
 use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 
-use super::Secret;
+use crate::credentials::Secret;
 
 /// Whose tokens: an MCP server's, for one owner (or for the session of no owner).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -1,6 +1,6 @@
 //! [`CallOutcome`]: what the model reads of a call, and whether it failed.
 
-use super::{ToolFailure, bound_text};
+use crate::tool::{ToolFailure, bound_text};
 use crate::units::ByteSize;
 
 /// The outcome of one tool call, as the agent loop feeds it back to the model.
@@ -31,7 +31,7 @@ impl CallOutcome {
     /// `bytes_read` bytes of it: bounded to `bound`, with the marker of a stopped producer
     /// (`at least <bytes_read> bytes`).
     pub fn cut(output: String, bound: ByteSize, bytes_read: u64) -> CallOutcome {
-        let bounded = super::bound::bound_stopped(output, bound, bytes_read);
+        let bounded = crate::tool::rules::bound::bound_stopped(output, bound, bytes_read);
         CallOutcome {
             content: bounded.text,
             is_result_truncated: bounded.truncated,

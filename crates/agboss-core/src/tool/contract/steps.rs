@@ -1,5 +1,5 @@
 //! The call contract's steps, which do not depend on a tool's types and are compiled once for
-//! every tool: [`Invoker<T>`](super::Invoker) is instantiated for each `#[tool]` of a program,
+//! every tool: [`Invoker<T>`](crate::tool::Invoker) is instantiated for each `#[tool]` of a program,
 //! so what it keeps generic is what touches `T` (reading the input, building the tool and
 //! starting `run`, writing the output: [`Typed`]), and the rest (the frame, the gates, the race
 //! against the timeout and the signal, the failures, what the model reads of a result) is here,
@@ -14,8 +14,8 @@ use serde_json::Value;
 use super::{CallFrame, ToolEnv, Typed, schemas_of};
 use crate::base::Setting;
 use crate::context::{AbortReason, Signal};
-use crate::tool::needs::resolve_needs;
-use crate::tool::race::{Finish, Race, panic_message};
+use crate::tool::contract::race::{Finish, Race, panic_message};
+use crate::tool::gates::needs::resolve_needs;
 use crate::tool::schema::CompiledSchemas;
 use crate::tool::{
     ArtifactShelf, CallOutcome, Credentials, ResultCeiling, ResultKind, Scope, TextStream,
@@ -57,7 +57,7 @@ impl Contract {
     }
 
     /// One call from the model's JSON `arguments` to what the model reads (see
-    /// [`Invoker::invoke`](super::Invoker::invoke)), with `typed`'s types.
+    /// [`Invoker::invoke`](crate::tool::Invoker::invoke)), with `typed`'s types.
     pub(super) async fn invoke(
         &self,
         typed: &dyn Typed,
@@ -105,7 +105,7 @@ impl Contract {
     /// Steps 2 and 3 of the contract: not started when aborted; `run` under the timeout and
     /// the signal, panics caught (its output rendered by `call` itself, step 4); with how many
     /// bytes a dependency read of the result before it cut it, if it did
-    /// ([`ResultCut`](super::super::ResultCut)).
+    /// ([`ResultCut`](super::crate::tool::ResultCut)).
     pub(super) async fn execute(
         &self,
         mut call: Call,
@@ -154,7 +154,7 @@ impl Contract {
         }
     }
 
-    /// Step 1 alone, as [`DynTool::check_input`](super::DynTool::check_input) gives it.
+    /// Step 1 alone, as [`DynTool::check_input`](crate::tool::DynTool::check_input) gives it.
     pub(super) fn check_input(&self, arguments: &str) -> Result<Value, ToolFailure> {
         self.descriptor
             .check_argument_size(arguments)
@@ -177,7 +177,7 @@ impl Contract {
             .input
             .decode::<Value>(arguments)
             .map_err(ToolFailure::InvalidInput)?;
-        crate::tool::artifact_call::redeem(
+        crate::tool::artifacts::artifact_call::redeem(
             self.descriptor.wants(),
             &mut value,
             frame.artifacts.as_deref(),
@@ -316,7 +316,15 @@ impl Contract {
         shelf: &dyn ArtifactShelf,
     ) -> CallOutcome {
         let call_id = frame.step().call_id();
-        match crate::tool::artifact_call::mint(self.descriptor, kind, text, call_id, shelf).await {
+        match crate::tool::artifacts::artifact_call::mint(
+            self.descriptor,
+            kind,
+            text,
+            call_id,
+            shelf,
+        )
+        .await
+        {
             // The reference is never cut: a bound shorter than it would lose the artifact.
             Ok(reference) => CallOutcome {
                 result_bytes: reference.len(),

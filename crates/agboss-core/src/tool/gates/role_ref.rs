@@ -1,6 +1,6 @@
 //! [`RoleRef`]: a role a tool names (the one its calls wait for, or one it asks questions of),
 //! said without naming the channel layer's types, so that the tool layer stays under it (as
-//! [`ToolOrigin`](super::ToolOrigin) does for MCP).
+//! [`ToolOrigin`](crate::tool::ToolOrigin) does for MCP).
 
 use std::any::Any;
 use std::fmt;

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::allowlist::CompiledAllowLists;
 use super::conform::strict;
 use super::tape::{Tape, TapeError, TapeJson, fill_from_serialize, fill_from_text, with_tape};
-use super::{AllowList, Issues, SchemaError};
+use crate::tool::{AllowList, Issues, SchemaError};
 
 /// The JSON Schema (draft 2020-12) a model reads for the input DTO `T`.
 pub fn input_schema_of<T: JsonSchema + ?Sized>() -> Value {

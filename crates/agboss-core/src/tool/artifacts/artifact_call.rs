@@ -6,14 +6,14 @@ use serde_json::Value;
 
 use super::artifact::{Artifact, ArtifactShelf, Refusal, ResultKind, WantedArgument};
 use super::wanted::REDEEMED_KEY;
-use super::{ToolDescriptor, ToolFailure, minted_text, refusal_text};
+use crate::tool::{ToolDescriptor, ToolFailure, minted_text, refusal_text};
 
 /// Replaces, in the validated `arguments`, the reference of each argument `wants` names with
 /// the redeemed artifact ([`REDEEMED_KEY`] and its kind, size and data), which a
-/// [`Wanted`](super::Wanted) field reads. An argument left out (or `null`) is left alone: its
+/// [`Wanted`](crate::tool::Wanted) field reads. An argument left out (or `null`) is left alone: its
 /// schema says whether it may be. A reference this execution does not hold, or holds of another
 /// kind, is refused ([`ToolFailure::ArtifactRefused`]) with the live ones of the wanted kind.
-pub(super) async fn redeem(
+pub(crate) async fn redeem(
     wants: &[WantedArgument],
     arguments: &mut Value,
     shelf: Option<&dyn ArtifactShelf>,
@@ -81,7 +81,7 @@ fn unavailable(error: String) -> ToolFailure {
 
 /// Keeps `text`, the rendered result of `descriptor`'s call `call_id`, as an artifact of
 /// `kind` on `shelf`, and gives what the model reads instead ([`minted_text`]).
-pub(super) async fn mint(
+pub(crate) async fn mint(
     descriptor: &ToolDescriptor,
     kind: &ResultKind,
     text: String,

@@ -6,7 +6,7 @@
 //! hex digits), the kind and the size. A tool that declares `wants(dataset = "dataset/rows")`
 //! ([`WantedArgument`]) takes such a reference as a string argument; before it runs, the
 //! reference is redeemed in the execution's own artifacts and its kind compared exactly, and
-//! the handler gets the data in a [`Wanted`](super::Wanted) field. The call contract reaches the
+//! the handler gets the data in a [`Wanted`](crate::tool::Wanted) field. The call contract reaches the
 //! store through an [`ArtifactShelf`] the loop puts in the call's frame (this layer knows no
 //! store); docs/policies.md ("Artifacts") has the texts and the order of the checks.
 

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use super::string_holds;
 use jsonschema::Validator;
 
-use crate::tool::tape::TapeJson;
+use crate::tool::schema::tape::TapeJson;
 
 /// A field's value, asked for a rule: through `(&&Rule(&value))`, the traits below are found
 /// for a type the rule applies to and [`Untyped`] for any other.

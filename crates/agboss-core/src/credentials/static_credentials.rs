@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use super::{CredentialFuture, CredentialProvider, CredentialRequest, Secret, TokenKeeper};
+use crate::credentials::{
+    CredentialFuture, CredentialProvider, CredentialRequest, Secret, TokenKeeper,
+};
 
 /// Credentials the program holds: values shared by every use, and values for one owner's
 /// executions only, which win over a shared one for that owner. An MCP server, which serves
@@ -65,7 +67,7 @@ impl StaticCredentials {
     }
 
     /// With the OAuth tokens of MCP sessions a person approved kept by `keeper` (such as
-    /// [`FileTokens`](super::FileTokens)).
+    /// [`FileTokens`](crate::credentials::FileTokens)).
     pub fn keeping_oauth_tokens(mut self, keeper: impl TokenKeeper) -> Self {
         self.tokens = Some(Arc::new(keeper));
         self
@@ -110,7 +112,7 @@ impl CredentialProvider for StaticCredentials {
 mod tests {
     use super::*;
     use crate::context::Execution;
-    use crate::tool::CredentialUse;
+    use crate::credentials::CredentialUse;
 
     fn for_owner(owner: Option<&str>) -> Option<Secret> {
         let credentials = StaticCredentials::new()

@@ -17,9 +17,9 @@ use nix::unistd::Pid;
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::process::{Child, ChildStdout, Command};
 
-use super::TextStream;
 use super::lossy::{TextOutput, text_from_bytes};
 use crate::time::Clock;
+use crate::tool::TextStream;
 
 /// A child process of a tool call, the leader of its own process group (Unix).
 ///

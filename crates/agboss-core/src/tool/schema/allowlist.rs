@@ -8,8 +8,8 @@ use fluent_uri::Uri;
 use fluent_uri::normalize::Normalizer;
 use serde_json::Value;
 
-use super::Issues;
 use super::tape::TapeNode;
+use crate::tool::Issues;
 
 /// What an allowlist judges: file system paths or URLs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,14 +188,14 @@ fn walk<'a>(
     node: TapeNode<'a>,
     steps: &'a [Step],
     at: &mut Vec<Place<'a>>,
-    refused: &mut Vec<super::Issue>,
+    refused: &mut Vec<crate::tool::Issue>,
 ) {
     match steps.split_first() {
         None => {
             if let Some(text) = node.text()
                 && let Err(why) = list.judge.admits(text)
             {
-                refused.push(super::Issue {
+                refused.push(crate::tool::Issue {
                     path: Some(path_text(at)),
                     message: refusal(list, text, why),
                 });

@@ -1,19 +1,16 @@
-//! Credentials a tool declares it needs (`#[tool(needs = ["github"])]`): the [`Secret`] value
-//! that redacts itself, the [`CredentialProvider`] an application resolves them with, and the
-//! [`Credentials`] field a tool reads them from.
+//! [`CredentialProvider`]: how an application resolves a credential by name, for one call of a
+//! tool that `needs` it or for an MCP server as it starts; what it is asked and how it fails.
 //!
 //! A credential is resolved for each call after every gate (permission, check-in, approval)
 //! and just before `run`, from the call's execution (owner, tenant, thread); its value goes to
 //! the tool's field and nowhere else: not the schema, the journal, a trace, a log line, an error
 //! text or `describe`, which show names only.
 
-use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 
-use super::Secret;
 use crate::context::{Execution, Tenant};
+use crate::credentials::Secret;
 
 /// Who a credential is asked for: one call of a tool in an execution, or an MCP server as it
 /// starts (its own credential, the same for every execution).
@@ -90,7 +87,7 @@ pub type CredentialFuture<'a> =
 
 /// Resolves credentials by name for each use: set one on the application
 /// (`ApplicationBuilder::credentials`) when a tool `needs` a credential or an MCP server
-/// declares one. Object-safe; [`StaticCredentials`](super::StaticCredentials) is a ready one.
+/// declares one. Object-safe; [`StaticCredentials`](crate::credentials::StaticCredentials) is a ready one.
 ///
 /// ```
 /// use agboss_core::tool::{CredentialFuture, CredentialProvider, CredentialRequest, Secret};
@@ -128,93 +125,7 @@ pub trait CredentialProvider: Send + Sync + 'static {
     /// Where the OAuth tokens a person's approval got are kept, per MCP server and owner (the
     /// authorization code grant), so a restarted application uses them, refreshed when they
     /// expire, instead of asking again. `None` by default: tokens live with their session.
-    fn oauth_tokens(&self) -> Option<std::sync::Arc<dyn super::TokenKeeper>> {
+    fn oauth_tokens(&self) -> Option<std::sync::Arc<dyn crate::credentials::TokenKeeper>> {
         None
-    }
-}
-
-/// The credentials of one call, by name, as the tool's `needs` lists them: a field of this type
-/// receives them.
-///
-/// ```ignore
-/// #[tool(name = "open-issue-tool", needs = ["github"])]
-/// pub struct OpenIssue { credentials: Credentials }
-///
-/// // in `run`:
-/// let token = self.credentials.require("github")?.expose();
-/// ```
-#[derive(Clone, Default)]
-pub struct Credentials {
-    values: Values,
-}
-
-/// The values, one inline (the usual case: no allocation, a clone is a count), or many.
-#[derive(Clone, Default)]
-enum Values {
-    #[default]
-    None,
-    One((&'static str, Secret)),
-    Many(Arc<[(&'static str, Secret)]>),
-}
-
-impl Credentials {
-    /// Credentials holding `values`.
-    pub(crate) fn new(mut values: Vec<(&'static str, Secret)>) -> Credentials {
-        let values = match values.len() {
-            0 => Values::None,
-            1 => Values::One(values.swap_remove(0)),
-            _ => Values::Many(values.into()),
-        };
-        Credentials { values }
-    }
-
-    /// The one credential `name` worth `secret`.
-    pub(crate) fn one(name: &'static str, secret: Secret) -> Credentials {
-        Credentials {
-            values: Values::One((name, secret)),
-        }
-    }
-
-    fn entries(&self) -> &[(&'static str, Secret)] {
-        match &self.values {
-            Values::None => &[],
-            Values::One(pair) => std::slice::from_ref(pair),
-            Values::Many(values) => values,
-        }
-    }
-
-    /// The credential `name`, if the call has it (every name of the tool's `needs` when `run`
-    /// is called).
-    pub fn get(&self, name: &str) -> Option<&Secret> {
-        match &self.values {
-            Values::None => None,
-            Values::One((known, secret)) => (*known == name).then_some(secret),
-            Values::Many(values) => values
-                .iter()
-                .find(|(known, _)| *known == name)
-                .map(|(_, secret)| secret),
-        }
-    }
-
-    /// The credential `name`, or a tool error saying the tool does not declare it, for `?` in
-    /// `run`.
-    pub fn require(&self, name: &str) -> Result<&Secret, super::ToolError> {
-        self.get(name).ok_or_else(|| {
-            super::ToolError::new(format!(
-                "the credential `{name}` is not among this tool's `needs`"
-            ))
-        })
-    }
-
-    /// The names it holds, in the order of `needs`.
-    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.entries().iter().map(|(name, _)| *name)
-    }
-}
-
-impl fmt::Debug for Credentials {
-    /// The names only.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.names()).finish()
     }
 }
