@@ -533,10 +533,13 @@ async fn the_ceiling_refuses_first_the_artifact_size_comes_next_and_the_bound_la
         .unwrap();
     let events = store.events(done.execution_id()).await.unwrap();
     let read = results(&events);
-    // Over the ceiling: refused, not kept (and the refusal, like any text, is bounded).
+    // Over the ceiling: refused, not kept. The refusal is the framework's own sentence: the
+    // bound never cuts it, so the model always reads how to narrow the call.
     let sixty = agboss_size(json_len(&rows(60)));
-    let refused = format!("Tool error: the result is {sixty}\n[result truncated");
-    assert!(read[0].0.starts_with(&refused), "{:?}", read[0]);
+    let refused = format!(
+        "Tool error: the result is {sixty} bytes, over this tool's ceiling of 1,024 bytes, so none of it is shown; to narrow the call: ask for fewer rows"
+    );
+    assert_eq!(read[0], (refused, true));
     // Over the artifact size: kept, and its reference, longer than the bound, is not cut.
     minted(&read[1].0, "dataset/rows", json_len(&rows(10)));
     assert_eq!(read[2], (r#"{"rows":[]}"#.into(), false));

@@ -303,6 +303,11 @@ impl ToolDescriptor {
         self.check_in
     }
 
+    /// The function that builds the evidence text, if the tool has one.
+    pub(crate) fn evidence_fn(&self) -> Option<EvidenceFn> {
+        self.evidence
+    }
+
     /// The evidence text of a call with `arguments`, if the tool builds one.
     pub fn evidence(&self, arguments: &str) -> Option<Result<String, String>> {
         self.evidence.map(|evidence| evidence(arguments))

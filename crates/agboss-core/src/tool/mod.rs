@@ -26,9 +26,11 @@
 //! Rooms, each a folder with its own `//!`: `contract/` (the four steps), `schema/` (what
 //! arguments and outputs are checked against), `gates/` (what a tool declares a call must
 //! pass), `rules/` (what is made of a result), `artifacts/` (results kept aside), `io/` (work
-//! that does not stop on its own). Beside them: `descriptor.rs` ([`ToolDescriptor`]),
+//! that does not stop on its own), `pipeline/` (the stages every call passes, in their order:
+//! [`Pipeline`], [`Stage`], [`Middleware`]). Beside them: `descriptor.rs` ([`ToolDescriptor`]),
 //! `registration.rs` (the registry of `#[tool]`s), `origin.rs` ([`ToolOrigin`]), `on_crash.rs`
-//! ([`OnCrash`]), `dependency.rs` and `scope.rs` (a tool's fields and what they are resolved
+//! ([`OnCrash`]), `error.rs` ([`ToolError`], [`ToolFailure`]), `race.rs` (`run` against its
+//! timeout and the call's signal, a panic caught), `dependency.rs` and `scope.rs` (a tool's fields and what they are resolved
 //! from), `definition/` (a tool as each provider's API describes it).
 
 pub(crate) mod artifacts;
@@ -36,10 +38,13 @@ pub(crate) mod contract;
 pub mod definition;
 mod dependency;
 mod descriptor;
+mod error;
 pub(crate) mod gates;
 pub(crate) mod io;
 mod on_crash;
 mod origin;
+pub(crate) mod pipeline;
+pub(crate) mod race;
 mod registration;
 pub(crate) mod rules;
 pub(crate) mod schema;
@@ -55,15 +60,17 @@ pub use artifacts::{
     wants_field,
 };
 pub use contract::{
-    CallFrame, CallOutcome, CallWatch, DynTool, Invoker, TIMEOUT_GRACE, Tool, ToolEnv, ToolError,
-    ToolFailure, ToolHandler, ToolResult, tool_input_schema, tool_output_schema,
+    CallFrame, CallWatch, DynTool, Invoker, Tool, ToolEnv, ToolHandler, tool_input_schema,
+    tool_output_schema,
 };
 pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use dependency::Dependency;
 pub use descriptor::ToolDescriptor;
+pub use error::{ToolError, ToolFailure, ToolResult};
 pub use gates::{
-    AskFailure, AskFuture, Asker, Capability, CheckIn, CheckInFn, CheckInPredicate, Credentials,
-    EvidenceFn, EvidenceOf, RoleRef, Typed, check_in_with, evidence_with,
+    AskFailure, AskFuture, Asker, CallSeen, Capability, CheckIn, CheckInFn, CheckInPredicate,
+    Credentials, EvidenceFn, EvidenceOf, Permission, PermissionChecker, PermissionKind,
+    PermissionRequest, RoleRef, Typed, check_in_with, evidence_with,
 };
 #[cfg(feature = "mcp")]
 pub(crate) use io::complete_utf8_prefix;
@@ -73,10 +80,16 @@ pub use io::{
 };
 pub use on_crash::OnCrash;
 pub use origin::{RemoteTool, ToolOrigin};
+pub use pipeline::{
+    AskPerson, CallEnd, CallHistory, CallOutcome, Check, GATE_ORDER, GateCall, MIDDLEWARE,
+    Middleware, MiddlewareFuture, Part, Pipeline, Place, RULE_ORDER, Stage, StageFuture, Then,
+    ToolOutput, Verdict,
+};
+pub use race::TIMEOUT_GRACE;
 pub use registration::{ToolRegistration, registered_tools};
 pub use rules::{
-    BoundedText, CallDigest, Digest, RepeatedWhen, Repeats, ResultCeiling, bound, bound_text,
-    mask_bounded, truncation_marker,
+    BoundedText, CallDigest, Digest, MAX_RETRY_BACKOFF, RepeatedWhen, Repeats, ResultCeiling,
+    backoff, bound, bound_text, mask_bounded, truncation_marker,
 };
 pub(crate) use schema::SchemaCheck;
 pub use schema::{

@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::context::{Execution, ProgressSink, Step};
 use crate::deps::Providers;
 use crate::time::Clock;
+use crate::tool::pipeline::{CallEnd, Finish, Pipeline, Stage, ToolOutput};
 use crate::tool::schema::conform::Checks;
 use crate::tool::schema::{CompiledSchemas, unwritable};
 use crate::tool::{
@@ -155,6 +156,8 @@ impl std::fmt::Debug for CallFrame {
 pub struct Invoker<T: Tool> {
     /// Everything but the types: what is not generic is compiled once for every tool.
     core: Contract,
+    /// The stages its calls pass on their own.
+    own: Pipeline,
     /// The generated validators of the tool's DTOs, asked once.
     checks: Checks<T::Input, T::Output>,
     _tool: PhantomData<fn() -> T>,
@@ -164,6 +167,7 @@ impl<T: Tool> Clone for Invoker<T> {
     fn clone(&self) -> Self {
         Invoker {
             core: self.core.clone(),
+            own: self.own.clone(),
             checks: self.checks,
             _tool: PhantomData,
         }
@@ -180,8 +184,10 @@ impl<T: Tool> Invoker<T> {
     /// have `T`'s schemas.
     fn described_by(descriptor: &'static ToolDescriptor, env: ToolEnv) -> Invoker<T> {
         let streams = crate::tool::io::text_stream::is_text_stream::<T::Output>();
+        let core = Contract::described_by(descriptor, env, streams);
         Invoker {
-            core: Contract::described_by(descriptor, env, streams),
+            own: own_pipeline(descriptor, &core.env, core.timeout, core.bound),
+            core,
             checks: T::checks(),
             _tool: PhantomData,
         }
@@ -190,13 +196,30 @@ impl<T: Tool> Invoker<T> {
     /// Uses `timeout` instead of the tool's own.
     pub fn with_timeout(mut self, timeout: TimeSpan) -> Self {
         self.core.timeout = timeout;
+        self.own = own_pipeline(
+            self.core.descriptor,
+            &self.core.env,
+            timeout,
+            self.core.bound,
+        );
         self
     }
 
     /// Bounds what the model reads to `bound` (the effective bound assembly computed).
     pub fn with_bound(mut self, bound: ByteSize) -> Self {
         self.core.bound = bound;
+        self.own = own_pipeline(
+            self.core.descriptor,
+            &self.core.env,
+            self.core.timeout,
+            bound,
+        );
         self
+    }
+
+    /// The stages its calls pass on their own (outside an agent's run).
+    pub fn pipeline(&self) -> &Pipeline {
+        &self.own
     }
 
     /// The bound on what the model reads.
@@ -215,13 +238,33 @@ impl<T: Tool> Invoker<T> {
         arguments: &'a str,
         frame: &'a CallFrame,
     ) -> impl Future<Output = CallOutcome> + Send + 'a {
-        self.core.invoke(self, arguments, frame)
+        async move {
+            let output = self
+                .core
+                .invoke(self, arguments, frame, self.own.in_call())
+                .await;
+            let step = frame.step();
+            let end = CallEnd::new(
+                self.core.descriptor,
+                step.call_id(),
+                arguments,
+                frame.execution(),
+            );
+            let shelf = frame.artifacts.as_deref();
+            match self.own.finish(&end, output, shelf).await {
+                Finish::Done { output, .. } | Finish::Retry(output, _) => output.render(),
+            }
+        }
     }
 
     /// Runs one call from the model's JSON `arguments` and returns the output as a JSON value,
     /// unbounded: the `ok | error` result of the contract.
     pub async fn invoke_value(&self, arguments: &str, frame: &CallFrame) -> ToolResult {
-        let (done, _) = self.core.run_checked(self, arguments, frame, true).await?;
+        let gates = self.own.in_call();
+        let (done, _) = self
+            .core
+            .run_checked(self, arguments, frame, true, gates)
+            .await?;
         self.output_value(&self.kept(done)?)
     }
 
@@ -233,7 +276,16 @@ impl<T: Tool> Invoker<T> {
             .input
             .check_value(&input)
             .map_err(ToolFailure::InvalidInput)?;
-        let (done, _) = self.core.execute(self.call_of(input, true), frame).await?;
+        let gates = self.own.in_call();
+        // Only a gate of the call's own task reads the arguments here: written only for one.
+        let arguments = match gates.is_empty() {
+            true => String::new(),
+            false => serde_json::to_string(&input).unwrap_or_default(),
+        };
+        let (done, _) = self
+            .core
+            .execute(self.call_of(input, true), frame, &arguments, gates)
+            .await?;
         let output = self.kept(done)?;
         // A stream is text by construction, and reading it is the caller's.
         if !self.core.streams {
@@ -367,6 +419,20 @@ pub trait DynTool: Send + Sync {
         arguments: &'a str,
         frame: &'a CallFrame,
     ) -> Pin<Box<dyn Future<Output = CallOutcome> + Send + 'a>>;
+
+    /// The stages its calls pass on their own (outside an agent's run): what
+    /// [`invoke`](Self::invoke) runs, and what an agent's pipeline for it starts from.
+    fn pipeline(&self) -> &Pipeline;
+
+    /// Runs one call from `arguments` through the contract alone, passing `gates` (those of
+    /// the call's own task) just before `run`: its result before any rule shapes it, for the
+    /// rules of an agent's pipeline.
+    fn run_call<'a>(
+        &'a self,
+        arguments: &'a str,
+        frame: &'a CallFrame,
+        gates: &'a [Arc<dyn Stage>],
+    ) -> Pin<Box<dyn Future<Output = ToolOutput> + Send + 'a>>;
 }
 
 impl<T: Tool> DynTool for Invoker<T> {
@@ -391,7 +457,20 @@ impl<T: Tool> DynTool for Invoker<T> {
         arguments: &'a str,
         frame: &'a CallFrame,
     ) -> Pin<Box<dyn Future<Output = CallOutcome> + Send + 'a>> {
-        Box::pin(self.core.invoke(self, arguments, frame))
+        Box::pin(Invoker::invoke(self, arguments, frame))
+    }
+
+    fn pipeline(&self) -> &Pipeline {
+        &self.own
+    }
+
+    fn run_call<'a>(
+        &'a self,
+        arguments: &'a str,
+        frame: &'a CallFrame,
+        gates: &'a [Arc<dyn Stage>],
+    ) -> Pin<Box<dyn Future<Output = ToolOutput> + Send + 'a>> {
+        Box::pin(self.core.invoke(self, arguments, frame, gates))
     }
 }
 
@@ -405,6 +484,7 @@ pub(crate) fn erase<T: Tool>(
 
 #[path = "steps.rs"]
 mod shared;
+use super::own::own_pipeline;
 use shared::{Call, Contract, Done};
 
 #[path = "typed.rs"]

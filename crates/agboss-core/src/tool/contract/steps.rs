@@ -1,25 +1,25 @@
 //! The call contract's steps, which do not depend on a tool's types and are compiled once for
-//! every tool: [`Invoker<T>`](crate::tool::Invoker) is instantiated for each `#[tool]` of a program,
-//! so what it keeps generic is what touches `T` (reading the input, building the tool and
-//! starting `run`, writing the output: [`Typed`]), and the rest (the frame, the gates, the race
-//! against the timeout and the signal, the failures, what the model reads of a result) is here,
-//! behind `&self` of a non-generic [`Contract`].
+//! every tool: [`Invoker<T>`](crate::tool::Invoker) is instantiated for each `#[tool]` of a
+//! program, so what it keeps generic is what touches `T` (reading the input, building the tool
+//! and starting `run`, writing the output: [`Typed`]), and the rest (the frame, the gates of the
+//! call's own task, the race against the timeout and the signal, the failures) is here, behind
+//! `&self` of a non-generic [`Contract`]. What the rules make of the result is the pipeline's.
 
 use std::any::Any;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::{CallFrame, ToolEnv, Typed, schemas_of};
 use crate::base::Setting;
 use crate::context::{AbortReason, Signal};
-use crate::tool::contract::race::{Finish, Race, panic_message};
-use crate::tool::gates::needs::resolve_needs;
+use crate::tool::pipeline::{GateCall, Stage, Verdict};
+use crate::tool::race::{Finish, Race, panic_message};
 use crate::tool::schema::CompiledSchemas;
 use crate::tool::{
-    ArtifactShelf, CallOutcome, Credentials, ResultCeiling, ResultKind, Scope, TextStream,
-    ToolDescriptor, ToolError, ToolFailure,
+    Credentials, Scope, TextStream, ToolDescriptor, ToolError, ToolFailure, ToolOutput,
 };
 use crate::units::{ByteSize, TimeSpan};
 
@@ -56,26 +56,33 @@ impl Contract {
         }
     }
 
-    /// One call from the model's JSON `arguments` to what the model reads (see
-    /// [`Invoker::invoke`](crate::tool::Invoker::invoke)), with `typed`'s types.
+    /// One call from the model's JSON `arguments` to its result, before any rule shapes it
+    /// (see [`Invoker::invoke`](super::Invoker::invoke)), with `typed`'s types, passing `gates`
+    /// (those of the call's own task) just before `run`.
     pub(super) async fn invoke(
         &self,
         typed: &dyn Typed,
         arguments: &str,
         frame: &CallFrame,
-    ) -> CallOutcome {
+        gates: &[Arc<dyn Stage>],
+    ) -> ToolOutput {
         // Only a stream is read after `run` returns, within what is left of the timeout: only
         // then is the start needed.
         let clock = &self.env.clock;
         let started = self.streams.then(|| clock.now());
-        match self.run_checked(typed, arguments, frame, false).await {
-            Ok((Done::Text(text), cut)) => self.rendered(text, cut, frame).await,
+        match self
+            .run_checked(typed, arguments, frame, false, gates)
+            .await
+        {
+            Ok((Done::Text(Ok(text)), None)) => ToolOutput::answered(text),
+            Ok((Done::Text(Ok(text)), Some(bytes_read))) => ToolOutput::stopped(text, bytes_read),
+            Ok((Done::Text(Err(failure)), _)) => ToolOutput::failed(failure),
             Ok((Done::Stream(stream), _)) => {
                 let started = started.unwrap_or_else(|| clock.now());
                 self.read_stream(stream, frame, started).await
             }
-            Ok((Done::Value(_), _)) => CallOutcome::failed(not_started(), self.bound),
-            Err(failure) => CallOutcome::failed(failure, self.bound),
+            Ok((Done::Value(_), _)) => ToolOutput::failed(not_started()),
+            Err(failure) => ToolOutput::failed(failure),
         }
     }
 
@@ -87,6 +94,7 @@ impl Contract {
         arguments: &str,
         frame: &CallFrame,
         keep: bool,
+        gates: &[Arc<dyn Stage>],
     ) -> Result<(Done, Option<u64>), ToolFailure> {
         let schemas = schemas_of(self.descriptor)?;
         self.descriptor
@@ -99,37 +107,29 @@ impl Contract {
             typed.decode_redeemed(&value, keep)
         };
         let call = call.map_err(ToolFailure::InvalidInput)?;
-        self.execute(call, frame).await
+        self.execute(call, frame, arguments, gates).await
     }
 
-    /// Steps 2 and 3 of the contract: not started when aborted; `run` under the timeout and
-    /// the signal, panics caught (its output rendered by `call` itself, step 4); with how many
-    /// bytes a dependency read of the result before it cut it, if it did
-    /// ([`ResultCut`](super::crate::tool::ResultCut)).
+    /// Steps 2 and 3 of the contract: not started when aborted; the gates of the call's own
+    /// task (its credentials); `run` under the timeout and the signal, panics caught (its output
+    /// rendered by `call` itself, step 4); with how many bytes a dependency read of the result
+    /// before it cut it, if it did ([`ResultCut`](crate::tool::ResultCut)).
     pub(super) async fn execute(
         &self,
         mut call: Call,
         frame: &CallFrame,
+        arguments: &str,
+        gates: &[Arc<dyn Stage>],
     ) -> Result<(Done, Option<u64>), ToolFailure> {
         let signal = frame.execution.signal();
         if let Some(reason) = signal.reason() {
             return Err(ToolFailure::Aborted(reason));
         }
-        // After every gate, just before `run`: nothing to resolve (and nothing allocated) for a
-        // tool that needs no credential.
-        let credentials: Option<Credentials> = if self.descriptor.needs().is_empty() {
-            None
-        } else {
-            Some(
-                resolve_needs(
-                    self.env.credentials.as_ref(),
-                    self.descriptor,
-                    &frame.execution,
-                    &self.env.clock,
-                    self.timeout,
-                )
-                .await?,
-            )
+        // After every gate of the gatekeeper, just before `run`: nothing to pass (and nothing
+        // allocated) for a tool that needs no credential.
+        let credentials = match gates.is_empty() {
+            true => None,
+            false => self.pass(gates, frame, arguments).await?,
         };
         let scope = self.scope(frame, credentials.as_ref());
         call.as_mut().start(&scope)?;
@@ -154,15 +154,39 @@ impl Contract {
         }
     }
 
-    /// Step 1 alone, as [`DynTool::check_input`](crate::tool::DynTool::check_input) gives it.
+    /// The gates of the call's own task, in order: the credentials they resolved, or the
+    /// failure of the first that refused.
+    async fn pass(
+        &self,
+        gates: &[Arc<dyn Stage>],
+        frame: &CallFrame,
+        arguments: &str,
+    ) -> Result<Option<Credentials>, ToolFailure> {
+        let mut call =
+            GateCall::new(self.descriptor, arguments, &frame.execution, &frame.step).accepted();
+        for gate in gates {
+            match gate.before(&mut call).verdict().await {
+                Verdict::Pass => {}
+                Verdict::Refuse(failure) => return Err(failure),
+                // Only the gatekeeper's gates may ask a person: one here cannot, and fails
+                // closed.
+                Verdict::Ask(_) => {
+                    return Err(ToolFailure::Refused(format!(
+                        "the gate `{}` asked for a person inside the call, where nobody can be asked",
+                        gate.name()
+                    )));
+                }
+            }
+        }
+        Ok(call.credentials.take())
+    }
+
+    /// Step 1 alone, as [`DynTool::check_input`](super::DynTool::check_input) gives it: the
+    /// arguments as the `arguments` gate accepts them, parsed.
     pub(super) fn check_input(&self, arguments: &str) -> Result<Value, ToolFailure> {
-        self.descriptor
-            .check_argument_size(arguments)
-            .map_err(ToolFailure::InvalidInput)?;
-        schemas_of(self.descriptor)?
-            .input
-            .decode::<Value>(arguments)
-            .map_err(ToolFailure::InvalidInput)
+        let accepted = crate::tool::gates::accept(self.descriptor, arguments)?;
+        serde_json::from_str(&accepted)
+            .map_err(|e| ToolFailure::InvalidInput(crate::tool::Issues::one(None, e.to_string())))
     }
 
     /// Step 1 for a tool that `wants` artifacts: the arguments checked, with their references
@@ -224,34 +248,6 @@ impl Contract {
         }
     }
 
-    /// What the model reads of a validated output rendered as `text`: the text, refused over
-    /// the ceiling, kept aside over the artifact threshold, else bounded (as a stopped
-    /// producer's when a dependency cut it after `cut` bytes).
-    pub(super) async fn rendered(
-        &self,
-        text: Result<String, ToolFailure>,
-        cut: Option<u64>,
-        frame: &CallFrame,
-    ) -> CallOutcome {
-        match text {
-            Ok(text) => match self.descriptor.result_ceiling() {
-                Some(ceiling) if ceiling.refuses(text.len()) => self.over_ceiling(text, ceiling),
-                _ => match (self.descriptor.result_kind(), &frame.artifacts) {
-                    (Some(kind), Some(shelf))
-                        if text.len() as u64 > kind.threshold(self.bound).get() =>
-                    {
-                        self.kept_aside(kind, text, frame, &**shelf).await
-                    }
-                    _ => match cut {
-                        Some(bytes_read) => CallOutcome::cut(text, self.bound, bytes_read),
-                        None => CallOutcome::succeeded(text, self.bound),
-                    },
-                },
-            },
-            Err(failure) => CallOutcome::failed(failure, self.bound),
-        }
-    }
-
     /// A [`TextStream`] output read up to the bound within what is left of the call's timeout
     /// (it started at `started`) and under the execution's signal; the stream is dropped when
     /// the read ends, which stops its producer.
@@ -260,7 +256,7 @@ impl Contract {
         stream: TextStream,
         frame: &CallFrame,
         started: crate::time::ClockTime,
-    ) -> CallOutcome {
+    ) -> ToolOutput {
         let signal = frame.execution.signal();
         let spent = self.env.clock.now().saturating_since(started);
         let left = self.timeout.as_duration().saturating_sub(spent);
@@ -271,14 +267,7 @@ impl Contract {
             signal,
         );
         let failure = match race.await {
-            Finish::Done(Ok(Ok(read))) => {
-                return CallOutcome {
-                    content: read.bounded.text,
-                    is_result_truncated: read.bounded.truncated,
-                    result_bytes: read.bytes_read as usize,
-                    failure: None,
-                };
-            }
+            Finish::Done(Ok(Ok(read))) => return ToolOutput::read(read),
             Finish::Done(Ok(Err(error))) => ToolFailure::Raised(ToolError::new(error.to_string())),
             Finish::Done(Err(payload)) => ToolFailure::Panicked(panic_message(&*payload)),
             Finish::TimedOut => ToolFailure::TimedOut(self.timeout),
@@ -288,52 +277,7 @@ impl Contract {
                     .unwrap_or_else(|| AbortReason::cancelled("execution cancelled")),
             ),
         };
-        CallOutcome::failed(failure, self.bound)
-    }
-
-    /// A rendered output over the tool's ceiling: the model reads the refusal, and `text` is
-    /// dropped here, before anything journals, traces or hands it on.
-    #[cold]
-    fn over_ceiling(&self, text: String, ceiling: &ResultCeiling) -> CallOutcome {
-        let bytes = text.len();
-        drop(text);
-        let failure = ToolFailure::OverCeiling {
-            bytes,
-            ceiling: *ceiling,
-        };
-        let mut outcome = CallOutcome::failed(failure, self.bound);
-        outcome.result_bytes = bytes;
-        outcome
-    }
-
-    /// A rendered output over the tool's artifact size: kept on `shelf`, and the model reads
-    /// its reference.
-    async fn kept_aside(
-        &self,
-        kind: &ResultKind,
-        text: String,
-        frame: &CallFrame,
-        shelf: &dyn ArtifactShelf,
-    ) -> CallOutcome {
-        let call_id = frame.step().call_id();
-        match crate::tool::artifacts::artifact_call::mint(
-            self.descriptor,
-            kind,
-            text,
-            call_id,
-            shelf,
-        )
-        .await
-        {
-            // The reference is never cut: a bound shorter than it would lose the artifact.
-            Ok(reference) => CallOutcome {
-                result_bytes: reference.len(),
-                content: reference,
-                is_result_truncated: false,
-                failure: None,
-            },
-            Err(failure) => CallOutcome::failed(failure, self.bound),
-        }
+        ToolOutput::failed(failure)
     }
 }
 

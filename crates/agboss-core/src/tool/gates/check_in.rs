@@ -1,10 +1,15 @@
 //! [`CheckIn`]: a tool's demand that a person consents before a call runs, on every call or
 //! when a predicate of the call's input says so (`#[tool(check_in = always)]`,
-//! `#[tool(check_in = refunds_over_1000)]`), with the evidence text the person reads.
+//! `#[tool(check_in = refunds_over_1000)]`), with the evidence text the person reads; and the
+//! `check-in` gate that asks it, failing closed.
 
 use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::context::ExecutionContext;
+use crate::tool::pipeline::{AskPerson, Check, GateCall, Part, Stage, Verdict};
+use crate::tool::race::panic_message;
+use crate::tool::schema::conform::strict;
 
 /// A check-in predicate, typed by the tool's input; `#[tool]` erases it to this: the call's
 /// argument bytes in, whether to ask (or why the input could not be read) out.
@@ -116,25 +121,79 @@ impl<I, F: sealed::Never> EvidenceOf<I, sealed::Unreachable> for F {
 }
 
 /// What `#[tool(check_in = predicate)]` emits: `predicate`, typed by the tool's input `I`, run
-/// on the call's arguments. A predicate of another shape fails to compile at its path, with
-/// `[tool.check-in-invalid]`.
+/// on the call's arguments as the contract accepted them, read by the contract's own reader. A
+/// predicate of another shape fails to compile at its path, with `[tool.check-in-invalid]`.
 #[doc(hidden)]
 pub fn check_in_with<I: serde::de::DeserializeOwned, Shape>(
     arguments: &str,
     context: &ExecutionContext,
     predicate: impl CheckInPredicate<I, Shape>,
 ) -> Result<bool, String> {
-    let input: I = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
+    let input: I = strict::read(arguments).map_err(|refused| refused.error.to_string())?;
     Ok(predicate.trips(&input, context))
 }
 
 /// What `#[tool(check_in_evidence = function)]` emits: `function`, typed by the tool's input
-/// `I`, run on the call's arguments.
+/// `I`, run on the call's arguments as the contract accepted them.
 #[doc(hidden)]
 pub fn evidence_with<I: serde::de::DeserializeOwned, Shape>(
     arguments: &str,
     evidence: impl EvidenceOf<I, Shape>,
 ) -> Result<String, String> {
-    let input: I = serde_json::from_str(arguments).map_err(|e| e.to_string())?;
+    let input: I = strict::read(arguments).map_err(|refused| refused.error.to_string())?;
     Ok(evidence.evidence(&input))
+}
+
+/// The `check-in` gate: asks a person when the tool's check-in trips on the call's accepted
+/// arguments, with the tool's evidence. A check-in that cannot decide (its predicate cannot read
+/// the input, or panics) asks a person too, saying why: it never lets the call run unasked.
+pub(crate) struct CheckInGate {
+    pub(crate) check_in: CheckIn,
+    pub(crate) evidence: Option<EvidenceFn>,
+}
+
+/// Why a person is asked when a check-in trips.
+pub(crate) const CHECKS_IN: &str = "the tool checks in with a person before this call";
+
+impl Stage for CheckInGate {
+    fn name(&self) -> &str {
+        "check-in"
+    }
+
+    fn part(&self) -> Part {
+        Part::Gate
+    }
+
+    fn before<'a>(&'a self, call: &'a mut GateCall<'_>) -> Check<'a> {
+        let context = call.context();
+        let arguments = call.arguments();
+        let name = self.check_in.describe();
+        let why = match catch_unwind(AssertUnwindSafe(|| {
+            self.check_in.trips(arguments, &context)
+        })) {
+            Ok(Ok(false)) => return Check::Now(Verdict::Pass),
+            Ok(Ok(true)) => CHECKS_IN.to_owned(),
+            Ok(Err(unread)) => {
+                format!("the check-in `{name}` could not read the call's input: {unread}")
+            }
+            Err(panic) => format!(
+                "the check-in `{name}` could not decide: it panicked: {}",
+                panic_message(&*panic)
+            ),
+        };
+        let evidence = self.evidence.map(|evidence| {
+            match catch_unwind(AssertUnwindSafe(|| evidence(arguments))) {
+                Ok(Ok(text)) => text,
+                Ok(Err(e)) => format!("(the evidence could not be built: {e})"),
+                Err(panic) => format!(
+                    "(the evidence could not be built: it panicked: {})",
+                    panic_message(&*panic)
+                ),
+            }
+        });
+        Check::Now(Verdict::Ask(AskPerson {
+            why: Some(why),
+            evidence,
+        }))
+    }
 }

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use crate::context::Execution;
 use crate::time::Clock;
-use crate::tool::contract::race::{Finish, Race};
+use crate::tool::pipeline::{Check, GateCall, Part, Place, Stage, Verdict};
+use crate::tool::race::{Finish, Race};
 use crate::tool::{
     CredentialProvider, CredentialRequest, CredentialUse, Credentials, ToolDescriptor, ToolFailure,
 };
@@ -87,4 +88,47 @@ fn missing(tool: &'static ToolDescriptor, name: &'static str, why: &str) -> Tool
         "a credential the tool needs is missing; the call did not run"
     );
     ToolFailure::MissingCredential { name }
+}
+
+/// The `credentials` gate: the credentials the tool `needs`, resolved in the call's own task
+/// just before `run`, after every other gate (a person approves a call before any credential
+/// is fetched for it). One that is missing fails the call.
+pub(crate) struct CredentialsGate {
+    pub(crate) provider: Option<Arc<dyn CredentialProvider>>,
+    pub(crate) clock: Clock,
+    pub(crate) timeout: TimeSpan,
+}
+
+impl Stage for CredentialsGate {
+    fn name(&self) -> &str {
+        "credentials"
+    }
+
+    fn part(&self) -> Part {
+        Part::Gate
+    }
+
+    fn place(&self) -> Place {
+        Place::Call
+    }
+
+    fn before<'a>(&'a self, call: &'a mut GateCall<'_>) -> Check<'a> {
+        Check::Later(Box::pin(async move {
+            let resolved = resolve_needs(
+                self.provider.as_ref(),
+                call.tool(),
+                call.execution(),
+                &self.clock,
+                self.timeout,
+            )
+            .await;
+            match resolved {
+                Ok(credentials) => {
+                    call.credentials = Some(credentials);
+                    Verdict::Pass
+                }
+                Err(failure) => Verdict::Refuse(failure),
+            }
+        }))
+    }
 }

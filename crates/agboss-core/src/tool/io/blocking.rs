@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use agboss_rules::codes;
 
 use crate::tool::ToolError;
-use crate::tool::contract::race::panic_message;
+use crate::tool::race::panic_message;
 
 /// Set when the call that started a piece of blocking work stops waiting for it (its timeout,
 /// its execution's cancellation); the work reads it and returns early.

@@ -11,7 +11,30 @@
 
 use crate::base::{Setting, Source};
 use crate::masking::MaskingPolicy;
-use crate::units::{ByteSize, group_thousands};
+use crate::tool::pipeline::marker::{MARKER_START, STOPPED_TOTAL, cut_point, push_marker};
+pub use crate::tool::pipeline::marker::{WHITESPACE_WINDOW, truncation_marker};
+use crate::tool::pipeline::{CallEnd, Part, Stage, Then, ToolOutput};
+use crate::units::ByteSize;
+
+/// The `bound` rule: the tool's text cut to the bound in effect (never a framework sentence),
+/// which the later rules keep to.
+pub(crate) struct BoundRule(pub(crate) ByteSize);
+
+impl Stage for BoundRule {
+    fn name(&self) -> &str {
+        "bound"
+    }
+
+    fn part(&self) -> Part {
+        Part::Rule
+    }
+
+    fn after(&self, _call: &CallEnd<'_>, output: &mut ToolOutput) -> Then {
+        output.bound = Some(self.0);
+        output.cut_to(self.0.as_usize());
+        Then::Keep
+    }
+}
 
 /// The bound in effect for a tool: its own when it sets one (of at least 1 byte), else the
 /// one it inherits (its workflow's, its application's, or the built-in 128 KB). The one place
@@ -35,26 +58,6 @@ pub fn effective_bound(own: Option<ByteSize>, inherited: Setting<ByteSize>) -> S
         None => inherited,
     }
 }
-
-/// The marker line's text around its two numbers: before the full size, between it and the
-/// kept size, and after. [`truncation_marker`] writes them with `{total}` and `{kept}`.
-const MARKER: [&str; 3] = ["\n[result truncated: ", " bytes, the first ", " kept]"];
-
-/// The line a cut result ends with, its numbers written `{total}` and `{kept}`: a framework text
-/// the model reads, and so part of every workflow's configuration hash.
-///
-/// ```
-/// assert_eq!(
-///     agboss_core::tool::bound::truncation_marker(),
-///     "\n[result truncated: {total} bytes, the first {kept} kept]"
-/// );
-/// ```
-pub fn truncation_marker() -> String {
-    format!("{}{{total}}{}{{kept}}{}", MARKER[0], MARKER[1], MARKER[2])
-}
-
-/// How far back from the bound a cut looks for whitespace, in bytes.
-pub const WHITESPACE_WINDOW: usize = 256;
 
 /// A text after bounding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,19 +125,6 @@ pub(crate) fn bound_stopped(mut text: String, max: ByteSize, bytes_read: u64) ->
     }
 }
 
-/// What the marker's total starts with when the producer was stopped before its end.
-const STOPPED_TOTAL: &str = "at least ";
-
-/// Appends the marker line: `total` bytes (after `qualifier`), the first `kept` kept.
-fn push_marker(text: &mut String, qualifier: &str, total: u64, kept: usize) {
-    text.push_str(MARKER[0]);
-    text.push_str(qualifier);
-    group_thousands(total, text);
-    text.push_str(MARKER[1]);
-    group_thousands(kept as u64, text);
-    text.push_str(MARKER[2]);
-}
-
 impl BoundedText {
     /// This text masked by `policy` (after bounding, so only the kept part is read): the kept
     /// part with its entities replaced, what is left of one the cut went through among them,
@@ -164,7 +154,7 @@ impl BoundedText {
 /// what they hide are cut at the end, so the bound still holds.
 pub fn mask_bounded(text: String, truncated: bool, policy: &MaskingPolicy) -> String {
     let kept = match truncated {
-        true => text.rfind(MARKER[0]).unwrap_or(text.len()),
+        true => text.rfind(MARKER_START).unwrap_or(text.len()),
         false => text.len(),
     };
     let masked = match truncated {
@@ -189,27 +179,10 @@ pub fn mask_bounded(text: String, truncated: bool, policy: &MaskingPolicy) -> St
     }
 }
 
-/// Where to cut `bytes` (valid UTF-8, longer than `max`) so at most `max` bytes are kept.
-fn cut_point(bytes: &[u8], max: usize) -> usize {
-    // Back off to a character boundary: continuation bytes look like 0b10xx_xxxx.
-    let mut end = max;
-    while end > 0 && (bytes[end] & 0b1100_0000) == 0b1000_0000 {
-        end -= 1;
-    }
-    let window_start = end.saturating_sub(WHITESPACE_WINDOW);
-    match bytes[window_start..end]
-        .iter()
-        .rposition(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-    {
-        Some(i) => window_start + i,
-        None => end,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::units::{bytes, kilobytes};
+    use crate::units::{bytes, group_thousands, kilobytes};
     use proptest::prelude::*;
 
     /// Masking a cut text's kept part does not make it longer than the bound kept: the

@@ -9,6 +9,8 @@
 
 use agboss_rules::codes;
 
+use crate::tool::ToolFailure;
+use crate::tool::pipeline::{CallEnd, Part, Stage, Then, ToolOutput};
 use crate::units::{ByteSize, group_thousands};
 
 /// A tool's ceiling on the size of its rendered results, and what the model reads to ask for
@@ -40,6 +42,35 @@ impl ResultCeiling {
             ("ceiling", &ceiling),
             ("hint", &self.hint),
         ])
+    }
+}
+
+/// The `ceiling` rule: a result longer than the ceiling is dropped for the refusal, which the
+/// framework says itself and no bound cuts. A stream is not measured (its length is not known
+/// before it is read), nor a failure.
+pub(crate) struct CeilingRule(pub(crate) ResultCeiling);
+
+impl Stage for CeilingRule {
+    fn name(&self) -> &str {
+        "ceiling"
+    }
+
+    fn part(&self) -> Part {
+        Part::Rule
+    }
+
+    fn after(&self, _call: &CallEnd<'_>, output: &mut ToolOutput) -> Then {
+        let bytes = output.text.len();
+        let measured = !output.is_error() && !output.streamed && !output.exempt;
+        if measured && output.cut.is_none() && self.0.refuses(bytes) {
+            // Dropped here, before anything journals, traces or hands it on.
+            let failure = ToolFailure::OverCeiling {
+                bytes,
+                ceiling: self.0,
+            };
+            *output = ToolOutput::sentence(failure, bytes);
+        }
+        Then::Keep
     }
 }
 

@@ -14,6 +14,44 @@ use std::hash::BuildHasherDefault;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use xxhash_rust::xxh3::{xxh3_64, xxh3_64_with_seed};
 
+use crate::tool::pipeline::{CallEnd, Part, Stage, Then, ToolOutput};
+
+/// The `notes` rule: a call that repeats an earlier one of its run (by its tool's
+/// `repeated_when`) gets the note, after the text and before the marker. The note is the
+/// framework's: the bound never cuts it; the tool's text is cut back to make room for it, so
+/// the model reads no more than the bound. Its digest, taken before the note, is journaled with
+/// the result. Outside a run there is nothing to repeat.
+pub(crate) struct NotesRule(pub(crate) RepeatedWhen);
+
+impl Stage for NotesRule {
+    fn name(&self) -> &str {
+        "notes"
+    }
+
+    fn part(&self) -> Part {
+        Part::Rule
+    }
+
+    fn after(&self, call: &CallEnd<'_>, output: &mut ToolOutput) -> Then {
+        let Some(history) = call.history() else {
+            return Then::Keep;
+        };
+        let name = call.tool().name();
+        let Some(digest) = self.0.digest(name, call.arguments(), &output.marked()) else {
+            return Then::Keep;
+        };
+        output.digest = Some(digest);
+        if history.repeats(&digest, self.0) {
+            output.notes.push(self.0.note(name));
+            if let Some(bound) = output.bound {
+                let room = bound.as_usize().saturating_sub(output.notes_len());
+                output.cut_to(room);
+            }
+        }
+        Then::Keep
+    }
+}
+
 /// When a call of a tool counts as a repetition: `#[tool(.., repeated_when = arguments)]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RepeatedWhen {

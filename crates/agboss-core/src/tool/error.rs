@@ -29,6 +29,20 @@ pub type ToolResult = Result<Value, ToolFailure>;
 pub struct ToolError {
     message: String,
     source: Option<Box<dyn StdError + Send + Sync + 'static>>,
+    kind: ErrorKind,
+}
+
+/// What kind of failure a tool says it met: what the loop does about it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+enum ErrorKind {
+    /// The model reads it and goes on.
+    #[default]
+    Plain,
+    /// Trying again may help (a service that timed out, a rate limit): a tool with `retries`
+    /// runs again, with the same idempotency key, before the model reads it.
+    Transient,
+    /// Nothing the model does can help: the run ends with this code.
+    Fatal(String),
 }
 
 impl ToolError {
@@ -37,6 +51,62 @@ impl ToolError {
         ToolError {
             message: message.into(),
             source: None,
+            kind: ErrorKind::Plain,
+        }
+    }
+
+    /// An error trying again may mend (a timeout, a rate limit, a service that is restarting):
+    /// a tool with `#[tool(retries = 2)]` runs again after a backoff on the application's clock,
+    /// with the same idempotency key, before the model reads it. Without retries it is an
+    /// error like any other.
+    ///
+    /// ```
+    /// use agboss_core::tool::ToolError;
+    /// let busy = ToolError::transient("the geocoder answered 503");
+    /// assert!(busy.is_transient());
+    /// ```
+    pub fn transient(message: impl Into<String>) -> ToolError {
+        ToolError {
+            kind: ErrorKind::Transient,
+            ..ToolError::new(message)
+        }
+    }
+
+    /// An error the model cannot mend by anything it does (an account closed, a contract
+    /// broken): the run ends with `code` and `message` instead of the model reading it. Write
+    /// the code as the catalogue writes its own, lower-case words joined by `.` and `-`
+    /// (`billing.card-blocked`), so whoever reads the failed run can tell it from the
+    /// framework's.
+    ///
+    /// ```
+    /// use agboss_core::tool::ToolError;
+    /// let closed = ToolError::fatal("billing.account-closed", "the account was closed");
+    /// assert_eq!(closed.fatal_code(), Some("billing.account-closed"));
+    /// ```
+    pub fn fatal(code: impl Into<String>, message: impl Into<String>) -> ToolError {
+        ToolError {
+            kind: ErrorKind::Fatal(code.into()),
+            ..ToolError::new(message)
+        }
+    }
+
+    /// The same error, said to be transient (see [`transient`](Self::transient)): for an
+    /// error converted with `?` from a client's error type.
+    pub fn into_transient(mut self) -> ToolError {
+        self.kind = ErrorKind::Transient;
+        self
+    }
+
+    /// Whether trying again may mend it.
+    pub fn is_transient(&self) -> bool {
+        self.kind == ErrorKind::Transient
+    }
+
+    /// The code the run ends with, for a fatal error.
+    pub fn fatal_code(&self) -> Option<&str> {
+        match &self.kind {
+            ErrorKind::Fatal(code) => Some(code),
+            _ => None,
         }
     }
 
@@ -67,6 +137,7 @@ impl<E: StdError + Send + Sync + 'static> From<E> for ToolError {
         ToolError {
             message,
             source: Some(Box::new(error)),
+            kind: ErrorKind::Plain,
         }
     }
 }
@@ -82,6 +153,7 @@ impl fmt::Debug for ToolError {
         f.debug_struct("ToolError")
             .field("message", &self.message)
             .field("source", &self.source)
+            .field("kind", &self.kind)
             .finish()
     }
 }
@@ -139,6 +211,10 @@ pub enum ToolFailure {
         /// The credential's name.
         name: &'static str,
     },
+    /// A gate refused the call (a permission checker's denial, the application's middleware):
+    /// the text says why; `run` was not called.
+    #[error("{0}")]
+    Refused(String),
 }
 
 impl ToolFailure {

@@ -1,0 +1,42 @@
+//! The stages a tool's calls pass on their own, as its descriptor and its invoker's settings
+//! make them: what `Invoker::invoke` runs, and what an agent's pipeline for the tool starts
+//! from.
+
+use std::sync::Arc;
+
+use super::ToolEnv;
+use crate::tool::ToolDescriptor;
+use crate::tool::gates::{ArgumentsGate, CredentialsGate};
+use crate::tool::pipeline::{Pipeline, Stage};
+use crate::tool::rules::{ArtifactRule, BoundRule, CeilingRule};
+use crate::units::{ByteSize, TimeSpan};
+
+/// The pipeline of `tool`'s calls outside any agent's run: its arguments read as the contract
+/// accepts them, the credentials it `needs` (asked of `env`'s provider within `timeout`), its
+/// ceiling, its artifacts, and `bound`.
+pub(crate) fn own_pipeline(
+    tool: &'static ToolDescriptor,
+    env: &ToolEnv,
+    timeout: TimeSpan,
+    bound: ByteSize,
+) -> Pipeline {
+    let mut stages: Vec<Arc<dyn Stage>> = vec![Arc::new(ArgumentsGate)];
+    if !tool.needs().is_empty() {
+        stages.push(Arc::new(CredentialsGate {
+            provider: env.credentials().cloned(),
+            clock: env.clock().clone(),
+            timeout,
+        }));
+    }
+    if let Some(ceiling) = tool.result_ceiling() {
+        stages.push(Arc::new(CeilingRule(*ceiling)));
+    }
+    if let Some(kind) = tool.result_kind() {
+        stages.push(Arc::new(ArtifactRule {
+            kind: kind.clone(),
+            bound,
+        }));
+    }
+    stages.push(Arc::new(BoundRule(bound)));
+    Pipeline::of(stages)
+}
