@@ -337,7 +337,7 @@ async fn a_watched_run_tells_that_a_question_waits() {
     assert_eq!(
         waiting,
         [(
-            pause_id,
+            Some(pause_id),
             "ship-order-tool".to_owned(),
             "shipping-address-channel".to_owned()
         )]

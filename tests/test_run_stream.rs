@@ -355,7 +355,7 @@ async fn a_pause_is_told_and_the_resumed_run_is_watched_after_its_answer_is_take
     assert_eq!(
         waiting,
         [(
-            pause_id.clone(),
+            Some(pause_id.clone()),
             "approved-shout-tool".to_owned(),
             "shout-approval-channel".to_owned()
         )]

@@ -87,9 +87,14 @@ impl RunsView {
                 call_id,
                 tool,
                 role,
+                ..
             } => {
                 self.calls(execution_id).remove(call_id);
-                let line = format!("{tool} waits for {role}: pause {pause_id}");
+                // A pause its channel answers has no id here: its id is the right to answer.
+                let line = match pause_id {
+                    Some(pause_id) => format!("{tool} waits for {role}: pause {pause_id}"),
+                    None => format!("{tool} waits for {role}, which its channel answers"),
+                };
                 // Said on a terminal too: a spinner would lose it.
                 if let Shown::Terminal { bars, .. } = &self.shown {
                     let _ = bars.println(format!("  {execution_id} · {line}"));
@@ -196,7 +201,8 @@ mod tests {
         view.show(
             "e-1",
             &RunEvent::PauseWaiting {
-                pause_id: "9f2c".into(),
+                pause_id: Some("9f2c".into()),
+                answered_by: agboss_core::channel::PauseAnswerer::ThreadOwner,
                 call_id: "call_1".into(),
                 tool: "send-mail-tool".into(),
                 role: "mail-approval-channel".into(),

@@ -52,6 +52,8 @@ use proc_macro::TokenStream;
 /// | `untrusted_output` | its results carry content nobody vouches for (MCP tools' always do): `UntrustedContentPolicy` asks a person before high-impact calls after one | vouched for |
 /// | `check_in` | `always`, or a predicate `fn(&Input, &ExecutionContext) -> bool`: a person approves the call first, through `channel`'s role or the application's check-in role | no check-in |
 /// | `check_in_evidence` | `fn(&Input) -> String`: what the person reads beside the call | none |
+/// | `retries` | how many times a call runs again after a transient error (`ToolError::transient`), with the same idempotency key, before the model reads it: a whole number from 1 to 10 | none: the model reads the error |
+/// | `retry_backoff` | the wait before the first retry, on the application's clock, doubled before each next one (at most a minute); only beside `retries` | `seconds(1)` |
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 ///
 /// Field types: `ExecutionContext`, `SpendRecorder`, `Clock`, or `Arc<T>` / `Arc<dyn Trait>`
@@ -284,7 +286,8 @@ pub fn channel(args: TokenStream, item: TokenStream) -> TokenStream {
 /// |---|---|---|
 /// | `name` | kebab-case ending in `-rag`, at most 52 characters (its search tool's name, `search-<name>-tool`, is a name models see) | required |
 /// | `description` | what its documents hold: the model reads it in the search tool's description | the struct's doc comment |
-/// | `mode` | `"tool"`: the agent searches through `search-<name>-tool` when it decides to; `"context"`: before each model call the run's input is searched, and what is found is added to the input message, bounded like a tool result | `"tool"` |
+/// | `mode` | `"tool"`: the agent searches through `search-<name>-tool` when it decides to; `"context"`: before its first model call the run's input is searched, what is found is journaled and added to the input message of every model call of the run, bounded like a tool result | `"tool"` |
+/// | `trusted` | its documents are vouched for (written by the team, not by customers or crawled from the web): what it finds does not count as content nobody vouches for, so `UntrustedContentPolicy` does not ask a person after a search | not vouched for |
 /// | `top_k` | passages a search returns unless the query says, 1 to 50 | 5 |
 /// | `folder` | the folder the built-in index reads (feature `knowledge`), relative to the working directory; without it the struct implements `KnowledgeBase` and its fields are its dependencies | none |
 /// | `documents` | with `folder`: `"text"` (Markdown and text files, cut at headings) or `"code"` (source files) | `"text"` |

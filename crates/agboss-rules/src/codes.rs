@@ -218,6 +218,9 @@ catalogue! {
     /// `ceiling_hint` on a tool without `result_ceiling`.
     TOOL_CEILING_HINT_WITHOUT_CEILING = ("tool.ceiling-hint-without-ceiling", "a tool gives `ceiling_hint` and sets no `result_ceiling`",
         "`ceiling_hint` is what the model reads when a result is over `result_ceiling`, and this tool sets no ceiling: add `result_ceiling = kilobytes(64)`, or remove the hint");
+    /// `retries` is not a small whole number, or `retry_backoff` comes without it.
+    TOOL_RETRIES_INVALID = ("tool.retries-invalid", "a tool's `retries` is not a whole number from 1 to 10, or it gives `retry_backoff` without `retries`",
+        "{detail}");
     /// `repeated_when` is not a rule.
     TOOL_REPEATED_WHEN_INVALID = ("tool.repeated-when-invalid", "a tool's `repeated_when` is not `arguments_and_result`, `arguments` or `never`",
         "`repeated_when = {value}` is not a rule: use `arguments_and_result` (a call with the same arguments and the same result as an earlier one gets a note; the default), `arguments` (the same arguments are enough, for a tool that stamps each answer) or `never` (no note)");

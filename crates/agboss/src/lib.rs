@@ -177,16 +177,24 @@ pub mod tool {
         Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, ResultKind, ShelfFuture, Wanted,
         WantedArgument, WantsField, minted_text,
     };
+    // The call's pipeline: its stages and their order, the middleware an application writes,
+    // and the retries of transient errors (docs/tools.md, "The call's pipeline").
+    pub use agboss_core::tool::{
+        AskPerson, CallEnd, CallHistory, Check, GATE_ORDER, GateCall, MAX_RETRY_BACKOFF,
+        MIDDLEWARE, Middleware, MiddlewareFuture, Part, Pipeline, Place, RULE_ORDER, Stage,
+        StageFuture, Then, ToolOutput, Verdict,
+    };
 }
 
 /// Credentials tools declare they need (`#[tool(needs = ["github"])]`) and MCP servers declare
 /// (`#[mcp_server(credential = "..")]`): the provider an application resolves them with, the
 /// field a tool reads them from, and the value that redacts itself (docs/policies.md).
 pub mod credentials {
-    pub use agboss_core::tool::{
+    pub use agboss_core::credentials::{
         CredentialError, CredentialFuture, CredentialProvider, CredentialRequest, CredentialUse,
-        Credentials, FileTokens, KeeperFuture, Secret, StaticCredentials, TokenKeeper, TokenKey,
+        FileTokens, KeeperFuture, Secret, StaticCredentials, TokenKeeper, TokenKey,
     };
+    pub use agboss_core::tool::Credentials;
 }
 
 /// Policies over tool calls: the application's permission checker and the built-in policy

@@ -8,7 +8,7 @@ use super::AgentDescriptor;
 use crate::base::Setting;
 use crate::masking::MaskingPolicy;
 use crate::model::ToolChoice;
-use crate::tool::{DynTool, ToolDescriptor};
+use crate::tool::{DynTool, Pipeline, ToolDescriptor};
 use crate::units::{ByteSize, TimeSpan};
 
 /// A checked agent: its model, limits and tools as they are in effect.
@@ -82,9 +82,11 @@ impl AppAgent {
         self.rules.tool_choice.as_ref()
     }
 
-    /// The roles its tools wait for whose pauses the thread's owner answers, by name. A run of
-    /// an agent that has any states its owner (`RunBuilder::owner`), or it is refused before the
-    /// first model call (`[run.owner-required]`): nobody could answer those pauses.
+    /// The roles its runs may wait for whose pauses the thread's owner answers, by name: its
+    /// tools' approval roles, the roles they ask questions of, and the application's check-in
+    /// role for a tool that may ask a person through it. A run of an agent that has any states
+    /// its owner (`RunBuilder::owner`), or it is refused before the first model call
+    /// (`[run.owner-required]`): nobody could answer those pauses.
     pub fn owner_roles(&self) -> &[&'static str] {
         &self.rules.owner_roles
     }
@@ -164,18 +166,30 @@ impl AppAgent {
         &self.tools
     }
 
+    /// Its tools, for assembly to set their pipelines.
+    pub(crate) fn tools_mut(&mut self) -> &mut [AppTool] {
+        &mut self.tools
+    }
+
+    /// Sets the roles its runs may wait for that the thread's owner answers.
+    pub(crate) fn set_owner_roles(&mut self, roles: Vec<&'static str>) {
+        self.rules.owner_roles = roles;
+    }
+
     /// The tool named `name`.
     pub fn tool(&self, name: &str) -> Option<&AppTool> {
         self.tools.iter().find(|t| t.descriptor.name() == name)
     }
 }
 
-/// A tool as one agent has it: its effective bound and the callable tool.
+/// A tool as one agent has it: its effective bound, the callable tool, and the pipeline its
+/// calls pass in the agent's runs.
 pub struct AppTool {
     descriptor: &'static ToolDescriptor,
     bound: Setting<ByteSize>,
     env_vars: Vec<&'static str>,
     tool: Arc<dyn DynTool>,
+    pipeline: Pipeline,
 }
 
 impl AppTool {
@@ -188,6 +202,7 @@ impl AppTool {
         tool: Arc<dyn DynTool>,
     ) -> AppTool {
         AppTool {
+            pipeline: tool.pipeline().clone(),
             descriptor,
             bound,
             env_vars,
@@ -213,5 +228,17 @@ impl AppTool {
     /// The tool, ready to be called.
     pub(crate) fn tool(&self) -> &Arc<dyn DynTool> {
         &self.tool
+    }
+
+    /// The stages its calls pass in the agent's runs, in their order (docs/tools.md, "The
+    /// call's pipeline"): its own, and those the agent and the application add.
+    pub fn pipeline(&self) -> &Pipeline {
+        &self.pipeline
+    }
+
+    /// Sets the pipeline (assembly decides it once the application's roles and policies are
+    /// known).
+    pub(crate) fn set_pipeline(&mut self, pipeline: Pipeline) {
+        self.pipeline = pipeline;
     }
 }

@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use super::Application;
-use crate::assembly::{AgentDefaults, Declarations, ToolDefaults, Workflow, assemble};
+use crate::assembly::{
+    AgentDefaults, Declarations, DeclaredMiddleware, ToolDefaults, Workflow, assemble,
+};
 use crate::base::{AssemblyError, Env, FromEnv};
 use crate::channel::{Approves, Channel, ChannelRegistration};
 #[cfg(feature = "config")]
@@ -178,6 +180,30 @@ impl ApplicationBuilder {
     /// run (docs/policies.md): run, refuse, or ask a person.
     pub fn permissions(mut self, checker: impl PermissionChecker) -> Self {
         self.declarations.permissions = Some(Arc::new(checker));
+        self
+    }
+
+    /// Adds `middleware` to the call pipeline of every tool of the application: it sees each
+    /// call the gates before it admitted (and may refuse it), and what each call gave
+    /// (docs/tools.md, "Middleware"). Several run in the order they were added.
+    pub fn middleware(mut self, middleware: impl crate::tool::Middleware) -> Self {
+        self.declarations.middleware.push(DeclaredMiddleware {
+            middleware: Arc::new(middleware),
+            tool: None,
+        });
+        self
+    }
+
+    /// Adds `middleware` to the call pipeline of tool `T` only, in the place [`middleware`]
+    /// (Self::middleware) takes.
+    pub fn tool_middleware<T: crate::tool::Tool>(
+        mut self,
+        middleware: impl crate::tool::Middleware,
+    ) -> Self {
+        self.declarations.middleware.push(DeclaredMiddleware {
+            middleware: Arc::new(middleware),
+            tool: Some(T::DESCRIPTOR),
+        });
         self
     }
 

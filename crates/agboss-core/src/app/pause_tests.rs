@@ -278,6 +278,8 @@ async fn a_call_waits_and_runs_once_approved_with_its_journaled_arguments() {
             LoopEvent::Summarized { .. } => "summarized",
             LoopEvent::ConfigChanged { .. } => "config_changed",
             LoopEvent::PermissionsDecided { .. } => "permissions_decided",
+            LoopEvent::ContextAdded { .. } => "context_added",
+            LoopEvent::ToolRetried { .. } => "tool_retried",
         })
         .collect();
     assert_eq!(

@@ -39,6 +39,8 @@ pub struct RunStream<'a> {
     running: Option<Running<'a>>,
     events: Events,
     finished: Option<Result<RunOutcome, RunError>>,
+    /// `Finished` was handed out: nothing comes after it.
+    ended: bool,
 }
 
 impl<'a> RunBuilder<'a> {
@@ -56,6 +58,7 @@ impl<'a> RunStream<'a> {
             running: Some(running),
             events,
             finished: None,
+            ended: false,
         }
     }
 }
@@ -90,6 +93,9 @@ impl Stream for RunStream<'_> {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<RunEvent>> {
         let this = &mut *self;
+        if this.ended {
+            return Poll::Ready(None);
+        }
         loop {
             // What happened so far comes first, then the run goes on.
             if let Poll::Ready(Some((_, event))) = this.events.poll_recv(cx) {
@@ -98,14 +104,17 @@ impl Stream for RunStream<'_> {
             match this.running.as_mut() {
                 Some(running) => match running.as_mut().poll(cx) {
                     Poll::Ready(result) => {
-                        // The run's senders are dropped with it: the events it sent last
-                        // are read before the end.
+                        // What the run sent before it ended is read before the end; a call
+                        // it left behind (judged timed out, still running on its thread) can
+                        // send nothing more.
                         this.running = None;
+                        this.events.close();
                         this.finished = Some(result);
                     }
                     Poll::Pending => return Poll::Pending,
                 },
                 None => {
+                    this.ended = true;
                     return Poll::Ready(this.finished.take().map(RunEvent::Finished));
                 }
             }

@@ -171,8 +171,9 @@ impl<'a> WorkflowScope<'a> {
                 );
             }
         }
-        let mut rules = self.rules(descriptor, settings, &model, &names, problems);
-        rules.owner_roles = super::channel_checks::owner_roles(&tools);
+        // The roles its runs may wait for are set with its tools' pipelines (`pipelines.rs`),
+        // once the application's check-in role and checker are known.
+        let rules = self.rules(descriptor, settings, &model, &names, problems);
         let in_context = in_context
             .iter()
             .map(|base| self.context_search(base, problems))

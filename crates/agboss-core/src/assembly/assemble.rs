@@ -138,6 +138,12 @@ pub fn assemble(mut builder: Declarations) -> Result<Assembly, AssemblyError> {
         &mut problems,
     );
     super::credential_checks::check(builder.credentials.as_deref(), &workflows, &mut problems);
+    let policies = super::pipelines::CallPolicies {
+        permissions: builder.permissions.as_ref(),
+        check_in_role: builder.check_in_role,
+        middleware: &builder.middleware,
+    };
+    super::pipelines::build(&mut workflows, &policies);
     if !problems.is_empty() {
         return Err(AssemblyError::new(app, problems));
     }

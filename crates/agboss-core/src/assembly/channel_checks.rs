@@ -6,9 +6,8 @@ use std::any::TypeId;
 use agboss_rules::codes;
 
 use super::AppWorkflow;
-use crate::agent::AppTool;
 use crate::base::Problem;
-use crate::channel::{ChannelRegistration, PauseAnswerer, RoleDescriptor};
+use crate::channel::{ChannelRegistration, RoleDescriptor};
 use crate::run::Approvals;
 use crate::tool::{ToolDescriptor, ToolEnv};
 
@@ -184,22 +183,4 @@ fn subject(workflow: &AppWorkflow, tool: &ToolDescriptor) -> String {
             )
         }
     }
-}
-
-/// The roles `tools` wait for whose pauses the thread's owner answers, each once, by name.
-pub(super) fn owner_roles(tools: &[AppTool]) -> Vec<&'static str> {
-    let mut roles: Vec<&'static str> = Vec::new();
-    for tool in tools {
-        let role = tool
-            .descriptor()
-            .approval()
-            .and_then(|a| a.declaration::<RoleDescriptor>());
-        if let Some(role) = role
-            && role.answered_by() == PauseAnswerer::ThreadOwner
-            && !roles.contains(&role.name())
-        {
-            roles.push(role.name());
-        }
-    }
-    roles
 }

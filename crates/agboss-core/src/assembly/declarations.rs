@@ -52,6 +52,16 @@ pub struct Declarations {
     pub(crate) knowledge_dir: Option<std::path::PathBuf>,
     /// Folders read in the place of those knowledge bases' declarations name, by base.
     pub(crate) knowledge_folders: Vec<(String, std::path::PathBuf)>,
+    /// The application's own stages of the call pipeline, in the order added: each for every
+    /// tool's calls, or for those of the tool named.
+    pub(crate) middleware: Vec<DeclaredMiddleware>,
+}
+
+/// A middleware the application added, and the tool whose calls it sees (`None`: every tool's).
+#[derive(Clone)]
+pub(crate) struct DeclaredMiddleware {
+    pub(crate) middleware: Arc<dyn crate::tool::Middleware>,
+    pub(crate) tool: Option<&'static crate::tool::ToolDescriptor>,
 }
 
 impl Declarations {
@@ -79,6 +89,7 @@ impl Declarations {
             authorizer: None,
             knowledge_dir: None,
             knowledge_folders: Vec::new(),
+            middleware: Vec::new(),
             on_config_change: super::OnConfigChange::Warn,
             lease_ttl,
         }

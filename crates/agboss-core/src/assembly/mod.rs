@@ -44,6 +44,7 @@ mod declarations;
 mod defaults;
 mod history_checks;
 mod includes;
+mod pipelines;
 mod provided;
 mod time_budget;
 mod workflow;
@@ -53,6 +54,7 @@ pub use assembled::{AppWorkflow, Assembly};
 pub(crate) use config_hash::ConfigHash;
 pub use config_hash::{CONFIG_DOCUMENT_VERSION, OnConfigChange};
 pub use declarations::Declarations;
+pub(crate) use declarations::DeclaredMiddleware;
 pub use defaults::{
     AgentDefaults, DEFAULT_ANSWER_RETRIES, DEFAULT_HISTORY_MAX_SIZE, DEFAULT_MAX_TOOL_CALLS,
     DEFAULT_MAX_TURNS, ToolDefaults,

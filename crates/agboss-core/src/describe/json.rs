@@ -147,11 +147,16 @@ fn agent_entry(agent: &AppAgent) -> Value {
 }
 
 fn agent_tool(tool: &AppTool) -> Value {
+    let pipeline = tool.pipeline();
     object!({
         "name": tool.descriptor().name(),
         "maxResultSize": tool.bound().value.get(),
         "maxResultSizeSource": tool.bound().source.to_string(),
         "env": tool.env_vars(),
+        "pipeline": {
+            "gates": pipeline.gates().collect::<Vec<_>>(),
+            "rules": pipeline.rules().collect::<Vec<_>>(),
+        },
     })
 }
 
@@ -163,6 +168,12 @@ fn tool_schema(tool: &ToolDescriptor, app: &Application) -> Value {
     }
     if tool.repeated_when() != crate::tool::RepeatedWhen::default() {
         schema["repeatedWhen"] = Value::from(tool.repeated_when().as_str());
+    }
+    if tool.retries() > 0 {
+        schema["retries"] = object!({
+            "count": tool.retries(),
+            "backoffMs": u64::try_from(tool.retry_backoff().as_duration().as_millis()).unwrap_or(u64::MAX),
+        });
     }
     if !tool.allowlists().is_empty() {
         let lists: Vec<Value> = tool

@@ -34,7 +34,10 @@ use crate::units::Usd;
 /// - 6: `Started` carries the workflow's configuration hash (`config_hash`: in an earlier
 ///   journal there is none, and a resume has nothing to compare), and a resume under another
 ///   hash that went on is journaled (`ConfigChanged`).
-pub const STATE_VERSION: u32 = 6;
+/// - 7: what context-mode knowledge bases found is journaled once, before the first model call
+///   (`ContextAdded`: a resumed run sends the model the same blocks); a try of a call that
+///   failed for a moment and runs again is journaled (`ToolRetried`).
+pub const STATE_VERSION: u32 = 7;
 
 /// The first layout that journals calls' intents.
 pub const INTENTS_SINCE: u32 = 3;
@@ -92,6 +95,18 @@ pub enum LoopEvent {
         /// The workflow's hash now.
         to: String,
     },
+    /// What the agent's knowledge bases in context mode found for the run's input, each base's
+    /// block bounded and masked: added to the input message of every model call of the run,
+    /// and sent the same after a resume. Journaled before the first model call.
+    ContextAdded {
+        /// The blocks, one per base that found something, in the agent's order.
+        blocks: Vec<String>,
+        /// Whether any of them comes from a base not declared `trusted`: content nobody vouches
+        /// for, from the permission checker's point of view, though it rides the person's
+        /// message.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        untrusted: bool,
+    },
     /// The model answered; its calls got their ids.
     ModelAnswered {
         /// The turn, from 1.
@@ -128,6 +143,21 @@ pub enum LoopEvent {
         call_id: String,
         /// What it recorded.
         spend: Vec<Spent>,
+    },
+    /// A try of a call failed with an error its tool says is transient, and the call runs
+    /// again after `after_ms` (its tool's `retries`): the same call id and idempotency key. The
+    /// model never reads a try; the call's result is journaled when a try succeeds or the
+    /// retries are spent.
+    ToolRetried {
+        /// The call.
+        call_id: String,
+        /// Which try failed, from 1.
+        tries: u32,
+        /// What it gave, as the model would have read it (bounded, masked).
+        content: String,
+        /// How long the call waits before its next try, in milliseconds of the application's
+        /// clock.
+        after_ms: u64,
     },
     /// One tool call finished (results arrive in any order; they are fed back in call order).
     ToolFinished {

@@ -60,6 +60,9 @@ pub struct LoopState {
     /// The questions the last answer's calls asked while they ran, by call id, in the order
     /// they were asked.
     pub asks: std::collections::HashMap<String, Vec<CallPause>>,
+    /// How many tries of each of the last answer's calls failed for a moment and were tried
+    /// again (`ToolRetried`), by call id.
+    pub retried: std::collections::HashMap<String, u32>,
     /// The permission checker's decisions about the last answer's calls, in the order they were
     /// made (a few per call at most: look one up with [`permission`](Self::permission)).
     pub permissions: Vec<CallPermission>,
@@ -68,6 +71,11 @@ pub struct LoopState {
     /// Where in [`messages`](Self::messages) the run's input is (after its thread's history):
     /// the message context-mode knowledge is added to, for each model call only.
     pub input_at: Option<usize>,
+    /// What the agent's knowledge bases in context mode found, added to the input message of
+    /// each model call (journaled once: `ContextAdded`).
+    pub context: Option<Vec<String>>,
+    /// Whether some of that comes from a base nobody vouches for.
+    pub untrusted_context: bool,
     /// Model answers so far.
     pub turn: u32,
     /// Tool calls the model asked for so far (the answer tool not counted).
@@ -193,6 +201,13 @@ impl LoopState {
                 self.messages.push(Message::user(input));
                 self.next = Next::CallModel;
             }
+            LoopEvent::ContextAdded { blocks, untrusted } => {
+                self.context = Some(blocks);
+                self.untrusted_context = untrusted;
+            }
+            LoopEvent::ToolRetried { call_id, .. } => {
+                *self.retried.entry(call_id).or_default() += 1;
+            }
             LoopEvent::ModelAnswered {
                 turn,
                 message,
@@ -218,6 +233,7 @@ impl LoopState {
                 self.pauses.clear();
                 self.asks.clear();
                 self.permissions.clear();
+                self.retried.clear();
             }
             LoopEvent::ToolsStarted {
                 call_ids,

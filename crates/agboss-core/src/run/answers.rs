@@ -18,12 +18,11 @@
 use agboss_rules::codes;
 use serde_json::Value;
 
-use super::agent_loop::AgentLoop;
-use super::finished::Finished;
+use super::cx::Cx;
 use super::{RunError, TurnLimitError};
 use crate::journal::LoopState;
 use crate::model::{ChatResponse, FinishReason, Message, ToolCall};
-use crate::tool::Issues;
+use crate::tool::{Issues, ToolFailure, ToolOutput};
 
 /// What a model's calls to the answer tool come to, each checked once.
 #[derive(Default)]
@@ -48,7 +47,7 @@ impl Answers {
 const ACCEPTED: &str =
     "Answer accepted: the run ends once the other calls of this turn have their results.";
 
-impl AgentLoop<'_> {
+impl Cx<'_> {
     /// Checks each call to the answer tool among `calls`, once.
     pub(super) fn check_answers(&self, calls: &[ToolCall]) -> Answers {
         let mut answers = Answers::default();
@@ -139,35 +138,30 @@ impl AgentLoop<'_> {
 
     /// The results the answer calls of a turn get, by position: refused ones say why; beside a
     /// valid answer, that one is acknowledged and any later valid one refused.
-    pub(super) fn answer_results(&self, answers: Answers) -> Vec<Finished> {
-        let mut results: Vec<Finished> = answers
+    pub(super) fn answer_results(&self, answers: Answers) -> Vec<(usize, ToolOutput)> {
+        let mut results: Vec<(usize, ToolOutput)> = answers
             .refused
             .into_iter()
-            .map(|(index, issues)| self.refused_answer(index, issues))
+            .map(|(index, issues)| (index, refused_answer(issues)))
             .collect();
         results.extend(answers.extra.into_iter().map(|index| {
-            self.refused_answer(
-                index,
-                Issues::one(
-                    None,
-                    "a turn gives one answer: this one came after the first",
-                ),
-            )
+            let second = "a turn gives one answer: this one came after the first";
+            (index, refused_answer(Issues::one(None, second)))
         }));
         if let Some((index, _)) = answers.valid {
-            results.push(Finished::ok(index, ACCEPTED.to_owned()));
+            results.push((index, ToolOutput::answered(ACCEPTED.to_owned())));
         }
-        results.sort_by_key(Finished::index);
+        results.sort_by_key(|(index, _)| *index);
         results
     }
 
     /// The result of the answer call at `index` of the pending calls, left without one by a run
     /// that stopped right after its turn was journaled: checked again, as the turn checked it.
-    pub(super) fn pending_answer(&self, state: &LoopState, index: usize) -> Finished {
+    pub(super) fn pending_answer(&self, state: &LoopState, index: usize) -> ToolOutput {
         let calls: Vec<ToolCall> = state.pending.iter().map(|p| p.call.clone()).collect();
         let answers = self.check_answers(&calls);
         match answers.valid {
-            Some((first, _)) if first == index => Finished::ok(index, ACCEPTED.to_owned()),
+            Some((first, _)) if first == index => ToolOutput::answered(ACCEPTED.to_owned()),
             _ => {
                 let issues = match answers.refused.into_iter().find(|(i, _)| *i == index) {
                     Some((_, issues)) => issues,
@@ -179,7 +173,7 @@ impl AgentLoop<'_> {
                         "a turn gives one answer: this one came after the first",
                     ),
                 };
-                self.refused_answer(index, issues)
+                refused_answer(issues)
             }
         }
     }
@@ -197,6 +191,12 @@ impl AgentLoop<'_> {
             ]))
         })
     }
+}
+
+/// An answer the model sent that its schema refuses (`issues`), said as a tool's invalid input
+/// is.
+fn refused_answer(issues: Issues) -> ToolOutput {
+    ToolOutput::failed(ToolFailure::InvalidInput(issues))
 }
 
 /// The finish reason as the APIs write it, with what `length` means.

@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use super::agent_loop::AgentLoop;
+use super::cx::Cx;
 use super::retention::ArtifactRetention;
 use crate::agent::AppAgent;
 use crate::journal::{ExecutionShelf, Store};
 use crate::tool::{ArtifactShelf, ToolDescriptor};
 
-impl AgentLoop<'_> {
+impl Cx<'_> {
     /// The shelf a call of `tool` keeps and redeems artifacts on: its execution's, for a tool
     /// that declares a `result_kind` or `wants` (no other call gets one, and pays nothing).
     pub(super) fn shelf_for(&self, tool: &ToolDescriptor) -> Option<Arc<dyn ArtifactShelf>> {

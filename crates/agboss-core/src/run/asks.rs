@@ -13,7 +13,7 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use super::RunError;
-use super::agent_loop::AgentLoop;
+use super::cx::Cx;
 use super::pause_send::resolution_of;
 use crate::journal::{AskedIn, CallPause, LoopEvent, LoopState};
 use crate::tool::{AskFailure, AskFuture, Asker, ToolError};
@@ -109,7 +109,7 @@ fn unanswered(role: &str, resolution: &crate::journal::PauseResolution) -> Strin
     }
 }
 
-impl AgentLoop<'_> {
+impl Cx<'_> {
     /// Journals and sends the question of `request` (reusing the pause its place holds, if
     /// it is open), and answers the call: the answer, that it waits (the call is added to
     /// `stopped`: what it returns is not its result), or why it cannot be answered.
@@ -169,7 +169,8 @@ impl AgentLoop<'_> {
                 },
             )
             .await?;
-            self.tell_waiting(&state.pending[index], &pause_id, role_name);
+            let answered_by = role.role.answered_by();
+            self.tell_waiting(&state.pending[index], &pause_id, role_name, answered_by);
             stopped.insert(index);
             let _ = reply.send(Err(AskFailure::Waiting {
                 role: role_name.to_owned(),

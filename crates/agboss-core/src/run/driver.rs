@@ -36,14 +36,14 @@ pub(crate) async fn drive(
     let execution_id = execution.execution_id().to_owned();
     let ran = async move {
         if let Some(start) = start {
-            agent_loop.record(&mut state, start).await?;
+            agent_loop.cx.record(&mut state, start).await?;
         }
         while !state.is_over() {
             if let Some(lost) = lease.lost() {
                 return Err(RunError::LeaseLost(lost));
             }
-            if let Some(reason) = agent_loop.aborted() {
-                return Err(agent_loop.fail(&mut state, RunError::Aborted(reason)).await);
+            if let Some(reason) = agent_loop.cx.aborted() {
+                return Err(agent_loop.cx.fail(&mut state, RunError::Aborted(reason)).await);
             }
             let ran_tools = state.next == Next::RunTools;
             let before = state.events;

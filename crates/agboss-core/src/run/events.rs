@@ -72,8 +72,12 @@ pub enum RunEvent {
     /// whoever answers (an approval, or a question the tool asked while it ran). The run goes
     /// on with its other calls, then ends paused; the answer comes by `resume`.
     PauseWaiting {
-        /// The pause's id: what the answer names.
-        pause_id: String,
+        /// The pause's id, what the answer names: for a pause the thread's owner answers. A
+        /// pause its channel answers has none here: its id is the right to answer it, and
+        /// only its channel hands it on (docs/pauses.md).
+        pause_id: Option<String>,
+        /// Who answers it.
+        answered_by: crate::channel::PauseAnswerer,
         /// The call it holds back.
         call_id: String,
         /// The call's tool.

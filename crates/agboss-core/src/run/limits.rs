@@ -161,6 +161,19 @@ pub enum RunError {
         /// Who holds it.
         holder: String,
     },
+    /// A tool failed with an error it said is fatal (`ToolError::fatal`): the run ended with
+    /// the tool's own code once the call's result was journaled.
+    #[error("[{code}] {message}")]
+    ToolFailed {
+        /// The tool.
+        tool: String,
+        /// The call.
+        call_id: String,
+        /// The tool's code (`billing.account-closed`).
+        code: String,
+        /// What happened.
+        message: String,
+    },
 }
 
 impl RunError {
@@ -193,6 +206,7 @@ impl RunError {
             RunError::Journal(_) => codes::JOURNAL.id().into(),
             RunError::LeaseLost(e) => e.code().into(),
             RunError::HeldElsewhere { .. } => codes::LEASE_HELD.id().into(),
+            RunError::ToolFailed { code, .. } => code.clone(),
         }
     }
 }

@@ -1,38 +1,13 @@
-//! Masking what a run hands on with its agent's policy (docs/privacy.md): each call's result
-//! before the journal keeps it and the model reads it, and each approval question before it is
-//! journaled and a channel shows it to a person.
+//! Masking an approval question with the agent's policy (docs/privacy.md) before it is
+//! journaled and a channel shows it to a person. A call's result is masked by its pipeline's
+//! `mask` rule.
 
 use serde_json::Value;
 
-use super::agent_loop::AgentLoop;
+use super::cx::Cx;
 use crate::masking::MaskingPolicy;
-use crate::tool::{bound_text, mask_bounded};
-use crate::units::ByteSize;
 
-impl AgentLoop<'_> {
-    /// `content`, a call's result held to `bound` (`truncated` when cut), masked by the
-    /// agent's policy: the kept part only, the marker after it; and whether it is cut now.
-    /// Untouched when the agent masks nothing. A whole result that placeholders make longer
-    /// than its bound (`a@b.io` is `[email]`) is cut to the bound then, with the marker.
-    pub(super) fn masked(
-        &self,
-        content: String,
-        truncated: bool,
-        bound: Option<ByteSize>,
-    ) -> (String, bool) {
-        let Some(masking) = self.agent.masking() else {
-            return (content, truncated);
-        };
-        let masked = mask_bounded(content, truncated, &masking.value);
-        match bound {
-            Some(bound) if !truncated && masked.len() > bound.as_usize() => {
-                let cut = bound_text(masked, bound);
-                (cut.text, cut.truncated)
-            }
-            _ => (masked, truncated),
-        }
-    }
-
+impl Cx<'_> {
     /// Masks every text of an approval `question` a person reads: the arguments' strings, why
     /// they are asked and the tool's evidence (its name, call id and digest stay).
     pub(super) fn mask_question(&self, question: &mut Value) {

@@ -11,8 +11,7 @@ use std::pin::Pin;
 
 use tokio::task::AbortHandle;
 
-use super::agent_loop::AgentLoop;
-use super::finished::Finished;
+use super::cx::Cx;
 use crate::time::{Clock, ClockTime, Sleep};
 use crate::tool::{TIMEOUT_GRACE, ToolFailure};
 use crate::units::TimeSpan;
@@ -52,6 +51,11 @@ impl Deadlines {
         timeout: TimeSpan,
         abort: AbortHandle,
     ) {
+        // A call started again (after a transient error) has one deadline: its new one.
+        self.calls.retain(|c| c.index != index);
+        if matches!(&self.timer, Some((timing, _)) if *timing == index) {
+            self.timer = None;
+        }
         self.calls.push(Deadline {
             index,
             at: started
@@ -120,17 +124,17 @@ impl Deadlines {
     }
 }
 
-impl AgentLoop<'_> {
+impl Cx<'_> {
     /// The result of call `index`, judged timed out by the step after `timeout` and the grace:
     /// the text the call's own race gives.
-    pub(super) fn overdue(&self, index: usize, timeout: TimeSpan) -> Finished {
+    pub(super) fn overdue(&self, index: usize, timeout: TimeSpan) -> crate::tool::ToolOutput {
         tracing::warn!(
             execution_id = %self.execution.execution_id(),
             index,
             %timeout,
             "a call that did not return by its timeout and the grace is judged timed out by the step"
         );
-        self.bounded(index, ToolFailure::TimedOut(timeout).for_model())
+        crate::tool::ToolOutput::from(ToolFailure::TimedOut(timeout))
     }
 
     /// A call judged timed out returned after all: nothing of it is journaled.

@@ -6,14 +6,14 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::RunError;
-use super::agent_loop::AgentLoop;
 use super::approvals::ApprovalRole;
+use super::cx::Cx;
 use crate::channel::{ChannelError, PauseAnswerer, SendFuture, SentOutcome};
 use crate::context::Step;
 use crate::journal::{AskedIn, PauseOpened, PauseResolution, PendingCall};
 use crate::tool::{Scope, ToolError};
 
-impl AgentLoop<'_> {
+impl Cx<'_> {
     /// A new pause holding back (or asked by) call `pending`: `question` to `role`, opened
     /// now, after the call started `attempt` times; `asked` for a question the call asks.
     pub(super) fn new_pause(
@@ -81,7 +81,7 @@ impl AgentLoop<'_> {
     }
 }
 
-impl AgentLoop<'_> {
+impl Cx<'_> {
     /// Journals that pause `pause_id` closed with `resolution`.
     pub(super) async fn close_pause(
         &self,

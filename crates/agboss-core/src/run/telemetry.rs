@@ -6,15 +6,14 @@
 use tracing::Span;
 use tracing::field::Empty;
 
-use super::agent_loop::AgentLoop;
+use super::cx::Cx;
 use crate::base::telemetry::{field, operation, span};
-use crate::masking::MaskingPolicy;
 use crate::model::spans;
 use crate::model::{ChatResponse, Message, ModelError};
-use crate::tool::{CallOutcome, mask_bounded};
+use crate::tool::CallOutcome;
 use crate::units::Usd;
 
-impl AgentLoop<'_> {
+impl Cx<'_> {
     /// The span of model call `turn` (the request's messages recorded when content is).
     pub(super) fn model_call_span(&self, model_id: &str, turn: u32, messages: &[Message]) -> Span {
         let span = spans::chat_span(model_id, Some(self.agent.name()), Some(turn));
@@ -73,8 +72,7 @@ impl AgentLoop<'_> {
             return (span, None);
         }
         span.record(field::TOOL_ARGUMENTS, self.masked_text(call.arguments));
-        let mask = ContentMask(self.agent.masking().map(|m| m.value.clone()));
-        (span, Some(mask))
+        (span, Some(ContentMask))
     }
 
     /// `text` masked by the agent's policy, when it has one.
@@ -103,10 +101,12 @@ impl ToolCallSpan<'_> {
     }
 }
 
-/// The agent's policy (if any), for a result recorded on its span.
-pub(super) struct ContentMask(Option<MaskingPolicy>);
+/// That a tool call's result is recorded on its span (as the model reads it: masked already by
+/// the call's pipeline when the agent masks).
+#[derive(Clone, Copy)]
+pub(super) struct ContentMask;
 
-/// Records on `span` how its tool call ended (and its result, masked, when `content` is given).
+/// Records on `span` how its tool call ended (and its result, when `content` is given).
 pub(super) fn record_tool_end(span: &Span, outcome: &CallOutcome, content: Option<&ContentMask>) {
     if span.is_disabled() {
         return;
@@ -117,12 +117,7 @@ pub(super) fn record_tool_end(span: &Span, outcome: &CallOutcome, content: Optio
     if !ok {
         span.record(field::ERROR_TYPE, "tool_error");
     }
-    if let Some(ContentMask(policy)) = content {
-        let text = outcome.content.clone();
-        let text = match policy {
-            Some(policy) => mask_bounded(text, outcome.is_result_truncated, policy),
-            None => text,
-        };
-        span.record(field::TOOL_RESULT, text);
+    if content.is_some() {
+        span.record(field::TOOL_RESULT, outcome.content.as_str());
     }
 }

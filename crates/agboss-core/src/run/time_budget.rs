@@ -6,12 +6,12 @@
 //! tool step: calls still running when it runs out are stopped (their tasks dropped). Either
 //! way the run fails with `agents.<name>.limits.duration`.
 
-use super::agent_loop::AgentLoop;
+use super::cx::Cx;
 use super::{DurationLimitError, RunError};
 use crate::base::Setting;
 use crate::units::TimeSpan;
 
-impl AgentLoop<'_> {
+impl Cx<'_> {
     /// The run's error when its time budget is spent, said as stopped `when`.
     pub(super) fn out_of_time(&self, when: String) -> Option<RunError> {
         let budget = self.agent.max_duration()?;

@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use super::agent_loop::AgentLoop;
+use super::cx::Cx;
 use super::events::RunEvent;
-use super::finished::Finished;
+use crate::channel::PauseAnswerer;
 use crate::context::Progress;
 use crate::journal::PendingCall;
 use crate::tool::CallWatch;
 
-impl AgentLoop<'_> {
+impl Cx<'_> {
     /// What `pending`'s frame tells the watcher, if the run is watched.
     pub(super) fn watch_of(&self, pending: &PendingCall, arguments: &str) -> Option<CallWatch> {
         let events = self.options.events.clone()?;
@@ -38,27 +38,37 @@ impl AgentLoop<'_> {
         Some(CallWatch { started, progress })
     }
 
-    /// The event of `pending`'s end, if the run is watched (told once the end is journaled).
+    /// The event of `pending`'s end, which the model reads as `outcome`, if the run is watched
+    /// (told once the end is journaled).
     pub(super) fn ended_event(
         &self,
         pending: &PendingCall,
-        finished: &Finished,
+        outcome: &crate::tool::CallOutcome,
     ) -> Option<RunEvent> {
         self.options.events.as_ref()?;
         Some(RunEvent::ToolEnded {
             call_id: pending.call_id.clone(),
             tool: pending.call.name.clone(),
-            is_error: finished.is_error,
-            is_result_truncated: finished.truncated,
-            content: finished.content.clone(),
+            is_error: !outcome.is_ok(),
+            is_result_truncated: outcome.is_result_truncated,
+            content: outcome.content.clone(),
         })
     }
 
-    /// Tells the watcher that `pending`'s pause `pause_id` waits for an answer to role `role`.
-    pub(super) fn tell_waiting(&self, pending: &PendingCall, pause_id: &str, role: &str) {
+    /// Tells the watcher that `pending`'s pause `pause_id` waits for an answer to role `role`,
+    /// answered by `answered_by`: its id only when the thread's owner answers it.
+    pub(super) fn tell_waiting(
+        &self,
+        pending: &PendingCall,
+        pause_id: &str,
+        role: &str,
+        answered_by: PauseAnswerer,
+    ) {
         if let Some(events) = &self.options.events {
+            let pause_id = (answered_by == PauseAnswerer::ThreadOwner).then(|| pause_id.to_owned());
             events.send(RunEvent::PauseWaiting {
-                pause_id: pause_id.to_owned(),
+                pause_id,
+                answered_by,
                 call_id: pending.call_id.clone(),
                 tool: pending.call.name.clone(),
                 role: role.to_owned(),

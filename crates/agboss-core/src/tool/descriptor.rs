@@ -46,6 +46,8 @@ pub struct ToolDescriptor {
     compiled: OnceLock<Result<Arc<CompiledSchemas>, SchemaError>>,
     result_kind: Option<ResultKind>,
     wants: &'static [WantedArgument],
+    retries: u32,
+    retry_backoff: TimeSpan,
 }
 
 impl ToolDescriptor {
@@ -79,6 +81,31 @@ impl ToolDescriptor {
 
     /// The timeout of a tool that declares none.
     pub const DEFAULT_TIMEOUT: TimeSpan = seconds(30);
+
+    /// The wait before the first retry of a tool that declares `retries` and no
+    /// `retry_backoff`.
+    pub const DEFAULT_RETRY_BACKOFF: TimeSpan = seconds(1);
+
+    /// Runs a call again after a transient error (`ToolError::transient`), `retries` times at
+    /// most, waiting `backoff` before the first retry and twice as long before each next one
+    /// (`#[tool(retries = 2, retry_backoff = millis(500))]`).
+    pub const fn with_retries(mut self, retries: u32, backoff: Option<TimeSpan>) -> ToolDescriptor {
+        self.retries = retries;
+        if let Some(backoff) = backoff {
+            self.retry_backoff = backoff;
+        }
+        self
+    }
+
+    /// How many times a call runs again after a transient error (0: never).
+    pub fn retries(&self) -> u32 {
+        self.retries
+    }
+
+    /// The wait before the first retry.
+    pub fn retry_backoff(&self) -> TimeSpan {
+        self.retry_backoff
+    }
 
     /// The longest arguments a call of a tool that declares no `max_argument_size` may send:
     /// 1 MB, far above what a model writes for a call and far below what would strain memory.
@@ -117,6 +144,8 @@ impl ToolDescriptor {
             compiled: OnceLock::new(),
             result_kind: None,
             wants: &[],
+            retries: 0,
+            retry_backoff: Self::DEFAULT_RETRY_BACKOFF,
         }
     }
 

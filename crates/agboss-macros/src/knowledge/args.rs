@@ -15,6 +15,7 @@ pub const KEYS: &[&str] = &[
     "documents",
     "search",
     "embeddings",
+    "trusted",
     "crate",
 ];
 
@@ -36,4 +37,7 @@ pub struct KnowledgeArgs {
     pub search: Option<SpannedValue<String>>,
     /// With `semantic` or `hybrid` search: the embeddings model, `vendor/model`.
     pub embeddings: Option<SpannedValue<String>>,
+    /// Its documents are vouched for: what it finds is not untrusted content.
+    #[darling(default)]
+    pub trusted: bool,
 }

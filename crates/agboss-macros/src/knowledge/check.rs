@@ -34,6 +34,8 @@ pub struct ResolvedKnowledge {
     pub top_k: Option<u32>,
     /// With a folder, the built-in index searches.
     pub folder: Option<Folder>,
+    /// Its documents are vouched for.
+    pub trusted: bool,
 }
 
 /// The built-in index's folder and settings.
@@ -58,6 +60,7 @@ pub fn check(args: KnowledgeArgs, item: &ItemStruct, cx: &mut Ctxt) -> Option<Re
         mode: mode.to_owned(),
         top_k,
         folder,
+        trusted: args.trusted,
     })
 }
 

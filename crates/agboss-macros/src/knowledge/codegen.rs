@@ -74,7 +74,7 @@ fn with_folder_field(
 }
 
 /// The search tool's static descriptor: `search-<name>-tool`, read-only, the base's fields as
-/// its dependencies.
+/// its dependencies; its results content nobody vouches for unless the base is `trusted`.
 fn gen_search_tool(
     knowledge: &ResolvedKnowledge,
     item: &ItemStruct,
@@ -98,6 +98,9 @@ fn gen_search_tool(
         )
         .read_only()
     });
+    if !knowledge.trusted {
+        value.call("untrusted_output", TokenStream::new());
+    }
     if !item.fields.is_empty() {
         value.call("with_dependencies", quote!(&__AGBOSS_DEPENDENCIES));
     }

@@ -45,6 +45,8 @@ pub const MCP_KEYS: &[&str] = &[
     "result_kind",
     "artifact_above",
     "needs",
+    "retries",
+    "retry_backoff",
 ];
 
 /// The keys `#[tool]` accepts.
@@ -72,6 +74,8 @@ pub const KEYS: &[&str] = &[
     "artifact_above",
     "wants",
     "needs",
+    "retries",
+    "retry_backoff",
 ];
 
 /// `#[tool(..)]` as written; checked in `check`.
@@ -131,6 +135,10 @@ pub struct ToolArgs {
     pub wants: Option<syn::Meta>,
     /// The credentials its calls need, by name: `needs = ["github"]`.
     pub needs: Option<syn::Expr>,
+    /// How many times a call runs again after a transient error: `retries = 2`.
+    pub retries: Option<syn::Expr>,
+    /// A time span: the wait before the first retry, `retry_backoff = millis(500)`.
+    pub retry_backoff: Option<syn::Expr>,
 }
 
 impl ToolArgs {
@@ -138,8 +146,8 @@ impl ToolArgs {
     /// [`keep_unit_import`]).
     pub fn keep_unit_imports(&self) -> TokenStream {
         let mut kept = TokenStream::new();
-        if let Some(timeout) = &self.timeout {
-            kept.extend(keep_unit_import(timeout, &["millis", "seconds", "minutes"]));
+        for span in [&self.timeout, &self.retry_backoff].into_iter().flatten() {
+            kept.extend(keep_unit_import(span, &["millis", "seconds", "minutes"]));
         }
         for size in [
             &self.max_result_size,

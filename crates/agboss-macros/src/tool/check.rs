@@ -12,7 +12,9 @@ use super::args::{Kind, ToolArgs};
 use super::artifacts::{ResultKindValue, WantedValue, check_result_kind, check_wants};
 use super::consent::{CapabilityValue, CheckInValue, check_capabilities, check_check_in};
 use super::needs::check_needs;
-use super::results::{CeilingValue, check_ceiling, check_repeated_when};
+use super::results::{
+    CeilingValue, RetriesValue, check_ceiling, check_repeated_when, check_retries,
+};
 use crate::ctxt::Ctxt;
 use crate::fields::{Field, fields_of, written_type};
 use crate::header::{self, Describing, Header, Naming, private_path};
@@ -63,6 +65,8 @@ pub struct ResolvedTool {
     pub wants: Vec<WantedValue>,
     /// `needs = [".."]`: the credentials its calls need, by name.
     pub needs: Vec<syn::LitStr>,
+    /// `retries = .., retry_backoff = ..`.
+    pub retries: Option<RetriesValue>,
 }
 
 impl ResolvedTool {
@@ -139,6 +143,7 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         list_of(list, &messages, shape::text, cx)
     });
     let needs = check_needs(args.needs.as_ref(), cx);
+    let retries = check_retries(args.retries.as_ref(), args.retry_backoff.as_ref(), cx);
     let mut fields = fields_of(item);
     if let Some(call) = mcp.as_ref().filter(|call| call.pass_through.is_some()) {
         fields.push(client_field(item, &call.server, header.krate.as_ref()));
@@ -168,6 +173,7 @@ pub fn check(args: ToolArgs, kind: Kind, item: &ItemStruct, cx: &mut Ctxt) -> Op
         result_kind,
         wants,
         needs,
+        retries,
     })
 }
 

@@ -282,5 +282,6 @@ fn gen_descriptor(tool: &ResolvedTool, item: &ItemStruct, private: &TokenStream)
     if !tool.needs.is_empty() {
         descriptor.call("with_needs", needs_tokens(&tool.needs));
     }
+    descriptor.call_with("with_retries", tool.retries.as_ref(), |r| r.to_tokens());
     dependencies_of(descriptor, &tool.fields)
 }

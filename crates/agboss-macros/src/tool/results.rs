@@ -1,5 +1,5 @@
 //! What a tool says about its results beyond their bound: `result_ceiling` with its
-//! `ceiling_hint`, and `repeated_when`.
+//! `ceiling_hint`, `repeated_when`, and `retries` with its `retry_backoff`.
 
 use agboss_rules::codes;
 use proc_macro2::{Span, TokenStream};
@@ -7,7 +7,75 @@ use quote::{ToTokens, quote};
 use syn::spanned::Spanned;
 
 use crate::ctxt::Ctxt;
-use crate::units::{ByteSizeValue, byte_size};
+use crate::units::{ByteSizeValue, TimeSpanValue, byte_size, time_span};
+
+/// The most retries a tool may declare: past that, a failing service is better told to the
+/// model, or the run ended.
+const MOST_RETRIES: u32 = 10;
+
+/// `retries = 2, retry_backoff = millis(500)`, checked.
+pub struct RetriesValue {
+    pub retries: u32,
+    pub backoff: Option<TimeSpanValue>,
+}
+
+impl RetriesValue {
+    /// The arguments of `ToolDescriptor::with_retries`.
+    pub fn to_tokens(&self) -> TokenStream {
+        let retries = self.retries;
+        match &self.backoff {
+            Some(backoff) => {
+                let backoff = backoff.to_tokens();
+                quote!(#retries, ::core::option::Option::Some(#backoff))
+            }
+            None => quote!(#retries, ::core::option::Option::None),
+        }
+    }
+}
+
+/// `retries` is a whole number from 1 to [`MOST_RETRIES`]; `retry_backoff` a time span, and only
+/// beside `retries`.
+pub fn check_retries(
+    retries: Option<&syn::Expr>,
+    backoff: Option<&syn::Expr>,
+    cx: &mut Ctxt,
+) -> Option<RetriesValue> {
+    let backoff = backoff.and_then(|b| cx.handle(time_span(b, "retry_backoff")).map(|v| (b, v)));
+    let Some(retries) = retries else {
+        if let Some((written, _)) = backoff {
+            let detail = "`retry_backoff` is the wait before a call runs again, and this tool gives no `retries`: add `retries = 2`, or remove it";
+            cx.finding_at(
+                &codes::TOOL_RETRIES_INVALID.finding(&[("detail", &detail)]),
+                written,
+            );
+        }
+        return None;
+    };
+    let count = match retries {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(n),
+            ..
+        }) => n.base10_parse::<u32>().ok(),
+        _ => None,
+    };
+    match count {
+        Some(n) if (1..=MOST_RETRIES).contains(&n) => Some(RetriesValue {
+            retries: n,
+            backoff: backoff.map(|(_, value)| value),
+        }),
+        _ => {
+            let written = retries.to_token_stream().to_string();
+            let detail = format!(
+                "`retries = {written}` is not how many times a call runs again after a transient error: write a whole number from 1 to {MOST_RETRIES}, such as `retries = 2`"
+            );
+            cx.finding_at(
+                &codes::TOOL_RETRIES_INVALID.finding(&[("detail", &detail)]),
+                retries,
+            );
+            None
+        }
+    }
+}
 
 /// `result_ceiling = kilobytes(64), ceiling_hint = ".."`, checked.
 pub struct CeilingValue {

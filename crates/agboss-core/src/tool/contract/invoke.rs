@@ -186,7 +186,7 @@ impl<T: Tool> Invoker<T> {
         let streams = crate::tool::io::text_stream::is_text_stream::<T::Output>();
         let core = Contract::described_by(descriptor, env, streams);
         Invoker {
-            own: own_pipeline(descriptor, &core.env, core.timeout, core.bound),
+            own: own_of(descriptor, &core),
             core,
             checks: T::checks(),
             _tool: PhantomData,
@@ -196,24 +196,14 @@ impl<T: Tool> Invoker<T> {
     /// Uses `timeout` instead of the tool's own.
     pub fn with_timeout(mut self, timeout: TimeSpan) -> Self {
         self.core.timeout = timeout;
-        self.own = own_pipeline(
-            self.core.descriptor,
-            &self.core.env,
-            timeout,
-            self.core.bound,
-        );
+        self.own = own_of(self.core.descriptor, &self.core);
         self
     }
 
     /// Bounds what the model reads to `bound` (the effective bound assembly computed).
     pub fn with_bound(mut self, bound: ByteSize) -> Self {
         self.core.bound = bound;
-        self.own = own_pipeline(
-            self.core.descriptor,
-            &self.core.env,
-            self.core.timeout,
-            bound,
-        );
+        self.own = own_of(self.core.descriptor, &self.core);
         self
     }
 
@@ -384,6 +374,18 @@ impl<T: Tool> Invoker<T> {
             keep,
         )
     }
+}
+
+/// The stages the calls of `descriptor` under `core` pass on their own.
+fn own_of(descriptor: &'static ToolDescriptor, core: &Contract) -> Pipeline {
+    let env = &core.env;
+    own_pipeline(
+        descriptor,
+        env.credentials(),
+        env.clock(),
+        core.timeout,
+        core.bound,
+    )
 }
 
 fn schemas_of(

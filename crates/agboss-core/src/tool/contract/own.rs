@@ -4,27 +4,28 @@
 
 use std::sync::Arc;
 
-use super::ToolEnv;
-use crate::tool::ToolDescriptor;
+use crate::time::Clock;
 use crate::tool::gates::{ArgumentsGate, CredentialsGate};
 use crate::tool::pipeline::{Pipeline, Stage};
 use crate::tool::rules::{ArtifactRule, BoundRule, CeilingRule};
+use crate::tool::{CredentialProvider, ToolDescriptor};
 use crate::units::{ByteSize, TimeSpan};
 
 /// The pipeline of `tool`'s calls outside any agent's run: its arguments read as the contract
-/// accepts them, the credentials it `needs` (asked of `env`'s provider within `timeout`), its
-/// ceiling, its artifacts, and `bound`.
+/// accepts them, the credentials it `needs` (asked of `provider` within `timeout` on `clock`),
+/// its ceiling, its artifacts, and `bound`.
 pub(crate) fn own_pipeline(
     tool: &'static ToolDescriptor,
-    env: &ToolEnv,
+    provider: Option<&Arc<dyn CredentialProvider>>,
+    clock: &Clock,
     timeout: TimeSpan,
     bound: ByteSize,
 ) -> Pipeline {
     let mut stages: Vec<Arc<dyn Stage>> = vec![Arc::new(ArgumentsGate)];
     if !tool.needs().is_empty() {
         stages.push(Arc::new(CredentialsGate {
-            provider: env.credentials().cloned(),
-            clock: env.clock().clone(),
+            provider: provider.cloned(),
+            clock: clock.clone(),
             timeout,
         }));
     }

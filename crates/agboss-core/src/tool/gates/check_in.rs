@@ -153,7 +153,7 @@ pub(crate) struct CheckInGate {
 }
 
 /// Why a person is asked when a check-in trips.
-pub(crate) const CHECKS_IN: &str = "the tool checks in with a person before this call";
+const CHECKS_IN: &str = "the tool checks in with a person before this call";
 
 impl Stage for CheckInGate {
     fn name(&self) -> &str {

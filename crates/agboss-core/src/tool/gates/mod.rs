@@ -27,7 +27,7 @@ pub(crate) use approval::{ApprovalGate, QuestionsGate};
 pub(crate) use arguments::{ArgumentsGate, accept};
 pub use asker::{AskFailure, AskFuture, Asker};
 pub use capability::Capability;
-pub(crate) use check_in::{CHECKS_IN, CheckInGate};
+pub(crate) use check_in::CheckInGate;
 pub use check_in::{
     CheckIn, CheckInFn, CheckInPredicate, EvidenceFn, EvidenceOf, Typed, check_in_with,
     evidence_with,

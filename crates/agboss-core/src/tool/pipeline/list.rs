@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::{CallEnd, Part, Place, Stage, Then, ToolOutput};
+use super::{CallEnd, Place, Stage, Then, ToolOutput};
 use crate::tool::artifacts::artifact_call::mint;
 use crate::tool::{ArtifactShelf, ToolFailure};
 use crate::units::TimeSpan;
@@ -29,7 +29,7 @@ pub const GATE_ORDER: &[&str] = &[
 
 /// The rules, in the order they shape a result.
 pub const RULE_ORDER: &[&str] = &[
-    "ceiling", "artifact", "bound", MIDDLEWARE, "retries", "fatal", "mask", "notes",
+    "ceiling", "artifact", "bound", "mask", MIDDLEWARE, "retries", "fatal", "notes",
 ];
 
 /// The stages of one tool's calls, gates then rules, each list in the table's order. Cloning
@@ -133,11 +133,6 @@ impl Pipeline {
     /// The gates of the call's own task, in order.
     pub(crate) fn in_call(&self) -> &[Arc<dyn Stage>] {
         &self.gates[self.in_call..]
-    }
-
-    /// The rules, in order.
-    pub(crate) fn rule_stages(&self) -> &[Arc<dyn Stage>] {
-        &self.rules
     }
 
     /// Runs the rules on `output`, the result of call `end`, in order; keeps a result aside on

@@ -16,7 +16,7 @@ pub type MiddlewareFuture<'a> = Pin<Box<dyn Future<Output = Result<(), String>> 
 /// (`ApplicationBuilder::middleware`) or for one tool's (`ApplicationBuilder::tool_middleware`):
 /// it sees each call that every gate before it let through (its arguments as the contract
 /// accepts them, a person's approval already given) and may refuse it, and then sees what the
-/// call gave, bounded, before the retries and the mask.
+/// call gave, bounded and masked, before the retries.
 ///
 /// It runs inside the same rules as the built-in stages: its refusal is journaled as the call's
 /// result, a call it let through is journaled before it starts, and a resumed run asks it again

@@ -10,8 +10,8 @@
 //!
 //! - `stage.rs`: [`Stage`], the one trait every stage is a value of, and what it answers.
 //! - `call.rs`: what stages read ([`GateCall`], [`CallEnd`], [`CallHistory`]).
-//! - `output.rs`: [`ToolOutput`], a result on its way to the model; `outcome.rs`:
-//!   [`CallOutcome`], what the model then reads; `marker.rs`: how a cut is made and said.
+//! - `output.rs`: [`ToolOutput`], a result on its way to the model, and [`CallOutcome`], what
+//!   the model then reads; `marker.rs`: how a cut is made and said.
 //! - `list.rs`: [`Pipeline`] and the table of the order.
 //! - `middleware.rs`: [`Middleware`], the stage an application writes.
 
@@ -19,7 +19,6 @@ mod call;
 mod list;
 pub(crate) mod marker;
 mod middleware;
-mod outcome;
 mod output;
 mod stage;
 
@@ -28,7 +27,5 @@ pub(crate) use list::Finish;
 pub use list::{GATE_ORDER, MIDDLEWARE, Pipeline, RULE_ORDER};
 pub(crate) use middleware::MiddlewareStage;
 pub use middleware::{Middleware, MiddlewareFuture};
-pub use outcome::CallOutcome;
-pub(crate) use output::Cut;
-pub use output::ToolOutput;
+pub use output::{CallOutcome, ToolOutput};
 pub use stage::{AskPerson, Check, Part, Place, Stage, StageFuture, Then, Verdict};

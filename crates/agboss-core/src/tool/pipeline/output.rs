@@ -1,4 +1,5 @@
-//! [`ToolOutput`]: a call's result as the rules shape it, and what the model then reads of it.
+//! [`ToolOutput`]: a call's result as the rules shape it, and [`CallOutcome`], what the model
+//! then reads of it.
 //!
 //! The parts stay apart until the end: the tool's own text (its output's JSON text, or
 //! `Tool error: ...`), kept whole or cut; the framework's notes; and, when the text was cut,
@@ -7,7 +8,6 @@
 //! framework says instead of the text (a ceiling's refusal, an artifact's reference), is never
 //! cut.
 
-use super::CallOutcome;
 use super::marker::{MARKER_START, STOPPED_TOTAL, cut_point, push_marker};
 use crate::tool::{CallDigest, ToolFailure};
 use crate::units::ByteSize;
@@ -194,5 +194,48 @@ impl ToolOutput {
             result_bytes,
             failure: self.failure,
         }
+    }
+}
+
+/// The outcome of one tool call, as the agent loop feeds it back to the model.
+#[derive(Debug)]
+pub struct CallOutcome {
+    /// What the model reads: the output's JSON text or `Tool error: <message>`, bounded.
+    pub content: String,
+    /// Whether `content` was cut to the bound.
+    pub is_result_truncated: bool,
+    /// The length of the full rendered result in bytes, before bounding.
+    pub result_bytes: usize,
+    /// Why the call failed, if it did.
+    pub failure: Option<ToolFailure>,
+}
+
+impl CallOutcome {
+    /// A call that answered with the JSON text `output`, bounded to `bound`.
+    pub fn succeeded(output: String, bound: ByteSize) -> CallOutcome {
+        let mut output = ToolOutput::answered(output);
+        output.cut_to(bound.as_usize());
+        output.render()
+    }
+
+    /// A call that failed: the model reads `Tool error: <message>`, bounded to `bound`.
+    pub fn failed(failure: ToolFailure, bound: ByteSize) -> CallOutcome {
+        let mut output = ToolOutput::failed(failure);
+        output.cut_to(bound.as_usize());
+        output.render()
+    }
+
+    /// A call whose answer, the JSON text `output`, a dependency cut after reading
+    /// `bytes_read` bytes of it: bounded to `bound`, with the marker of a stopped producer
+    /// (`at least <bytes_read> bytes`).
+    pub fn cut(output: String, bound: ByteSize, bytes_read: u64) -> CallOutcome {
+        let mut output = ToolOutput::stopped(output, bytes_read);
+        output.cut_to(bound.as_usize());
+        output.render()
+    }
+
+    /// Whether the call succeeded.
+    pub fn is_ok(&self) -> bool {
+        self.failure.is_none()
     }
 }

@@ -22,16 +22,24 @@ impl Stage for MaskRule {
     }
 
     fn after(&self, _call: &CallEnd<'_>, output: &mut ToolOutput) -> Then {
+        MaskRule::apply(&self.0, output);
+        Then::Keep
+    }
+}
+
+impl MaskRule {
+    /// Masks `output` with `policy`, as the rule does.
+    pub(crate) fn apply(policy: &MaskingPolicy, output: &mut ToolOutput) {
         if output.exempt {
-            return Then::Keep;
+            return;
         }
         let kept = output.text.len();
         let masked = match output.cut {
-            Some(_) => self.0.mask_kept(&output.text),
-            None => self.0.mask(&output.text),
+            Some(_) => policy.mask_kept(&output.text),
+            None => policy.mask(&output.text),
         };
         let std::borrow::Cow::Owned(mut masked) = masked else {
-            return Then::Keep;
+            return;
         };
         match (output.cut, output.bound) {
             (Some(_), _) if masked.len() > kept => {
@@ -49,6 +57,5 @@ impl Stage for MaskRule {
             }
             _ => output.text = masked,
         }
-        Then::Keep
     }
 }
