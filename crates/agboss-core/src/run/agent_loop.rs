@@ -9,9 +9,10 @@ use tracing::Instrument;
 use super::{LeaseKeeper, LimitExceededError, RunEnv, RunError, RunOptions, assign_call_ids};
 use crate::agent::AppAgent;
 use crate::context::{AbortReason, Execution};
-use crate::journal::{Answer, LoopEvent, LoopState, Next, StoreErrorKind};
+use crate::journal::{Answer, LoopEvent, LoopState, Next};
 use crate::model::{ChatModel, ChatRequest, Message, ModelError, ToolChoice};
 use crate::spend::{BudgetExceededError, SpendEntry};
+use crate::store::StoreErrorKind;
 use crate::tool::{SchemaCheck, ToolDefinition};
 
 /// The loop of one agent in one execution.
