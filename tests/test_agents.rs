@@ -11,7 +11,7 @@ use agboss::model::{ToolCall, ToolChoice};
 use agboss::prelude::*;
 use agboss::run::{Answer, RunError};
 use agboss::spend::Budgets;
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore};
 use agboss::units::{bytes, usd};
 use agboss::{Application, Workflow};
 use serde_json::json;

@@ -12,7 +12,7 @@ use agboss::model::{ChatResponse, FinishReason, ToolChoice};
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::run::{Answer, RunError};
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore};
 use agboss::{Application, Workflow};
 use serde_json::json;
 

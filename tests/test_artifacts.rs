@@ -405,7 +405,8 @@ async fn a_result_over_its_size_is_kept_aside_and_a_tool_that_wants_it_gets_the_
             );
             // Gone with the run's end, unless kept.
             let live = store
-                .artifacts(&execution_id, "dataset/rows")
+                .artifacts()
+                .list(&execution_id, "dataset/rows")
                 .await
                 .unwrap();
             match retention {
@@ -414,12 +415,16 @@ async fn a_result_over_its_size_is_kept_aside_and_a_tool_that_wants_it_gets_the_
                     assert_eq!(live[0].reference, reference);
                     assert_eq!(live[0].size, size as u64);
                     assert_eq!(live[0].tool, "get-rows-tool");
-                    let kept = store.artifact(&execution_id, &reference).await.unwrap();
+                    let kept = store
+                        .artifacts()
+                        .get(&execution_id, &reference)
+                        .await
+                        .unwrap();
                     assert_eq!(
                         kept.unwrap().data,
                         serde_json::to_string(&rows(40)).unwrap()
                     );
-                    assert_eq!(store.delete_artifacts(&execution_id).await.unwrap(), 1);
+                    assert_eq!(store.artifacts().delete(&execution_id).await.unwrap(), 1);
                 }
                 _ => assert_eq!(live, [], "{name}: deleted when the run ended"),
             }
@@ -555,7 +560,8 @@ async fn the_ceiling_refuses_first_the_artifact_size_comes_next_and_the_bound_la
     );
     minted(&read[5].0, "dataset/rows", json_len(&rows(10)));
     let kept = store
-        .artifacts(done.execution_id(), "dataset/rows")
+        .artifacts()
+        .list(done.execution_id(), "dataset/rows")
         .await
         .unwrap();
     assert_eq!(kept.len(), 2, "only those two were kept: {kept:?}");
@@ -629,7 +635,8 @@ async fn artifacts_survive_a_resume_by_another_application_on_the_same_store() {
         );
         assert_eq!(
             store
-                .artifacts(&paused.execution_id, "dataset/rows")
+                .artifacts()
+                .list(&paused.execution_id, "dataset/rows")
                 .await
                 .unwrap(),
             [],
@@ -711,13 +718,15 @@ async fn cancelling_a_paused_run_deletes_its_artifacts() {
         .unwrap();
     let execution_id = paused.paused().expect("waits for ann").execution_id.clone();
     let live = store
-        .artifacts(&execution_id, "dataset/rows")
+        .artifacts()
+        .list(&execution_id, "dataset/rows")
         .await
         .unwrap();
     assert_eq!(live.len(), 1, "kept while the run waits");
     app.cancel(&execution_id, "the user left").await.unwrap();
     let live = store
-        .artifacts(&execution_id, "dataset/rows")
+        .artifacts()
+        .list(&execution_id, "dataset/rows")
         .await
         .unwrap();
     assert_eq!(live, [], "deleted with the cancelled run");

@@ -13,7 +13,7 @@ use agboss::channel::{AutoApproveChannel, AutoRejectChannel};
 use agboss::journal::{LoopEvent, PauseResolution};
 use agboss::model::{Message, ScriptedModel, Turn};
 use agboss::prelude::*;
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore};
 use agboss::{Application, Workflow};
 use serde_json::json;
 

@@ -342,8 +342,8 @@ async fn an_mcp_tool_whose_definition_the_store_has_not_pinned_is_a_warning() {
         definition: "{}".into(),
         at_ms: 0,
     };
-    store.see_mcp_definition(&seen("another")).await.unwrap();
+    store.pins().see(&seen("another")).await.unwrap();
     assert_eq!(agboss::describe::check_stored(&app).await.len(), 1);
-    store.see_mcp_definition(&seen("ledger")).await.unwrap();
+    store.pins().see(&seen("ledger")).await.unwrap();
     assert_eq!(agboss::describe::check_stored(&app).await, []);
 }

@@ -155,7 +155,9 @@ impl Desk {
             let store = agboss::store::SqliteStore::open(self.path("desk.db"))
                 .await
                 .unwrap();
-            let records = agboss::store::Store::thread(&store, thread).await.unwrap();
+            let records = agboss::store::Journal::thread(&store, thread)
+                .await
+                .unwrap();
             records.into_iter().map(|r| (r.agent, r.input)).collect()
         })
     }

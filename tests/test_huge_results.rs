@@ -22,7 +22,7 @@ use agboss::mcp::MESSAGE_CAP;
 use agboss::model::ScriptedModel;
 use agboss::model::Turn;
 use agboss::prelude::*;
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore};
 use agboss::tool::Subprocess;
 use agboss::units::kilobytes;
 use agboss::{Application, Workflow};

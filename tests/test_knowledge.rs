@@ -13,7 +13,7 @@ use agboss::journal::LoopEvent;
 use agboss::knowledge::{KnowledgeMode, registered_knowledge};
 use agboss::model::{Message, ScriptedModel, Turn};
 use agboss::prelude::*;
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore};
 use agboss::units::bytes;
 use agboss::{Application, ToolDefaults, Workflow};
 use serde_json::json;

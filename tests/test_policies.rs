@@ -15,7 +15,7 @@ use agboss::policy::{
     Permission, PermissionChecker, PermissionKind, PermissionRequest, UntrustedContentPolicy,
 };
 use agboss::prelude::*;
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore};
 use agboss::tool::Capability;
 use agboss::{Application, Resume, Workflow};
 use serde_json::json;

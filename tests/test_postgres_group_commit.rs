@@ -11,7 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agboss::journal::LoopEvent;
-use agboss::store::{Fence, Lease, PostgresOptions, PostgresStore, Store, StoreErrorKind};
+use agboss::store::{
+    Fence, Journal, Lease, Leases, PostgresOptions, PostgresStore, StoreErrorKind,
+};
 use pg_server::{Proxy, fresh_database};
 use store_common::{answered, started_in, texts};
 

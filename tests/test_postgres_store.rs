@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use store_common::{answered, started, started_in, texts};
 
-use agboss::store::{PostgresOptions, PostgresStore, Store, StoreErrorKind};
+use agboss::store::{Journal, Leases, PostgresOptions, PostgresStore, StoreErrorKind};
 use pg_server::{PrivateServer, Proxy, execute, fresh_database};
 
 const LONG: Duration = Duration::from_secs(3_600);

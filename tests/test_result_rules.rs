@@ -10,7 +10,7 @@ use agboss::model::{ScriptedModel, Turn};
 use agboss::policy::MaskingPolicy;
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore};
 use agboss::units::bytes;
 use agboss::{Application, Workflow};
 use serde_json::json;

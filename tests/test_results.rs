@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use agboss::journal::{LoopEvent, LoopState};
 use agboss::model::{ScriptedModel, ToolCall, Turn};
 use agboss::prelude::*;
-use agboss::store::{MemoryStore, PostgresStore, SqliteStore, Store};
+use agboss::store::{Journal, MemoryStore, PostgresStore, SqliteStore, Store};
 use agboss::units::kilobytes;
 use agboss::{Application, Resume, Workflow};
 use serde_json::json;

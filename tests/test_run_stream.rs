@@ -12,7 +12,7 @@ use agboss::journal::LoopEvent;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::run::RunEvent;
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore};
 use agboss::{Application, Resume, Workflow};
 use serde_json::json;
 

@@ -10,7 +10,7 @@ use store_common::{started, started_in};
 
 use agboss::Env;
 use agboss::journal::LoopEvent;
-use agboss::store::{SqliteStore, Store, StoreErrorKind};
+use agboss::store::{Journal, Leases, SqliteStore, Store, StoreErrorKind};
 
 fn failed(code: &str) -> LoopEvent {
     LoopEvent::Failed {

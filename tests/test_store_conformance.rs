@@ -1,11 +1,15 @@
-//! The store conformance suite (`agboss::testing::conformance`) against every store: the
-//! reference `MemoryStore`, `SqliteStore` and `PostgresStore`. Each store is one
-//! `store_conformance!` line and a `Backend` that opens it.
+//! The store conformance suites (`agboss::testing::conformance`) against every store: the
+//! reference `MemoryStore`, `SqliteStore`, `PostgresStore` and `FaultyStore` (over a memory
+//! store, no fault set). Each store is one `store_conformance!` line and a `Backend` that opens
+//! it. The suites of one part run alone too, on a backend of that part only.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use agboss::store::{Durability, PostgresStore, SqliteOptions, SqliteStore, Store};
+use agboss::store::{
+    Durability, Journal, Leases, MemoryStore, PostgresStore, SqliteOptions, SqliteStore, Store,
+};
+use agboss::testing::FaultyStore;
 use agboss::testing::conformance::{Backend, MemoryBackend, OpenFuture, differential};
 
 /// An `SqliteStore` in a file of its own temporary folder, opened again on the same file.
@@ -65,8 +69,63 @@ impl Backend for Postgres {
     }
 }
 
+/// A `FaultyStore` over a `MemoryStore`, told nothing: it behaves as the store it wraps, its
+/// sub-stores included. Opened again over the same memory store.
+#[derive(Default)]
+struct Faulty {
+    inner: Option<Arc<MemoryStore>>,
+}
+
+impl Backend for Faulty {
+    fn open(&mut self) -> OpenFuture<'_> {
+        let inner = self.inner.get_or_insert_with(Default::default).clone();
+        let store = FaultyStore::new(inner);
+        Box::pin(std::future::ready(Arc::new(store) as Arc<dyn Store>))
+    }
+}
+
+/// A `MemoryStore` seen as nothing more than a journal: what a store that is only a journal
+/// gives its suite.
+#[derive(Default)]
+struct JournalOnly {
+    store: Option<Arc<MemoryStore>>,
+}
+
+impl Backend<dyn Journal> for JournalOnly {
+    fn open(&mut self) -> OpenFuture<'_, dyn Journal> {
+        let store = self.store.get_or_insert_with(Default::default).clone();
+        Box::pin(std::future::ready(store as Arc<dyn Journal>))
+    }
+}
+
+/// A `MemoryStore` seen as nothing more than a journal with its leases.
+#[derive(Default)]
+struct LeasesOnly {
+    store: Option<Arc<MemoryStore>>,
+}
+
+impl Backend<dyn Leases> for LeasesOnly {
+    fn open(&mut self) -> OpenFuture<'_, dyn Leases> {
+        let store = self.store.get_or_insert_with(Default::default).clone();
+        Box::pin(std::future::ready(store as Arc<dyn Leases>))
+    }
+}
+
 mod memory {
     agboss::testing::store_conformance!(super::MemoryBackend::default());
+}
+
+mod faulty {
+    agboss::testing::store_conformance!(super::Faulty::default());
+}
+
+mod journal_alone {
+    agboss::testing::journal_conformance!(super::JournalOnly::default());
+}
+
+mod leases_alone {
+    agboss::testing::leases_conformance!(super::LeasesOnly::default());
+    agboss::testing::journal_conformance!(super::LeasesOnly::default());
 }
 
 mod sqlite {

@@ -70,12 +70,14 @@ impl Middleware for Quota {
     }
 }
 
+/// Where to look.
 #[dto]
 pub struct Place {
     /// A street address.
     pub address: String,
 }
 
+/// Where it is.
 #[dto]
 pub struct Point {
     /// Latitude.
@@ -118,6 +120,7 @@ impl ToolHandler for Geocode {
     }
 }
 
+/// What to pay.
 #[dto]
 pub struct Payment {
     /// How much, in cents.

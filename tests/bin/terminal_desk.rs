@@ -16,7 +16,7 @@ use agboss::dto::Value;
 use agboss::journal::{LoopEvent, PauseResolution};
 use agboss::model::{Message, ScriptedModel, Turn};
 use agboss::prelude::*;
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore};
 use agboss::{Application, Workflow};
 
 /// What to send.

@@ -14,7 +14,7 @@ use agboss::app::Env;
 use agboss::credentials::StaticCredentials;
 use agboss::model::{ScriptedModel, ToolCall, Turn};
 use agboss::prelude::*;
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore, Store};
 
 use crate::http_mcp::FakeHttpServer;
 use crate::{MARK, OpenIssue, Seen};

@@ -12,7 +12,7 @@ use agboss::model::Usage;
 use agboss::prelude::*;
 use agboss::run::{Completed, RunOutcome};
 use agboss::spend::Budgets;
-use agboss::store::{MemoryStore, Store};
+use agboss::store::{Journal, MemoryStore};
 use agboss::units::usd;
 use agboss::{Application, Workflow};
 use wire_server::{Canned, WireServer};

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use agboss::store::{PostgresStore, Store, StoreErrorKind};
+use agboss::store::{Journal, Leases, PostgresStore, StoreErrorKind};
 use pg_server::{PrivateServer, query_texts};
 
 use super::{LONG, connect, started};

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agboss::store::{Fence, Store, StoreErrorKind};
+use agboss::store::{Fence, Journal, Leases, StoreErrorKind};
 use tokio_postgres::NoTls;
 
 use super::{LONG, connect, started_in, texts};

@@ -3,7 +3,7 @@
 //! docs/mcp.md "Pinned definitions").
 
 use agboss_core::app::Application;
-use agboss_core::journal::McpPin;
+use agboss_core::store::McpPin;
 use clap::Subcommand;
 
 use crate::pauses::{Answerer, Printed};

@@ -285,16 +285,19 @@ pub mod journal {
     };
 }
 
-/// Stores: where journals are kept. [`MemoryStore`](store::MemoryStore) in this process (for
-/// tests), [`SqliteStore`](store::SqliteStore) in an embedded SQLite file (feature `sqlite`),
+/// Stores: where journals are kept. A store is one [`Store`](store::Store), made of a
+/// [`Journal`](store::Journal) with its [`Leases`](store::Leases) and the sub-stores beside them
+/// ([`ArtifactStore`](store::ArtifactStore), [`PinStore`](store::PinStore)).
+/// [`MemoryStore`](store::MemoryStore) keeps them in this process (for tests),
+/// [`SqliteStore`](store::SqliteStore) in an embedded SQLite file (feature `sqlite`),
 /// [`PostgresStore`](store::PostgresStore) in a PostgreSQL database shared by instances
-/// (feature `postgres`); docs/stores.md says what each guarantees. Hand one to
-/// [`ApplicationBuilder::store`](app::ApplicationBuilder::store).
+/// (feature `postgres`); docs/stores.md says what each guarantees, and what to implement to
+/// write one. Hand one to [`ApplicationBuilder::store`](app::ApplicationBuilder::store).
 pub mod store {
-    pub use agboss_core::journal::ExecutionShelf;
-    pub use agboss_core::journal::{
-        Fence, JournalEntry, Lease, LeaseState, McpApproval, McpDefinitionSeen, McpPin,
-        MemoryStore, Store, StoreError, StoreErrorKind, StoreFuture,
+    pub use agboss_core::journal::{Fence, JournalEntry, Lease, LeaseState};
+    pub use agboss_core::store::{
+        ArtifactStore, ExecutionShelf, Journal, Leases, McpApproval, McpDefinitionSeen, McpPin,
+        MemoryStore, PinStore, Store, StoreError, StoreErrorKind, StoreFuture,
     };
     #[cfg(feature = "sqlite")]
     pub use agboss_core::store::{Durability, SqliteOptions, SqliteStore};
@@ -307,8 +310,11 @@ pub mod store {
     /// (`agboss::testing::conformance`, feature `testing`) checks a store against them.
     pub mod implement {
         pub use agboss_core::journal::{
-            PauseChange, derive_records, fence_refusal, next_record, owner_mismatch, pause_change,
-            pin_after_approval, pin_after_seen, renew_refusal, taken_seq, thread_owner_change,
+            PauseChange, derive_records, next_record, owner_mismatch, pause_change,
+        };
+        pub use agboss_core::store::{
+            fence_refusal, pin_after_approval, pin_after_seen, renew_refusal, taken_seq,
+            thread_owner_change,
         };
     }
 }
@@ -461,13 +467,17 @@ pub mod cli {
 }
 
 /// Test harnesses: [`test_tool`](testing::test_tool), a store that fails on cue
-/// ([`FaultyStore`](testing::FaultyStore)), the stores' conformance suite and failpoints. The
+/// ([`FaultyStore`](testing::FaultyStore)), the stores' conformance suites (a whole store's,
+/// [`store_conformance!`](testing::store_conformance), and one per part of a store) and
+/// failpoints. The
 /// doubles a test plugs into an application have their own homes: the manual clock in
 /// [`time`], scripted models in [`model`].
 #[cfg(feature = "testing")]
 pub mod testing {
     pub use agboss_testing::{
-        FaultyStore, TestRun, TestTool, conformance, failpoint, store_conformance, test_tool,
+        FaultyStore, TestRun, TestTool, artifact_store_conformance, conformance, failpoint,
+        journal_conformance, leases_conformance, pin_store_conformance, store_conformance,
+        test_tool,
     };
 }
 

@@ -7,9 +7,10 @@ use super::Resume;
 use super::pause_tests::{Fixture, fixture, save};
 use crate::channel::ToolCallApprovalDecision;
 use crate::dto::PlainText;
-use crate::journal::{LoopEvent, Store};
+use crate::journal::LoopEvent;
 use crate::model::Turn;
 use crate::run::RunOutcome;
+use crate::store::Journal;
 
 /// The pause of a run started with `budgets`, answered: what the run that goes on ends with.
 async fn resumed_error(f: &Fixture, budgets: crate::spend::Budgets) -> crate::app::ResumeError {

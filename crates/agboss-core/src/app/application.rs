@@ -8,9 +8,9 @@ use agboss_rules::codes;
 use super::in_flight::{ExecutionLocks, RunningExecutions};
 use crate::assembly::{AppWorkflow, Assembly};
 use crate::base::{AssemblyError, Problem, Setting};
-use crate::journal::Store;
 use crate::model::{ModelError, ModelRouter};
 use crate::spend::Budgets;
+use crate::store::Store;
 use crate::time::Clock;
 use crate::units::{ByteSize, TimeSpan};
 

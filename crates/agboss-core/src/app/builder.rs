@@ -11,10 +11,10 @@ use crate::base::{AssemblyError, Env, FromEnv};
 use crate::channel::{Approves, Channel, ChannelRegistration};
 #[cfg(feature = "config")]
 use crate::config::Config;
-use crate::journal::{MemoryStore, Store};
 use crate::model::{ChatModel, ModelRouter};
 use crate::policy::PermissionChecker;
 use crate::spend::Budgets;
+use crate::store::{MemoryStore, Store};
 use crate::time::Clock;
 use crate::tool::CredentialProvider;
 use crate::units::TimeSpan;

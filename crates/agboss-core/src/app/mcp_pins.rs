@@ -8,8 +8,8 @@ use agboss_rules::codes;
 
 use super::Application;
 use crate::base::Problem;
-use crate::journal::{McpApproval, McpDefinitionSeen, McpPin, Store};
 use crate::mcp::{Definition, PinFuture, PinKeeper, Verdict};
+use crate::store::{McpApproval, McpDefinitionSeen, McpPin, Store};
 use crate::time::Clock;
 
 /// The application's store as the keeper of its MCP pins: pins are the application's (keyed by
@@ -30,7 +30,8 @@ impl PinKeeper for StorePins {
         Box::pin(async move {
             let held = self
                 .store
-                .mcp_pin(&self.application, server, tool)
+                .pins()
+                .get(&self.application, server, tool)
                 .await
                 .map_err(|e| e.to_string())?;
             // The common case writes nothing: the definition is the one the store saw last,
@@ -52,7 +53,8 @@ impl PinKeeper for StorePins {
             };
             let pin = self
                 .store
-                .see_mcp_definition(&seen)
+                .pins()
+                .see(&seen)
                 .await
                 .map_err(|e| e.to_string())?;
             Ok(
@@ -91,7 +93,8 @@ impl Application {
     /// changed is not called until [`approve_mcp_definition`](Self::approve_mcp_definition)).
     pub async fn mcp_pins(&self) -> Result<Vec<McpPin>, Problem> {
         self.store()
-            .mcp_pins(self.name())
+            .pins()
+            .list(self.name())
             .await
             .map_err(|e| Problem::new(&codes::STORE, e.to_string()))
     }
@@ -107,8 +110,7 @@ impl Application {
         tool: &str,
         by: &str,
     ) -> Result<McpPin, Problem> {
-        let store_failed =
-            |e: crate::journal::StoreError| Problem::new(&codes::STORE, e.to_string());
+        let store_failed = |e: crate::store::StoreError| Problem::new(&codes::STORE, e.to_string());
         let unknown = || {
             Problem::new(
                 &codes::MCP_PIN_UNKNOWN,
@@ -121,7 +123,8 @@ impl Application {
         };
         let held = self
             .store()
-            .mcp_pin(self.name(), server, tool)
+            .pins()
+            .get(self.name(), server, tool)
             .await
             .map_err(store_failed)?
             .ok_or_else(unknown)?;
@@ -134,7 +137,8 @@ impl Application {
             at_ms: millis(self.clock()),
         };
         self.store()
-            .approve_mcp_definition(&approval)
+            .pins()
+            .approve(&approval)
             .await
             .map_err(store_failed)?
             .ok_or_else(unknown)

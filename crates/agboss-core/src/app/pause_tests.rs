@@ -16,9 +16,10 @@ use crate::channel::{
 };
 use crate::component::{DependencyError, SourceLocation};
 use crate::dto::PlainText;
-use crate::journal::{LoopEvent, MemoryStore, PauseQuery, Store};
+use crate::journal::{LoopEvent, PauseQuery};
 use crate::model::{ScriptedModel, Turn};
 use crate::run::RunOutcome;
+use crate::store::{Journal, MemoryStore};
 use crate::tool::{
     Scope, Tool, ToolDescriptor, ToolError, ToolHandler, ToolRegistration, tool_input_schema,
     tool_output_schema,

@@ -32,7 +32,7 @@ type Claiming<'a> = Pin<
         dyn Future<
                 Output = (
                     crate::time::ClockTime,
-                    Result<Vec<Lease>, crate::journal::StoreError>,
+                    Result<Vec<Lease>, crate::store::StoreError>,
                 ),
             > + Send
             + 'a,

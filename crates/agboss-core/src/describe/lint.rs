@@ -111,7 +111,7 @@ async fn unpinned(app: &Application, tools: &[&'static ToolDescriptor], lints: &
     if mcp_tools.is_empty() {
         return;
     }
-    let pins = match app.store().mcp_pins(app.name()).await {
+    let pins = match app.store().pins().list(app.name()).await {
         Ok(pins) => pins,
         Err(e) => {
             let detail = format!("the MCP pins could not be read, so none is checked: {e}");

@@ -204,7 +204,7 @@ impl PauseChange {
     /// same changes with this one rule: a pause is opened once, resolved once, and what was never
     /// opened takes no change. (A late `PauseAwaiting`, its channel's word after an answer came
     /// in, is kept: it changes nothing that matters.) The error is the refusal's text, for a
-    /// [`StoreErrorKind::Invalid`](super::StoreErrorKind::Invalid).
+    /// [`StoreErrorKind::Invalid`](crate::store::StoreErrorKind::Invalid).
     ///
     /// `execution` is the record of the pause's execution after the event
     /// ([`next_record`]): its count of awaited pauses is brought up to date.

@@ -1,18 +1,23 @@
 //! Execution leases: which instance drives an execution, and the fencing token its journal
 //! writes carry.
 //!
-//! An instance claims an execution before it drives it ([`Store::acquire`](super::Store::acquire),
-//! or [`Store::claim`](super::Store::claim) for a worker looking for work), renews the claim
+//! An instance claims an execution before it drives it
+//! ([`Leases::acquire`](crate::store::Leases::acquire), or
+//! [`Leases::claim`](crate::store::Leases::claim) for a worker looking for work), renews the claim
 //! while it drives, and releases it when the run stops. Each claim gets an *epoch*, one more than
 //! the execution's last: it is the fencing token every append of the holder carries
 //! ([`Fence::Epoch`]), and a store refuses an append whose epoch is not the execution's current
 //! one, so an instance that lost its lease (paused by the OS, cut off from the store) cannot
 //! write after another took over. Whether a lease has run out is judged by the store's clock,
 //! never by the instance's.
+//!
+//! The stores keep leases ([`Leases`](crate::store::Leases)) and word their refusals
+//! ([`fence_refusal`](crate::store::fence_refusal)); what a lease is, and the rules they decide
+//! with, are here.
 
 use std::time::Duration;
 
-use super::{LoopEvent, StoreError, StoreErrorKind};
+use super::LoopEvent;
 
 /// A claim on one execution, held by one instance until it runs out, is released, or is taken
 /// by another instance after it ran out.
@@ -42,7 +47,7 @@ pub enum Fence {
     /// another drives the execution (the driver folds them in).
     Unfenced,
     /// The holder of the claim with this epoch: refused
-    /// ([`StoreErrorKind::Fenced`](super::StoreErrorKind::Fenced)) once the execution has a
+    /// ([`StoreErrorKind::Fenced`](crate::store::StoreErrorKind::Fenced)) once the execution has a
     /// newer claim, or none.
     Epoch(u64),
 }
@@ -99,29 +104,7 @@ pub struct JournalEntry {
     pub epoch: Option<u64>,
 }
 
-/// The refusal of a write (an append or a renewal) of claim `epoch` to execution
-/// `execution_id` in store `store`, whose current claim is `current` (its epoch, and whether it
-/// is still held), if it is refused. Every store refuses with these words.
-pub fn fence_refusal(
-    store: &str,
-    execution_id: &str,
-    epoch: u64,
-    current: Option<(u64, bool)>,
-) -> Option<StoreError> {
-    let why = match current {
-        Some((current, true)) if current == epoch => return None,
-        Some((current, false)) if current == epoch => "the claim was released".to_owned(),
-        Some((current, _)) => format!("claim {current} holds it now"),
-        None => "it was never claimed".to_owned(),
-    };
-    Some(StoreError::new(
-        store,
-        StoreErrorKind::Fenced,
-        format!("execution `{execution_id}`: claim {epoch} may not write: {why}"),
-    ))
-}
-
-/// Whether an append that releases its claim ([`Store::append_releasing`](super::Store::append_releasing)),
+/// Whether an append that releases its claim ([`Leases::append_releasing`](crate::store::Leases::append_releasing)),
 /// refused by its fence, is the retry of its own commit, which released the claim: claim
 /// `epoch` is the current one and released (`current`: the current claim's epoch and whether
 /// it is held), and the event at its seq is the same event from that claim (`written`: the
@@ -132,51 +115,4 @@ pub(crate) fn released_by_itself(
     written: Option<(Option<u64>, bool)>,
 ) -> bool {
     current == Some((epoch, false)) && written == Some((Some(epoch), true))
-}
-
-/// The result of an append at `seq` to a journal of `held` events, `seq` not being the next one.
-/// `written` is, when `seq` is taken, the epoch of the claim that wrote it and whether it is the
-/// same event. The same event from the same claim is a retried commit whose acknowledgement was
-/// lost: taken. Another event from that claim has diverged. Anything else is a conflict. Every
-/// store decides with this.
-pub fn taken_seq(
-    store: &str,
-    execution_id: &str,
-    held: u64,
-    seq: u64,
-    fence: Fence,
-    written: Option<(Option<u64>, bool)>,
-) -> Result<(), StoreError> {
-    match (fence, written) {
-        (Fence::Epoch(epoch), Some((Some(by), true))) if by == epoch => Ok(()),
-        (Fence::Epoch(epoch), Some((Some(by), false))) if by == epoch => Err(StoreError::new(
-            store,
-            StoreErrorKind::Diverged,
-            format!(
-                "execution `{execution_id}`: claim {epoch} wrote another event at {seq} already"
-            ),
-        )),
-        _ => Err(StoreError::new(
-            store,
-            StoreErrorKind::Conflict,
-            format!(
-                "execution `{execution_id}` has {held} events: event {seq} would not follow them"
-            ),
-        )),
-    }
-}
-
-/// The refusal of a renewal of `lease`, the execution's current claim being `current` (its
-/// epoch, and whether it is held).
-pub fn renew_refusal(store: &str, lease: &Lease, current: Option<(u64, bool)>) -> StoreError {
-    fence_refusal(store, &lease.execution_id, lease.epoch, current).unwrap_or_else(|| {
-        StoreError::new(
-            store,
-            StoreErrorKind::Fenced,
-            format!(
-                "execution `{}`: claim {} is another instance's",
-                lease.execution_id, lease.epoch
-            ),
-        )
-    })
 }

@@ -1,10 +1,15 @@
-//! The journal: what a run is made of, and where it is kept.
+//! The journal: what a run is made of.
 //!
 //! A run is a sequence of [`LoopEvent`]s (the model answered, a call finished, the run ended);
-//! its state is their fold ([`LoopState`]). The loop appends each event to a [`Store`] before it
+//! its state is their fold ([`LoopState`]). The loop appends each event to a store before it
 //! acts on the next step, so any process that reads an execution's events can go on from where
-//! it stopped. A store never rewrites what it holds. [`MemoryStore`] keeps journals in this
-//! process; persistent stores implement [`Store`] too.
+//! it stopped. A store never rewrites what it holds.
+//!
+//! Here are the events, their fold, the records a store derives from them (executions, pauses,
+//! threads' owners), what a lease is ([`Lease`], [`Fence`]), and the pure rules every store
+//! decides with ([`next_record`], [`pause_change`], `lease_holds`), so that each decides alike.
+//! Where journals are kept is [`store`](crate::store), which imports this module, never the
+//! reverse.
 //!
 //! This layer sits under both `run` (which writes journals) and `app` (which reads them to
 //! resume), so neither has to import the other for it.
@@ -13,16 +18,11 @@ mod error;
 mod event;
 mod index;
 mod lease;
-mod mcp_pin;
-mod memory;
-mod memory_artifacts;
 mod pause;
-mod shelf;
 mod state;
-mod store;
 mod thread;
 
-pub use error::{JournalError, StoreError, StoreErrorKind, StoreFuture};
+pub use error::JournalError;
 pub use event::{
     Answer, CallPermission, CallResult, INTENTS_SINCE, LoopEvent, PendingCall, PermissionDecision,
     STATE_VERSION, Spent,
@@ -31,12 +31,8 @@ pub use index::{
     ExecutionRecord, ExecutionStatus, PauseChange, derive_records, next_record, pause_change,
 };
 pub(crate) use lease::released_by_itself;
-pub use lease::{Fence, JournalEntry, Lease, LeaseState, fence_refusal, renew_refusal, taken_seq};
+pub use lease::{Fence, JournalEntry, Lease, LeaseState};
 pub(crate) use lease::{Holder, lease_holds};
-pub use mcp_pin::{McpApproval, McpDefinitionSeen, McpPin, pin_after_approval, pin_after_seen};
-pub use memory::MemoryStore;
 pub use pause::{AskedIn, CallPause, PauseOpened, PauseQuery, PauseRecord, PauseResolution};
-pub use shelf::ExecutionShelf;
 pub use state::{LoopState, Next};
-pub use store::Store;
-pub use thread::{ThreadOwner, owner_mismatch, thread_owner_change};
+pub use thread::{ThreadOwner, owner_mismatch};

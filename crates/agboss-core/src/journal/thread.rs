@@ -1,8 +1,9 @@
 //! Threads' owners: a thread belongs to the owner its first run named, for good. A store records
 //! it when it appends the first event of the thread's first execution, and refuses, in the same
 //! transaction, the first event of any later execution that names another owner
-//! ([`thread_owner_change`]), so two first runs racing in a new thread leave exactly one owner.
-//! An application reads it ([`Store::thread_owner`](super::Store::thread_owner)) before it lets
+//! ([`thread_owner_change`](crate::store::thread_owner_change)), so two first runs racing in a
+//! new thread leave exactly one owner. An application reads it
+//! ([`Journal::thread_owner`](crate::store::Journal::thread_owner)) before it lets
 //! someone read the thread's history or answer its pauses, and words a refusal with
 //! [`owner_mismatch`].
 //!
@@ -11,8 +12,6 @@
 //! thread with an owner takes no run that names none.
 
 use agboss_rules::codes;
-
-use super::{ExecutionRecord, StoreError, StoreErrorKind};
 
 /// Who owns a thread, as a store recorded it when the thread's first execution started.
 ///
@@ -99,33 +98,4 @@ pub fn owner_mismatch(
         ("owner", &belongs),
         ("asked", &who),
     ]))
-}
-
-/// The rule every store applies when it appends the first event (`seq` 0) of an execution,
-/// `record` being the execution's record after it ([`next_record`](super::next_record)) and
-/// `held` the owner the store holds for the record's thread (`None`: no run has started in it).
-///
-/// - `Ok(Some(owner))`: the thread is new: the store records `owner` for it, in the append's
-///   transaction;
-/// - `Ok(None)`: a later run of the thread's owner: nothing changes;
-/// - `Err`: the run names another owner: [`StoreErrorKind::OwnerMismatch`], and the append
-///   writes nothing.
-///
-/// The check comes after the fence and the sequence number, so an append that is not the next
-/// one is a conflict first. Applied in the same transaction as the append (the thread's row
-/// locked or made there), it leaves exactly one owner when first runs of different owners race.
-pub fn thread_owner_change(
-    store: &str,
-    record: &ExecutionRecord,
-    held: Option<&ThreadOwner>,
-) -> Result<Option<ThreadOwner>, StoreError> {
-    let asked = record.owner_id.as_deref();
-    if let Some(refused) = owner_mismatch(&record.thread_id, held, asked) {
-        return Err(StoreError::new(
-            store,
-            StoreErrorKind::OwnerMismatch,
-            refused,
-        ));
-    }
-    Ok(held.is_none().then(|| ThreadOwner::of(asked)))
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::cx::Cx;
 use super::retention::ArtifactRetention;
 use crate::agent::AppAgent;
-use crate::journal::{ExecutionShelf, Store};
+use crate::store::{ExecutionShelf, Store};
 use crate::tool::{ArtifactShelf, ToolDescriptor};
 
 impl Cx<'_> {
@@ -43,7 +43,7 @@ pub(crate) async fn run_ended(
     if retention == ArtifactRetention::Kept || !agent.is_some_and(keeps_artifacts) {
         return;
     }
-    if let Err(error) = store.delete_artifacts(execution_id).await {
+    if let Err(error) = store.artifacts().delete(execution_id).await {
         tracing::warn!(
             execution_id,
             %error,

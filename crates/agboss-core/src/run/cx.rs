@@ -8,7 +8,8 @@ use super::history::Seen;
 use super::{LeaseKeeper, RunEnv, RunError, RunOptions};
 use crate::agent::AppAgent;
 use crate::context::{AbortReason, Execution};
-use crate::journal::{LoopEvent, LoopState, StoreErrorKind};
+use crate::journal::{LoopEvent, LoopState};
+use crate::store::StoreErrorKind;
 use crate::tool::ToolOutput;
 
 /// The agent's answer tool `answer-<dto>` and the check of its arguments.
@@ -120,7 +121,7 @@ impl<'a> Cx<'a> {
     async fn catch_up(
         &self,
         state: &mut LoopState,
-        error: crate::journal::StoreError,
+        error: crate::store::StoreError,
     ) -> Result<(), RunError> {
         let id = self.execution.execution_id();
         let events = self.env.store.events(id).await.map_err(RunError::Store)?;

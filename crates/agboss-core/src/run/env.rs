@@ -3,9 +3,9 @@
 use std::sync::Arc;
 
 use super::Approvals;
-use crate::journal::Store;
 use crate::model::ModelRouter;
 use crate::spend::Budgets;
+use crate::store::Store;
 use crate::time::Clock;
 
 /// What a run needs of the application it runs in: where it journals, how it reaches models,

@@ -17,7 +17,8 @@ use agboss_rules::codes;
 use tokio::sync::Notify;
 
 use crate::context::{AbortKind, AbortReason, Signal};
-use crate::journal::{Lease, Store, StoreError};
+use crate::journal::Lease;
+use crate::store::{Store, StoreError};
 use crate::time::{Clock, ClockTime};
 
 /// The instance lost an execution's lease mid-run: it starts no further model or tool call for

@@ -6,9 +6,10 @@ use agboss_rules::codes;
 
 use crate::base::Problem;
 use crate::context::AbortReason;
-use crate::journal::{JournalError, StoreError};
+use crate::journal::JournalError;
 use crate::model::ModelError;
 use crate::spend::BudgetExceededError;
+use crate::store::StoreError;
 use crate::units::{TimeSpan, millis};
 
 /// An agent asked for more tool calls than its limit allows.
@@ -232,11 +233,7 @@ mod tests {
             limit: usd("0.50"),
             spent: usd("0.80"),
         };
-        let store = StoreError::new(
-            "memory",
-            crate::journal::StoreErrorKind::Unavailable,
-            "full",
-        );
+        let store = StoreError::new("memory", crate::store::StoreErrorKind::Unavailable, "full");
         let codes: Vec<String> = [
             RunError::LimitExceeded(limit),
             RunError::BudgetExceeded(tokens),

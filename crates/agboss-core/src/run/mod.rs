@@ -2,7 +2,7 @@
 //!
 //! The loop is a state machine over serializable state ([`LoopState`](crate::journal::LoopState))
 //! advanced one step at a time; every step is a [`LoopEvent`](crate::journal::LoopEvent)
-//! appended to the [`Store`](crate::journal::Store) before the next begins, so an execution can
+//! appended to the [`Store`](crate::store::Store) before the next begins, so an execution can
 //! be resumed from its journal. It needs only a [`RunEnv`] (store, model router, budgets) and
 //! an assembled agent ([`AppAgent`](crate::agent::AppAgent)): nothing of the application above.
 //!

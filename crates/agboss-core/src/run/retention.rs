@@ -11,6 +11,6 @@ pub enum ArtifactRetention {
     /// Deleted when the run ends: it answers, fails or is cancelled (the default).
     #[default]
     UntilRunEnds,
-    /// Kept until the application deletes them ([`Store::delete_artifacts`](crate::journal::Store::delete_artifacts)).
+    /// Kept until the application deletes them ([`ArtifactStore::delete`](crate::store::ArtifactStore::delete)).
     Kept,
 }

@@ -1,5 +1,5 @@
 //! How a store waits: on the application's clock, handed over by
-//! [`Store::use_clock`](crate::journal::Store::use_clock) (the system clock until then).
+//! [`Store::use_clock`](crate::store::Store::use_clock) (the system clock until then).
 //!
 //! On the system clock a wait is one of its timers. A [`ManualClock`](crate::time::ManualClock)
 //! moves only when a test moves it, while what a store waits for (a server, another process's

@@ -1,7 +1,8 @@
 //! The cases of artifacts: results kept by reference per execution, redeemed only within it,
-//! listed by kind oldest first, kept across reopening, and deleted with their execution.
+//! listed by kind oldest first, kept across reopening, and deleted with their execution. The
+//! suite of every [`ArtifactStore`].
 
-use agboss_core::journal::Store;
+use agboss_core::store::ArtifactStore;
 use agboss_core::tool::{Artifact, ArtifactRef};
 
 use super::Backend;
@@ -17,8 +18,8 @@ fn artifact(reference: &str, execution_id: &str, kind: &str, data: &str) -> Arti
     }
 }
 
-async fn references(store: &dyn Store, execution_id: &str, kind: &str) -> Vec<String> {
-    let listed: Vec<ArtifactRef> = store.artifacts(execution_id, kind).await.unwrap();
+async fn references(store: &dyn ArtifactStore, execution_id: &str, kind: &str) -> Vec<String> {
+    let listed: Vec<ArtifactRef> = store.list(execution_id, kind).await.unwrap();
     listed.into_iter().map(|a| a.reference).collect()
 }
 
@@ -26,37 +27,28 @@ async fn references(store: &dyn Store, execution_id: &str, kind: &str) -> Vec<St
 /// execution only: another execution asking for its reference gets nothing, as does an unknown
 /// reference. A second put of a reference held already leaves the first. Listings are per
 /// execution and exact kind, oldest first, without data; everything survives reopening.
-pub async fn keeps_artifacts_per_execution_and_lists_them_by_kind(mut backend: Box<dyn Backend>) {
+pub async fn keeps_artifacts_per_execution_and_lists_them_by_kind(
+    mut backend: Box<dyn Backend<dyn ArtifactStore>>,
+) {
     let store = backend.open().await;
     let big = format!("[\"{}\"]", "é".repeat(50_000));
     let rows = artifact("art_a", "e-1", "dataset/rows", &big);
-    store.put_artifact(&rows).await.unwrap();
+    store.put(&rows).await.unwrap();
     let pdf = artifact("art_b", "e-1", "report/pdf", "{\"pages\":3}");
-    store.put_artifact(&pdf).await.unwrap();
+    store.put(&pdf).await.unwrap();
     let later = artifact("art_c", "e-1", "dataset/rows", "[1]");
-    store.put_artifact(&later).await.unwrap();
+    store.put(&later).await.unwrap();
     store
-        .put_artifact(&artifact("art_d", "e-2", "dataset/rows", "[2]"))
+        .put(&artifact("art_d", "e-2", "dataset/rows", "[2]"))
         .await
         .unwrap();
     // A retried put changes nothing.
     let retried = artifact("art_a", "e-1", "dataset/rows", "[\"other\"]");
-    store.put_artifact(&retried).await.unwrap();
+    store.put(&retried).await.unwrap();
 
-    assert_eq!(
-        store.artifact("e-1", "art_a").await.unwrap(),
-        Some(rows.clone())
-    );
-    assert_eq!(
-        store.artifact("e-2", "art_a").await.unwrap(),
-        None,
-        "foreign"
-    );
-    assert_eq!(
-        store.artifact("e-1", "art_zz").await.unwrap(),
-        None,
-        "unknown"
-    );
+    assert_eq!(store.get("e-1", "art_a").await.unwrap(), Some(rows.clone()));
+    assert_eq!(store.get("e-2", "art_a").await.unwrap(), None, "foreign");
+    assert_eq!(store.get("e-1", "art_zz").await.unwrap(), None, "unknown");
     assert_eq!(
         references(&*store, "e-1", "dataset/rows").await,
         ["art_a", "art_c"]
@@ -70,13 +62,13 @@ pub async fn keeps_artifacts_per_execution_and_lists_them_by_kind(mut backend: B
         references(&*store, "e-3", "dataset/rows").await,
         Vec::<String>::new()
     );
-    let listed = store.artifacts("e-1", "report/pdf").await.unwrap();
+    let listed = store.list("e-1", "report/pdf").await.unwrap();
     assert_eq!(listed, [pdf.listed()]);
     assert_eq!(listed[0].size, 11);
 
     drop(store);
     let store = backend.open().await;
-    assert_eq!(store.artifact("e-1", "art_a").await.unwrap(), Some(rows));
+    assert_eq!(store.get("e-1", "art_a").await.unwrap(), Some(rows));
     assert_eq!(
         references(&*store, "e-1", "dataset/rows").await,
         ["art_a", "art_c"]
@@ -85,15 +77,17 @@ pub async fn keeps_artifacts_per_execution_and_lists_them_by_kind(mut backend: B
 
 /// Deleting an execution's artifacts deletes all of them (the count says how many) and no other
 /// execution's; deleting again deletes nothing; the deletion survives reopening.
-pub async fn deletes_artifacts_with_their_execution(mut backend: Box<dyn Backend>) {
+pub async fn deletes_artifacts_with_their_execution(
+    mut backend: Box<dyn Backend<dyn ArtifactStore>>,
+) {
     let store = backend.open().await;
     for (reference, execution) in [("art_1", "e-1"), ("art_2", "e-1"), ("art_3", "e-2")] {
         let made = artifact(reference, execution, "dataset/rows", "[]");
-        store.put_artifact(&made).await.unwrap();
+        store.put(&made).await.unwrap();
     }
-    assert_eq!(store.delete_artifacts("e-1").await.unwrap(), 2);
-    assert_eq!(store.delete_artifacts("e-1").await.unwrap(), 0);
-    assert_eq!(store.artifact("e-1", "art_1").await.unwrap(), None);
+    assert_eq!(store.delete("e-1").await.unwrap(), 2);
+    assert_eq!(store.delete("e-1").await.unwrap(), 0);
+    assert_eq!(store.get("e-1", "art_1").await.unwrap(), None);
     assert_eq!(
         references(&*store, "e-1", "dataset/rows").await,
         Vec::<String>::new()
@@ -101,6 +95,21 @@ pub async fn deletes_artifacts_with_their_execution(mut backend: Box<dyn Backend
     assert_eq!(references(&*store, "e-2", "dataset/rows").await, ["art_3"]);
     drop(store);
     let store = backend.open().await;
-    assert_eq!(store.artifact("e-1", "art_2").await.unwrap(), None);
-    assert!(store.artifact("e-2", "art_3").await.unwrap().is_some());
+    assert_eq!(store.get("e-1", "art_2").await.unwrap(), None);
+    assert!(store.get("e-2", "art_3").await.unwrap().is_some());
+}
+
+/// One `#[test]` per case of the artifacts' suite against `backend` (an expression making a
+/// fresh [`Backend<dyn ArtifactStore>`](crate::conformance::Backend), evaluated once per case; a
+/// whole store's backend is one, its artifacts found with
+/// [`Store::artifacts`](agboss_core::store::Store::artifacts)).
+#[macro_export]
+macro_rules! artifact_store_conformance {
+    ($backend:expr) => {
+        $crate::__store_conformance_cases!(
+            $backend;
+            keeps_artifacts_per_execution_and_lists_them_by_kind,
+            deletes_artifacts_with_their_execution,
+        );
+    };
 }

@@ -8,9 +8,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use agboss_core::journal::{
-    Fence, Lease, LoopEvent, MemoryStore, PauseQuery, Store, StoreError, StoreErrorKind,
-};
+use agboss_core::journal::{Fence, Lease, LoopEvent, PauseQuery};
+use agboss_core::store::{Journal, Leases, MemoryStore, StoreError, StoreErrorKind};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
@@ -207,7 +206,7 @@ fn queries() -> Vec<PauseQuery> {
     queries
 }
 
-async fn agree(reference: &dyn Store, tested: &dyn Store) -> Result<(), TestCaseError> {
+async fn agree(reference: &dyn Leases, tested: &dyn Leases) -> Result<(), TestCaseError> {
     for e in 0..EXECUTIONS {
         let id = format!("e-{e}");
         prop_assert_eq!(reference.entries(&id).await, tested.entries(&id).await);
@@ -243,7 +242,7 @@ fn ttl(long: bool) -> Duration {
     if long { LONG } else { Duration::ZERO }
 }
 
-async fn run_ops(ops: &[Op], tested: Arc<dyn Store>) -> Result<(), TestCaseError> {
+async fn run_ops(ops: &[Op], tested: Arc<dyn Leases>) -> Result<(), TestCaseError> {
     let reference = MemoryStore::new();
     // Each holder's last lease of each execution, as the stores gave it.
     let mut leases: HashMap<(u8, String), Lease> = HashMap::new();
@@ -320,7 +319,9 @@ async fn run_ops(ops: &[Op], tested: Arc<dyn Store>) -> Result<(), TestCaseError
 
 /// Runs [`DIFFERENTIAL_CASES`] random operation sequences against a fresh store of
 /// `make_backend` each and a `MemoryStore`; panics with the shrunk sequence on a difference.
-pub fn differential<B: Backend>(make_backend: impl Fn() -> B) {
+/// What it compares is the journal and its leases: a backend of a lease store
+/// (`Backend<dyn Leases>`), which a whole store's backend is.
+pub fn differential<B: Backend<dyn Leases>>(make_backend: impl Fn() -> B) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -334,7 +335,7 @@ pub fn differential<B: Backend>(make_backend: impl Fn() -> B) {
     let result = runner.run(&ops(), |ops| {
         runtime.block_on(async {
             let mut backend = make_backend();
-            let tested = backend.open().await;
+            let tested = Backend::<dyn Leases>::open(&mut backend).await;
             run_ops(&ops, tested).await
         })
     });

@@ -1,11 +1,11 @@
 //! The cases of pinned MCP definitions (issue 17, fault plan T20): a tool's first definition
 //! is pinned as approved, a later one that differs waits for a person, an approval takes only
 //! the definition seen last, pins belong to one application, and racing first sights leave one
-//! pin.
+//! pin. The suite of every [`PinStore`].
 
 use std::sync::Arc;
 
-use agboss_core::journal::{McpApproval, McpDefinitionSeen, McpPin, StoreErrorKind};
+use agboss_core::store::{McpApproval, McpDefinitionSeen, McpPin, PinStore, StoreErrorKind};
 
 use super::Backend;
 
@@ -41,24 +41,15 @@ fn tools(pins: &[McpPin]) -> Vec<(&str, &str, bool)> {
 /// kept as seen (the approved one stays) until a person approves the one seen last, which an
 /// approval of any other hash cannot do (`Conflict`). Everything survives reopening the store.
 pub async fn pins_a_first_definition_and_holds_a_changed_one_for_approval(
-    mut backend: Box<dyn Backend>,
+    mut backend: Box<dyn Backend<dyn PinStore>>,
 ) {
     let store = backend.open().await;
+    assert_eq!(store.get("desk", "notes-fs", "read").await.unwrap(), None);
     assert_eq!(
-        store.mcp_pin("desk", "notes-fs", "read").await.unwrap(),
+        store.approve(&approval("read", "a", 1)).await.unwrap(),
         None
     );
-    assert_eq!(
-        store
-            .approve_mcp_definition(&approval("read", "a", 1))
-            .await
-            .unwrap(),
-        None
-    );
-    let first = store
-        .see_mcp_definition(&seen("desk", "read", "a", 10))
-        .await
-        .unwrap();
+    let first = store.see(&seen("desk", "read", "a", 10)).await.unwrap();
     assert!(first.is_approved());
     assert_eq!(
         (
@@ -68,15 +59,9 @@ pub async fn pins_a_first_definition_and_holds_a_changed_one_for_approval(
         ),
         ("sha256:a", 10, None)
     );
-    let again = store
-        .see_mcp_definition(&seen("desk", "read", "a", 11))
-        .await
-        .unwrap();
+    let again = store.see(&seen("desk", "read", "a", 11)).await.unwrap();
     assert_eq!(again, first, "the same definition again changes nothing");
-    let changed = store
-        .see_mcp_definition(&seen("desk", "read", "b", 12))
-        .await
-        .unwrap();
+    let changed = store.see(&seen("desk", "read", "b", 12)).await.unwrap();
     assert!(!changed.is_approved());
     assert_eq!(changed.approved_hash, "sha256:a");
     assert_eq!(changed.seen_hash, "sha256:b");
@@ -86,13 +71,10 @@ pub async fn pins_a_first_definition_and_holds_a_changed_one_for_approval(
     );
     assert_eq!(changed.changed_at_ms, Some(12));
     assert_eq!(
-        store.mcp_pin("desk", "notes-fs", "read").await.unwrap(),
+        store.get("desk", "notes-fs", "read").await.unwrap(),
         Some(changed.clone())
     );
-    let stale = store
-        .approve_mcp_definition(&approval("read", "a", 13))
-        .await
-        .unwrap_err();
+    let stale = store.approve(&approval("read", "a", 13)).await.unwrap_err();
     assert_eq!(stale.kind, StoreErrorKind::Conflict, "{stale}");
     assert_eq!(
         stale.detail,
@@ -102,11 +84,11 @@ pub async fn pins_a_first_definition_and_holds_a_changed_one_for_approval(
     drop(store);
     let store = backend.open().await;
     assert_eq!(
-        store.mcp_pin("desk", "notes-fs", "read").await.unwrap(),
+        store.get("desk", "notes-fs", "read").await.unwrap(),
         Some(changed.clone())
     );
     let approved = store
-        .approve_mcp_definition(&approval("read", "b", 14))
+        .approve(&approval("read", "b", 14))
         .await
         .unwrap()
         .expect("a pin");
@@ -121,44 +103,32 @@ pub async fn pins_a_first_definition_and_holds_a_changed_one_for_approval(
     drop(store);
     let store = backend.open().await;
     assert_eq!(
-        store.mcp_pin("desk", "notes-fs", "read").await.unwrap(),
+        store.get("desk", "notes-fs", "read").await.unwrap(),
         Some(approved)
     );
 }
 
 /// Pins belong to one application, and are listed by server, then tool.
-pub async fn pins_belong_to_one_application(mut backend: Box<dyn Backend>) {
+pub async fn pins_belong_to_one_application(mut backend: Box<dyn Backend<dyn PinStore>>) {
     let store = backend.open().await;
-    store
-        .see_mcp_definition(&seen("desk", "write", "w", 1))
-        .await
-        .unwrap();
-    store
-        .see_mcp_definition(&seen("desk", "read", "a", 1))
-        .await
-        .unwrap();
-    store
-        .see_mcp_definition(&seen("other", "read", "z", 1))
-        .await
-        .unwrap();
-    store
-        .see_mcp_definition(&seen("desk", "read", "b", 2))
-        .await
-        .unwrap();
-    let desk = store.mcp_pins("desk").await.unwrap();
+    store.see(&seen("desk", "write", "w", 1)).await.unwrap();
+    store.see(&seen("desk", "read", "a", 1)).await.unwrap();
+    store.see(&seen("other", "read", "z", 1)).await.unwrap();
+    store.see(&seen("desk", "read", "b", 2)).await.unwrap();
+    let desk = store.list("desk").await.unwrap();
     assert_eq!(
         tools(&desk),
         [("notes-fs", "read", false), ("notes-fs", "write", true)]
     );
-    let other = store.mcp_pins("other").await.unwrap();
+    let other = store.list("other").await.unwrap();
     assert_eq!(tools(&other), [("notes-fs", "read", true)]);
     assert_eq!(other[0].approved_hash, "sha256:z", "its own first sight");
-    assert_eq!(store.mcp_pins("nobody").await.unwrap(), []);
+    assert_eq!(store.list("nobody").await.unwrap(), []);
 }
 
 /// Applications racing to see different first definitions of one tool leave one pin, the
 /// definition of one of them approved, and every racer reads that same approved hash back.
-pub async fn racing_first_sights_leave_one_pin(mut backend: Box<dyn Backend>) {
+pub async fn racing_first_sights_leave_one_pin(mut backend: Box<dyn Backend<dyn PinStore>>) {
     const RACERS: usize = 8;
     let store = backend.open().await;
     let tasks: Vec<_> = (0..RACERS)
@@ -166,7 +136,7 @@ pub async fn racing_first_sights_leave_one_pin(mut backend: Box<dyn Backend>) {
             let store = Arc::clone(&store);
             tokio::spawn(async move {
                 let seen = seen("desk", "race", &format!("h{i}"), 1);
-                store.see_mcp_definition(&seen).await.unwrap()
+                store.see(&seen).await.unwrap()
             })
         })
         .collect();
@@ -176,7 +146,22 @@ pub async fn racing_first_sights_leave_one_pin(mut backend: Box<dyn Backend>) {
     }
     approved.dedup();
     assert_eq!(approved.len(), 1, "one pin: {approved:?}");
-    let pins = store.mcp_pins("desk").await.unwrap();
+    let pins = store.list("desk").await.unwrap();
     assert_eq!(pins.len(), 1);
     assert_eq!(pins[0].approved_hash, approved[0]);
+}
+
+/// One `#[test]` per case of the pins' suite against `backend` (an expression making a fresh
+/// [`Backend<dyn PinStore>`](crate::conformance::Backend), evaluated once per case; a whole
+/// store's backend is one, its pins found with [`Store::pins`](agboss_core::store::Store::pins)).
+#[macro_export]
+macro_rules! pin_store_conformance {
+    ($backend:expr) => {
+        $crate::__store_conformance_cases!(
+            $backend;
+            pins_a_first_definition_and_holds_a_changed_one_for_approval,
+            pins_belong_to_one_application,
+            racing_first_sights_leave_one_pin,
+        );
+    };
 }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use agboss_core::journal::StoreErrorKind;
+use agboss_core::store::StoreErrorKind;
 use agboss_core::time::{Clock, ManualClock};
 
 use super::Backend;

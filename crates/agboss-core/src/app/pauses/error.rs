@@ -2,8 +2,8 @@
 
 use agboss_rules::codes::{self, Code};
 
-use crate::journal::StoreError;
 use crate::run::RunError;
+use crate::store::StoreError;
 
 /// Why an answer was not taken, or what failed after it was. Every refusal but a store failure
 /// leaves the pause open; a refusal of an open pause is audited (a `pause_answer_rejected` event

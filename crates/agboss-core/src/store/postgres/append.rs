@@ -31,9 +31,10 @@ use super::pool::{BEGIN, Conn, Failure, Pool};
 use super::write::{Append, Released, write};
 use super::{STORE, lease, read, sql_int};
 use crate::journal::{
-    ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind, ThreadOwner,
-    fence_refusal, next_record, pause_change, released_by_itself, taken_seq, thread_owner_change,
+    ExecutionRecord, Fence, LoopEvent, PauseRecord, ThreadOwner, next_record, pause_change,
+    released_by_itself,
 };
+use crate::store::{StoreError, StoreErrorKind, fence_refusal, taken_seq, thread_owner_change};
 
 const LOCK_EXECUTION: &str = "SELECT record FROM executions WHERE execution_id = $1 FOR UPDATE";
 const LOCK_PAUSE: &str = "SELECT record FROM pauses WHERE pause_id = $1 FOR UPDATE";

@@ -1,9 +1,13 @@
-//! Artifacts in PostgreSQL: one row per artifact in `artifacts`, each operation one statement
-//! (a put that finds its reference taken writes nothing, so a retried put is harmless).
+//! Artifacts in PostgreSQL ([`PostgresArtifacts`], the store's [`ArtifactStore`]): one row per
+//! artifact in `artifacts`, each operation one statement (a put that finds its reference taken
+//! writes nothing, so a retried put is harmless).
+
+use std::sync::Arc;
 
 use super::error::corrupt;
-use super::pool::{Conn, Failure};
+use super::pool::{Conn, Failure, Pool};
 use super::sql_int;
+use crate::store::{ArtifactStore, StoreFuture};
 use crate::tool::{Artifact, ArtifactRef};
 
 /// Version 3 of the schema: artifacts. `made` only grows, so it orders an execution's
@@ -23,7 +27,7 @@ CREATE INDEX artifacts_by_execution ON artifacts (execution_id, kind, made);
 "#;
 
 /// Keeps `artifact`.
-pub(super) async fn put(conn: &mut Conn, artifact: &Artifact) -> Result<(), Failure> {
+async fn put(conn: &mut Conn, artifact: &Artifact) -> Result<(), Failure> {
     let statement = conn
         .statement(
             "INSERT INTO artifacts (reference, execution_id, kind, tool, call_id, size, data) \
@@ -49,7 +53,7 @@ pub(super) async fn put(conn: &mut Conn, artifact: &Artifact) -> Result<(), Fail
 }
 
 /// The artifact `reference` of `execution_id`.
-pub(super) async fn get(
+async fn get(
     conn: &mut Conn,
     execution_id: &str,
     reference: &str,
@@ -84,7 +88,7 @@ pub(super) async fn get(
 }
 
 /// The artifacts of `kind` of `execution_id`, oldest first.
-pub(super) async fn list(
+async fn list(
     conn: &mut Conn,
     execution_id: &str,
     kind: &str,
@@ -115,7 +119,7 @@ pub(super) async fn list(
 }
 
 /// Deletes the artifacts of `execution_id`; how many.
-pub(super) async fn delete(conn: &mut Conn, execution_id: &str) -> Result<u64, Failure> {
+async fn delete(conn: &mut Conn, execution_id: &str) -> Result<u64, Failure> {
     let statement = conn
         .statement("DELETE FROM artifacts WHERE execution_id = $1")
         .await?;
@@ -123,4 +127,48 @@ pub(super) async fn delete(conn: &mut Conn, execution_id: &str) -> Result<u64, F
         .execute(&statement, &[&execution_id])
         .await
         .map_err(Failure::Pg)
+}
+
+/// The artifacts of one [`PostgresStore`](super::PostgresStore), on its connections.
+#[derive(Debug)]
+pub(super) struct PostgresArtifacts {
+    pub(super) pool: Arc<Pool>,
+}
+
+impl ArtifactStore for PostgresArtifacts {
+    fn put<'a>(&'a self, artifact: &'a Artifact) -> StoreFuture<'a, ()> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = put(&mut conn, artifact).await;
+            (conn, result)
+        }))
+    }
+
+    fn get<'a>(
+        &'a self,
+        execution_id: &'a str,
+        reference: &'a str,
+    ) -> StoreFuture<'a, Option<Artifact>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = get(&mut conn, execution_id, reference).await;
+            (conn, result)
+        }))
+    }
+
+    fn list<'a>(
+        &'a self,
+        execution_id: &'a str,
+        kind: &'a str,
+    ) -> StoreFuture<'a, Vec<ArtifactRef>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = list(&mut conn, execution_id, kind).await;
+            (conn, result)
+        }))
+    }
+
+    fn delete<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = delete(&mut conn, execution_id).await;
+            (conn, result)
+        }))
+    }
 }

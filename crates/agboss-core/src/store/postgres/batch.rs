@@ -29,10 +29,8 @@ use super::error::corrupt;
 use super::pool::{BEGIN, Conn, Failure};
 use super::write::{Append, Released, committed};
 use super::{STORE, lease, read, sql_int};
-use crate::journal::{
-    ExecutionRecord, Fence, LoopEvent, StoreError, StoreErrorKind, ThreadOwner, fence_refusal,
-    next_record, pause_change, thread_owner_change,
-};
+use crate::journal::{ExecutionRecord, Fence, LoopEvent, ThreadOwner, next_record, pause_change};
+use crate::store::{StoreError, StoreErrorKind, fence_refusal, thread_owner_change};
 
 const LOCK_EXECUTIONS: &str = "SELECT execution_id, record FROM executions \
      WHERE execution_id = ANY($1::text[]) ORDER BY execution_id FOR UPDATE";

@@ -8,7 +8,7 @@ use tokio_postgres::config::Host;
 use tokio_postgres::error::SqlState;
 
 use super::STORE;
-use crate::journal::{StoreError, StoreErrorKind};
+use crate::store::{StoreError, StoreErrorKind};
 
 /// Where a store's server is, for messages: `host:port`, or several of them (never the
 /// password).

@@ -29,7 +29,8 @@ use super::STORE;
 use super::liveness::{Holding, Liveness, holder_gone, live, me};
 use super::pool::{BEGIN, Conn, Failure, Pool};
 use super::sql_int;
-use crate::journal::{Lease, LeaseState, StoreError, renew_refusal};
+use crate::journal::{Lease, LeaseState};
+use crate::store::{StoreError, renew_refusal};
 
 /// The longest ttl kept as it is (about 100 years, exact as microseconds in a `float8`):
 /// longer ones last that long, which no lease outlives in practice.
@@ -126,7 +127,7 @@ FROM quick
 WHERE execution_id = $1 AND epoch = $2 AND holder = $3";
 
 /// The release made by the commit of appends that end their claims
-/// ([`Store::append_releasing`](crate::journal::Store::append_releasing)): the claims `$1`
+/// ([`Store::append_releasing`](crate::store::Store::append_releasing)): the claims `$1`
 /// (executions) at `$2` (epochs), whose rows the appends' fence checks locked in this
 /// transaction, so each is still that claim's.
 pub(super) const RELEASE_ENDED: &str = "

@@ -32,7 +32,7 @@ use tokio_postgres::Client;
 use super::STORE;
 use super::error::pg_error;
 use super::pool::Pool;
-use crate::journal::{StoreError, StoreErrorKind};
+use crate::store::{StoreError, StoreErrorKind};
 
 /// The SQL of a lease row `l` whose holder's session ended in this life of the server: the
 /// journal's "holder gone" ([`Holder::Gone`](crate::journal::Holder)). It takes the holder's key

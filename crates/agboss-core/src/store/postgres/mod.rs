@@ -26,12 +26,16 @@ mod write;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::{
+    ArtifactStore, Journal, Leases, PinStore, Store, StoreError, StoreErrorKind, StoreFuture,
+};
 use crate::journal::{
-    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, McpApproval,
-    McpDefinitionSeen, McpPin, PauseQuery, PauseRecord, Store, StoreError, StoreErrorKind,
-    StoreFuture, ThreadOwner,
+    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
+    ThreadOwner,
 };
 use crate::time::Clock;
+use artifacts::PostgresArtifacts;
+use pins::PostgresPins;
 use pool::Pool;
 
 /// The name its errors carry.
@@ -101,7 +105,7 @@ impl PostgresOptions {
 /// Connections are plain TCP (no TLS yet): use it on a network you trust, or through a tunnel.
 ///
 /// ```no_run
-/// # async fn example() -> Result<(), agboss_core::journal::StoreError> {
+/// # async fn example() -> Result<(), agboss_core::store::StoreError> {
 /// use agboss_core::store::PostgresStore;
 /// let store = PostgresStore::connect("postgres://desk@db.internal:5432/desk").await?;
 /// # Ok(()) }
@@ -109,6 +113,8 @@ impl PostgresOptions {
 #[derive(Debug)]
 pub struct PostgresStore {
     pool: Arc<Pool>,
+    artifacts: PostgresArtifacts,
+    pins: PostgresPins,
     /// Appends waiting to share a commit (`None`: each commits alone).
     group: Option<Arc<group::Group>>,
     schema: String,
@@ -190,8 +196,15 @@ impl PostgresStore {
         let conn = pool.connect().await?;
         schema::migrate(&conn.client, &schema, pool.endpoint()).await?;
         pool.give(conn);
+        let pool = Arc::new(pool);
         Ok(PostgresStore {
-            pool: Arc::new(pool),
+            artifacts: PostgresArtifacts {
+                pool: Arc::clone(&pool),
+            },
+            pins: PostgresPins {
+                pool: Arc::clone(&pool),
+            },
+            pool,
             group,
             schema,
             liveness,
@@ -238,7 +251,7 @@ impl PostgresStore {
     }
 }
 
-impl Store for PostgresStore {
+impl Journal for PostgresStore {
     fn append_as<'a>(
         &'a self,
         execution_id: &'a str,
@@ -247,17 +260,6 @@ impl Store for PostgresStore {
         fence: Fence,
     ) -> StoreFuture<'a, ()> {
         Box::pin(self.append_with(execution_id, seq, event, fence, false))
-    }
-
-    /// The append and the release in one commit (see [`write`]).
-    fn append_releasing<'a>(
-        &'a self,
-        lease: &'a Lease,
-        seq: u64,
-        event: &'a LoopEvent,
-    ) -> StoreFuture<'a, ()> {
-        let fence = lease.fence();
-        Box::pin(self.append_with(&lease.execution_id, seq, event, fence, true))
     }
 
     fn entries<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Vec<JournalEntry>> {
@@ -300,6 +302,26 @@ impl Store for PostgresStore {
             let result = read::thread(&mut conn, thread_id).await;
             (conn, result)
         }))
+    }
+
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = read::thread_owner(&mut conn, thread_id).await;
+            (conn, result)
+        }))
+    }
+}
+
+impl Leases for PostgresStore {
+    /// The append and the release in one commit (see [`write`]).
+    fn append_releasing<'a>(
+        &'a self,
+        lease: &'a Lease,
+        seq: u64,
+        event: &'a LoopEvent,
+    ) -> StoreFuture<'a, ()> {
+        let fence = lease.fence();
+        Box::pin(self.append_with(&lease.execution_id, seq, event, fence, true))
     }
 
     fn acquire<'a>(
@@ -345,90 +367,19 @@ impl Store for PostgresStore {
             (conn, result)
         }))
     }
+}
 
-    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = read::thread_owner(&mut conn, thread_id).await;
-            (conn, result)
-        }))
+impl Store for PostgresStore {
+    fn artifacts(&self) -> &dyn ArtifactStore {
+        &self.artifacts
+    }
+
+    fn pins(&self) -> &dyn PinStore {
+        &self.pins
     }
 
     fn use_clock(&self, clock: &Clock) {
         self.pool.use_clock(clock);
-    }
-
-    // Artifacts (issue 17): `artifacts.rs`.
-
-    fn put_artifact<'a>(&'a self, artifact: &'a crate::tool::Artifact) -> StoreFuture<'a, ()> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = artifacts::put(&mut conn, artifact).await;
-            (conn, result)
-        }))
-    }
-
-    fn artifact<'a>(
-        &'a self,
-        execution_id: &'a str,
-        reference: &'a str,
-    ) -> StoreFuture<'a, Option<crate::tool::Artifact>> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = artifacts::get(&mut conn, execution_id, reference).await;
-            (conn, result)
-        }))
-    }
-
-    fn artifacts<'a>(
-        &'a self,
-        execution_id: &'a str,
-        kind: &'a str,
-    ) -> StoreFuture<'a, Vec<crate::tool::ArtifactRef>> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = artifacts::list(&mut conn, execution_id, kind).await;
-            (conn, result)
-        }))
-    }
-
-    fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = artifacts::delete(&mut conn, execution_id).await;
-            (conn, result)
-        }))
-    }
-
-    fn mcp_pin<'a>(
-        &'a self,
-        application: &'a str,
-        server: &'a str,
-        tool: &'a str,
-    ) -> StoreFuture<'a, Option<McpPin>> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = pins::pin(&mut conn, application, server, tool).await;
-            (conn, result)
-        }))
-    }
-
-    fn mcp_pins<'a>(&'a self, application: &'a str) -> StoreFuture<'a, Vec<McpPin>> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = pins::pins(&mut conn, application).await;
-            (conn, result)
-        }))
-    }
-
-    fn see_mcp_definition<'a>(&'a self, seen: &'a McpDefinitionSeen) -> StoreFuture<'a, McpPin> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = pins::see(&mut conn, seen).await;
-            (conn, result)
-        }))
-    }
-
-    fn approve_mcp_definition<'a>(
-        &'a self,
-        approval: &'a McpApproval,
-    ) -> StoreFuture<'a, Option<McpPin>> {
-        Box::pin(self.pool.run(move |mut conn, _| async move {
-            let result = pins::approve(&mut conn, approval).await;
-            (conn, result)
-        }))
     }
 }
 

@@ -1,14 +1,17 @@
-//! Pinned MCP definitions in the database (issue 17, fault plan T20): one row per
-//! application, server and tool, the pin as JSON beside its key. A definition seen, or an
+//! Pinned MCP definitions in the database (issue 17, fault plan T20; [`PostgresPins`], the
+//! store's [`PinStore`]): one row per application, server and tool, the pin as JSON beside its
+//! key. A definition seen, or an
 //! approval, is one transaction that locks the pin's row, so instances racing to pin a first
 //! definition leave one row and an approval never crosses a change it did not review.
 
+use std::sync::Arc;
+
 use super::STORE;
-use super::pool::{BEGIN, Conn, Failure};
+use super::pool::{BEGIN, Conn, Failure, Pool};
 use super::read::json;
-use crate::journal::{
-    McpApproval, McpDefinitionSeen, McpPin, StoreError, StoreErrorKind, pin_after_approval,
-    pin_after_seen,
+use crate::store::{
+    McpApproval, McpDefinitionSeen, McpPin, PinStore, StoreError, StoreErrorKind, StoreFuture,
+    pin_after_approval, pin_after_seen,
 };
 
 const PIN: &str =
@@ -26,7 +29,7 @@ const UPDATE: &str = "UPDATE mcp_pins SET record = $4 \
 const WHAT: &str = "a pinned MCP definition";
 
 /// The pin of a tool.
-pub(super) async fn pin(
+async fn pin(
     conn: &mut Conn,
     application: &str,
     server: &str,
@@ -42,7 +45,7 @@ pub(super) async fn pin(
 }
 
 /// Every pin of an application, by server, then tool.
-pub(super) async fn pins(conn: &mut Conn, application: &str) -> Result<Vec<McpPin>, Failure> {
+async fn pins(conn: &mut Conn, application: &str) -> Result<Vec<McpPin>, Failure> {
     let statement = conn.statement(PINS).await?;
     let rows = conn
         .client
@@ -53,7 +56,7 @@ pub(super) async fn pins(conn: &mut Conn, application: &str) -> Result<Vec<McpPi
 }
 
 /// Records a definition seen: the pin after.
-pub(super) async fn see(conn: &mut Conn, seen: &McpDefinitionSeen) -> Result<McpPin, Failure> {
+async fn see(conn: &mut Conn, seen: &McpDefinitionSeen) -> Result<McpPin, Failure> {
     let first = pin_after_seen(None, seen).ok_or_else(|| invalid("no first pin"))?;
     let key = (&seen.application, &seen.server, &seen.tool);
     begin(conn).await?;
@@ -75,10 +78,7 @@ pub(super) async fn see(conn: &mut Conn, seen: &McpDefinitionSeen) -> Result<Mcp
 }
 
 /// Records an approval: the pin after (`None`: no pin).
-pub(super) async fn approve(
-    conn: &mut Conn,
-    approval: &McpApproval,
-) -> Result<Option<McpPin>, Failure> {
+async fn approve(conn: &mut Conn, approval: &McpApproval) -> Result<Option<McpPin>, Failure> {
     let key = (&approval.application, &approval.server, &approval.tool);
     begin(conn).await?;
     let statement = conn.statement(LOCKED).await?;
@@ -136,4 +136,45 @@ async fn commit(conn: &mut Conn) -> Result<(), Failure> {
 
 fn invalid(why: &str) -> Failure {
     Failure::Store(StoreError::new(STORE, StoreErrorKind::Invalid, why))
+}
+
+/// The pins of one [`PostgresStore`](super::PostgresStore), on its connections.
+#[derive(Debug)]
+pub(super) struct PostgresPins {
+    pub(super) pool: Arc<Pool>,
+}
+
+impl PinStore for PostgresPins {
+    fn get<'a>(
+        &'a self,
+        application: &'a str,
+        server: &'a str,
+        tool: &'a str,
+    ) -> StoreFuture<'a, Option<McpPin>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = pin(&mut conn, application, server, tool).await;
+            (conn, result)
+        }))
+    }
+
+    fn list<'a>(&'a self, application: &'a str) -> StoreFuture<'a, Vec<McpPin>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = pins(&mut conn, application).await;
+            (conn, result)
+        }))
+    }
+
+    fn see<'a>(&'a self, seen: &'a McpDefinitionSeen) -> StoreFuture<'a, McpPin> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = see(&mut conn, seen).await;
+            (conn, result)
+        }))
+    }
+
+    fn approve<'a>(&'a self, approval: &'a McpApproval) -> StoreFuture<'a, Option<McpPin>> {
+        Box::pin(self.pool.run(move |mut conn, _| async move {
+            let result = approve(&mut conn, approval).await;
+            (conn, result)
+        }))
+    }
 }

@@ -25,7 +25,7 @@ use super::error::{
     commit_unknown, connect_error, connect_timed_out, is_connection_lost, is_transient, pg_error,
     timed_out,
 };
-use crate::journal::StoreError;
+use crate::store::StoreError;
 use crate::store::wait::{self, Waits};
 use crate::time::Clock;
 
@@ -169,7 +169,7 @@ impl Pool {
         let _permit = self.permits.acquire().await.map_err(|_| {
             StoreError::new(
                 super::STORE,
-                crate::journal::StoreErrorKind::Unavailable,
+                crate::store::StoreErrorKind::Unavailable,
                 "the store is closed",
             )
         })?;
@@ -269,7 +269,7 @@ fn on_tokio() -> Result<(), StoreError> {
         .map_err(|_| {
             StoreError::new(
                 super::STORE,
-                crate::journal::StoreErrorKind::Unavailable,
+                crate::store::StoreErrorKind::Unavailable,
                 "the PostgreSQL store runs on a tokio runtime: call it from inside one",
             )
         })

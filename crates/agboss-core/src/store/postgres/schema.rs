@@ -6,7 +6,7 @@ use tokio_postgres::Client;
 
 use super::STORE;
 use super::error::pg_error;
-use crate::journal::{StoreError, StoreErrorKind};
+use crate::store::{StoreError, StoreErrorKind};
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`.
 /// Append new ones; never edit a released one.

@@ -8,7 +8,8 @@ use super::error::is_connection_lost;
 use super::pool::{Conn, Failure};
 use super::{STORE, lease, sql_int};
 use crate::channel::PauseAnswerer;
-use crate::journal::{ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind};
+use crate::journal::{ExecutionRecord, Fence, LoopEvent, PauseRecord};
+use crate::store::{StoreError, StoreErrorKind};
 
 /// One append to make: the event, its JSON as stored, and who appends it.
 pub(super) struct Append<'a> {

@@ -7,10 +7,8 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
 use super::sql::{STORE, corrupt, sql_int};
 use super::{lease, read};
-use crate::journal::{
-    ExecutionRecord, Fence, LoopEvent, PauseRecord, StoreError, StoreErrorKind, fence_refusal,
-    next_record, pause_change, taken_seq, thread_owner_change,
-};
+use crate::journal::{ExecutionRecord, Fence, LoopEvent, PauseRecord, next_record, pause_change};
+use crate::store::{StoreError, StoreErrorKind, fence_refusal, taken_seq, thread_owner_change};
 
 /// Checks and writes one append, as `MemoryStore` does: the same checks, in the same order,
 /// with the same messages. Every check comes before the first write.

@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, Transaction};
 
 use super::sql::{sql_int, sqlite_error};
-use crate::journal::StoreError;
+use crate::store::StoreError;
 use crate::tool::{Artifact, ArtifactRef};
 
 /// Version 4 of the file: artifacts. `made` is a rowid alias that only grows, so it orders an

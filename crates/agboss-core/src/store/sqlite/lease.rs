@@ -13,7 +13,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::clock;
 use super::process::{self, Process};
 use super::sql::{STORE, sql_int};
-use crate::journal::{Holder, Lease, LeaseState, StoreError, lease_holds, renew_refusal};
+use crate::journal::{Holder, Lease, LeaseState, lease_holds};
+use crate::store::{StoreError, renew_refusal};
 
 /// A lease row as the rule reads it.
 struct Row {

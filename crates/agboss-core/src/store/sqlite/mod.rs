@@ -6,10 +6,12 @@
 //! (WAL lets them read while the writer writes), on tokio's blocking threads.
 
 mod append;
+mod artifact_store;
 mod artifacts;
 mod clock;
 mod lease;
 mod options;
+mod pin_store;
 mod pins;
 mod process;
 mod read;
@@ -18,27 +20,30 @@ mod sql;
 mod writer;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, mpsc};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 use std::time::Duration;
 
+use super::{
+    ArtifactStore, Journal, Leases, PinStore, Store, StoreError, StoreErrorKind, StoreFuture,
+};
 use crate::base::Env;
 use crate::journal::{
-    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, McpApproval,
-    McpDefinitionSeen, McpPin, PauseQuery, PauseRecord, Store, StoreError, StoreErrorKind,
-    StoreFuture, ThreadOwner,
+    ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
+    ThreadOwner,
 };
+use artifact_store::SqliteArtifacts;
 pub use options::{Durability, SqliteOptions};
+use pin_store::SqlitePins;
 use read::Readers;
 use sql::{STORE, blocking, sqlite_error};
-use writer::{Done, Job, Work};
+use writer::{Done, Work, Writer};
 
 /// Keeps journals, and the indexes derived from them, in an SQLite file: durable, shared by the
 /// processes that open the same file (one writes at a time; each append is checked inside its
 /// write transaction, so two writers of one execution never both win).
 ///
 /// ```no_run
-/// # async fn example() -> Result<(), agboss_core::journal::StoreError> {
+/// # async fn example() -> Result<(), agboss_core::store::StoreError> {
 /// use agboss_core::store::SqliteStore;
 /// let store = SqliteStore::open("data/desk.db").await?;
 /// # Ok(()) }
@@ -46,10 +51,12 @@ use writer::{Done, Job, Work};
 #[derive(Debug)]
 pub struct SqliteStore {
     path: PathBuf,
-    /// `None` only while dropping, so the writer thread sees the channel close.
-    appends: Option<mpsc::Sender<Job>>,
-    writer: Option<JoinHandle<()>>,
+    /// Shared with the sub-stores; the last of them dropped ends the writer thread and waits
+    /// for it.
+    writer: Arc<Writer>,
     readers: Arc<Readers>,
+    artifacts: SqliteArtifacts,
+    pins: SqlitePins,
 }
 
 impl SqliteStore {
@@ -83,12 +90,14 @@ impl SqliteStore {
             Ok((conn, Readers::new(opening, options)))
         })
         .await?;
-        let (appends, writer) = writer::start(conn, &path)?;
+        let writer = Arc::new(Writer::start(conn, &path)?);
+        let readers = Arc::new(readers);
         Ok(SqliteStore {
             path,
-            appends: Some(appends),
-            writer: Some(writer),
-            readers: Arc::new(readers),
+            artifacts: SqliteArtifacts::new(&writer, &readers),
+            pins: SqlitePins::new(&writer, &readers),
+            writer,
+            readers,
         })
     }
 
@@ -130,44 +139,16 @@ impl SqliteStore {
     }
 }
 
-impl Drop for SqliteStore {
-    fn drop(&mut self) {
-        // Closing the channel ends the writer once it has committed what it holds; waiting for
-        // it means the file is closed when the drop returns (it can be reopened or removed).
-        drop(self.appends.take());
-        if let Some(writer) = self.writer.take() {
-            let _ = writer.join();
-        }
-    }
-}
-
 impl SqliteStore {
-    /// Hands `work` to the writer thread and waits for what it did.
-    async fn write(&self, work: Work) -> Result<Done, StoreError> {
-        let (job, reply) = Job::new(work);
-        self.appends
-            .as_ref()
-            .and_then(|appends| appends.send(job).ok())
-            .ok_or_else(writer::stopped)?;
-        reply.await.map_err(|_| writer::stopped())?
-    }
-
     async fn claimed(&self, work: Work) -> Result<Vec<Lease>, StoreError> {
-        match self.write(work).await? {
+        match self.writer.write(work).await? {
             Done::Claimed(leases) => Ok(leases),
             Done::Written | Done::Pinned(_) => Ok(Vec::new()),
         }
     }
-
-    async fn pinned(&self, work: Work) -> Result<Option<McpPin>, StoreError> {
-        match self.write(work).await? {
-            Done::Pinned(pin) => Ok(pin),
-            Done::Written | Done::Claimed(_) => Ok(None),
-        }
-    }
 }
 
-impl Store for SqliteStore {
+impl Journal for SqliteStore {
     fn append_as<'a>(
         &'a self,
         execution_id: &'a str,
@@ -187,7 +168,7 @@ impl Store for SqliteStore {
                 json,
                 fence,
             };
-            self.write(work).await.map(|_| ())
+            self.writer.write(work).await.map(|_| ())
         })
     }
 
@@ -224,6 +205,16 @@ impl Store for SqliteStore {
         Box::pin(self.readers.read(move |conn| read::thread(conn, &id)))
     }
 
+    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
+        let id = thread_id.to_owned();
+        Box::pin(
+            self.readers
+                .read(move |conn| read::thread_owner(conn, &id).map_err(|e| sqlite_error(&e))),
+        )
+    }
+}
+
+impl Leases for SqliteStore {
     fn acquire<'a>(
         &'a self,
         execution_id: &'a str,
@@ -239,11 +230,17 @@ impl Store for SqliteStore {
     }
 
     fn renew<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()> {
-        Box::pin(async move { self.write(Work::Renew(lease.clone())).await.map(|_| ()) })
+        Box::pin(async move {
+            let work = Work::Renew(lease.clone());
+            self.writer.write(work).await.map(|_| ())
+        })
     }
 
     fn release<'a>(&'a self, lease: &'a Lease) -> StoreFuture<'a, ()> {
-        Box::pin(async move { self.write(Work::Release(lease.clone())).await.map(|_| ()) })
+        Box::pin(async move {
+            let work = Work::Release(lease.clone());
+            self.writer.write(work).await.map(|_| ())
+        })
     }
 
     fn claim<'a>(
@@ -260,14 +257,6 @@ impl Store for SqliteStore {
         Box::pin(self.claimed(work))
     }
 
-    fn thread_owner<'a>(&'a self, thread_id: &'a str) -> StoreFuture<'a, Option<ThreadOwner>> {
-        let id = thread_id.to_owned();
-        Box::pin(
-            self.readers
-                .read(move |conn| read::thread_owner(conn, &id).map_err(|e| sqlite_error(&e))),
-        )
-    }
-
     fn lease<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, Option<LeaseState>> {
         let id = execution_id.to_owned();
         Box::pin(
@@ -275,85 +264,14 @@ impl Store for SqliteStore {
                 .read(move |conn| lease::state(conn, &id).map_err(|e| sqlite_error(&e))),
         )
     }
+}
 
-    // Artifacts (issue 17): `artifacts.rs`.
-
-    fn put_artifact<'a>(&'a self, artifact: &'a crate::tool::Artifact) -> StoreFuture<'a, ()> {
-        let write = artifacts::ArtifactWrite::Put(Box::new(artifact.clone()));
-        Box::pin(async move { self.write(Work::Artifacts(write)).await.map(|_| ()) })
+impl Store for SqliteStore {
+    fn artifacts(&self) -> &dyn ArtifactStore {
+        &self.artifacts
     }
 
-    fn artifact<'a>(
-        &'a self,
-        execution_id: &'a str,
-        reference: &'a str,
-    ) -> StoreFuture<'a, Option<crate::tool::Artifact>> {
-        let (id, reference) = (execution_id.to_owned(), reference.to_owned());
-        Box::pin(
-            self.readers
-                .read(move |conn| artifacts::get(conn, &id, &reference)),
-        )
-    }
-
-    fn artifacts<'a>(
-        &'a self,
-        execution_id: &'a str,
-        kind: &'a str,
-    ) -> StoreFuture<'a, Vec<crate::tool::ArtifactRef>> {
-        let (id, kind) = (execution_id.to_owned(), kind.to_owned());
-        Box::pin(
-            self.readers
-                .read(move |conn| artifacts::list(conn, &id, &kind)),
-        )
-    }
-
-    fn delete_artifacts<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
-        let id = execution_id.to_owned();
-        Box::pin(async move {
-            let counted = id.clone();
-            let held = self
-                .readers
-                .read(move |conn| artifacts::count(conn, &counted))
-                .await?;
-            let write = artifacts::ArtifactWrite::Delete(id);
-            self.write(Work::Artifacts(write)).await?;
-            Ok(held)
-        })
-    }
-
-    fn mcp_pin<'a>(
-        &'a self,
-        application: &'a str,
-        server: &'a str,
-        tool: &'a str,
-    ) -> StoreFuture<'a, Option<McpPin>> {
-        let key = (application.to_owned(), server.to_owned(), tool.to_owned());
-        Box::pin(
-            self.readers
-                .read(move |conn| pins::pin(conn, &key.0, &key.1, &key.2)),
-        )
-    }
-
-    fn mcp_pins<'a>(&'a self, application: &'a str) -> StoreFuture<'a, Vec<McpPin>> {
-        let application = application.to_owned();
-        Box::pin(
-            self.readers
-                .read(move |conn| pins::pins(conn, &application)),
-        )
-    }
-
-    fn see_mcp_definition<'a>(&'a self, seen: &'a McpDefinitionSeen) -> StoreFuture<'a, McpPin> {
-        Box::pin(async move {
-            self.pinned(Work::SeeMcp(seen.clone()))
-                .await?
-                .ok_or_else(writer::stopped)
-        })
-    }
-
-    fn approve_mcp_definition<'a>(
-        &'a self,
-        approval: &'a McpApproval,
-    ) -> StoreFuture<'a, Option<McpPin>> {
-        Box::pin(self.pinned(Work::ApproveMcp(approval.clone())))
+    fn pins(&self) -> &dyn PinStore {
+        &self.pins
     }
 }

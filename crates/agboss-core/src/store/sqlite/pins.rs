@@ -5,7 +5,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::sql::{STORE, corrupt, sqlite_error};
-use crate::journal::{
+use crate::store::{
     McpApproval, McpDefinitionSeen, McpPin, StoreError, StoreErrorKind, pin_after_approval,
     pin_after_seen,
 };

@@ -14,9 +14,9 @@ use serde::de::DeserializeOwned;
 use super::options::SqliteOptions;
 use super::sql::{STORE, blocking, corrupt, sql_int, sqlite_error};
 use crate::journal::{
-    ExecutionRecord, JournalEntry, LoopEvent, PauseQuery, PauseRecord, StoreError, StoreErrorKind,
-    ThreadOwner,
+    ExecutionRecord, JournalEntry, LoopEvent, PauseQuery, PauseRecord, ThreadOwner,
 };
+use crate::store::{StoreError, StoreErrorKind};
 
 /// How many read connections a store opens at most (on first use). Reads are short; a few
 /// connections keep the cores busy.

@@ -8,7 +8,7 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 use super::options::{Durability, SqliteOptions};
 use super::sql::{STORE, sqlite_error};
-use crate::journal::{StoreError, StoreErrorKind};
+use crate::store::{StoreError, StoreErrorKind};
 
 /// Marks the file as an agboss store (`PRAGMA application_id`, "agbs"), so another program's
 /// database is refused instead of being written into.

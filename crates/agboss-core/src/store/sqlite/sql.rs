@@ -2,7 +2,7 @@
 //! that cannot be read are reported, integers as SQLite keeps them, and blocking work kept off
 //! the async threads.
 
-use crate::journal::{StoreError, StoreErrorKind};
+use crate::store::{StoreError, StoreErrorKind};
 
 /// The name its errors carry.
 pub(super) const STORE: &str = "sqlite";

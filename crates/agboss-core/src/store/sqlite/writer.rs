@@ -16,9 +16,8 @@ use tokio::sync::oneshot;
 use super::append::apply;
 use super::sql::{STORE, sqlite_error};
 use super::{lease, pins};
-use crate::journal::{
-    Fence, Lease, LoopEvent, McpApproval, McpDefinitionSeen, McpPin, StoreError, StoreErrorKind,
-};
+use crate::journal::{Fence, Lease, LoopEvent};
+use crate::store::{McpApproval, McpDefinitionSeen, McpPin, StoreError, StoreErrorKind};
 
 /// The most appends one transaction takes: bounds how long the first one waits.
 const MAX_GROUP: usize = 512;
@@ -29,7 +28,7 @@ const BUSY_RETRIES: u32 = 5;
 
 /// One write on its way to the writer: an append or a lease operation.
 #[derive(Debug)]
-pub(super) struct Job {
+struct Job {
     work: Work,
     reply: oneshot::Sender<Result<Done, StoreError>>,
 }
@@ -82,7 +81,7 @@ pub(super) enum Done {
 
 impl Job {
     /// The job, and where its result arrives.
-    pub(super) fn new(work: Work) -> (Job, oneshot::Receiver<Result<Done, StoreError>>) {
+    fn new(work: Work) -> (Job, oneshot::Receiver<Result<Done, StoreError>>) {
         let (reply, result) = oneshot::channel();
         (Job { work, reply }, result)
     }
@@ -97,23 +96,55 @@ pub(super) fn stopped() -> StoreError {
     )
 }
 
-/// Starts the writer thread on `conn`.
-pub(super) fn start(
-    conn: Connection,
-    path: &Path,
-) -> Result<(mpsc::Sender<Job>, JoinHandle<()>), StoreError> {
-    let (appends, received) = mpsc::channel();
-    let writer = std::thread::Builder::new()
-        .name("agboss-sqlite-writer".into())
-        .spawn(move || run(conn, &received))
-        .map_err(|e| {
-            StoreError::new(
-                STORE,
-                StoreErrorKind::Unavailable,
-                format!("cannot start the writer of `{}`: {e}", path.display()),
-            )
-        })?;
-    Ok((appends, writer))
+/// The writer thread's end: where jobs go. The store and its sub-stores share it; dropping the
+/// last of them closes the channel, which ends the thread once it has committed what it holds,
+/// and waits for it, so the file is closed when that drop returns (it can be reopened or
+/// removed).
+#[derive(Debug)]
+pub(super) struct Writer {
+    /// `None` only while dropping, so the thread sees the channel close.
+    jobs: Option<mpsc::Sender<Job>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Writer {
+    /// Starts the writer thread on `conn`.
+    pub(super) fn start(conn: Connection, path: &Path) -> Result<Writer, StoreError> {
+        let (jobs, received) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("agboss-sqlite-writer".into())
+            .spawn(move || run(conn, &received))
+            .map_err(|e| {
+                StoreError::new(
+                    STORE,
+                    StoreErrorKind::Unavailable,
+                    format!("cannot start the writer of `{}`: {e}", path.display()),
+                )
+            })?;
+        Ok(Writer {
+            jobs: Some(jobs),
+            thread: Some(thread),
+        })
+    }
+
+    /// Hands `work` to the thread and waits for what it did.
+    pub(super) async fn write(&self, work: Work) -> Result<Done, StoreError> {
+        let (job, reply) = Job::new(work);
+        self.jobs
+            .as_ref()
+            .and_then(|jobs| jobs.send(job).ok())
+            .ok_or_else(stopped)?;
+        reply.await.map_err(|_| stopped())?
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        drop(self.jobs.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 fn run(mut conn: Connection, received: &mpsc::Receiver<Job>) {

@@ -104,7 +104,7 @@ pub struct WantedArgument {
 pub type ShelfFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, String>> + Send + 'a>>;
 
 /// The artifacts of one execution, as the call contract reaches them: the loop gives each call
-/// one over the application's store (`journal::ExecutionShelf`), scoped to the call's
+/// one over the application's store (`store::ExecutionShelf`), scoped to the call's
 /// execution, so a call never sees another execution's artifacts.
 pub trait ArtifactShelf: Send + Sync {
     /// Keeps `artifact` (of this shelf's execution).

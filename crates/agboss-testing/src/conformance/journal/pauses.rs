@@ -3,12 +3,15 @@
 use agboss_core::journal::{LoopEvent, PauseQuery};
 use agboss_rules::codes;
 
-use super::Backend;
-use super::cases::{append_all, pause_ids};
-use super::events::*;
+use agboss_core::store::Journal;
+
+use super::appends::pause_ids;
+use crate::conformance::Backend;
+use crate::conformance::events::*;
+use crate::conformance::support::append_all;
 
 /// A pause's record as it opens, awaits, sees an answer refused, and closes each way.
-pub async fn derives_pause_records(mut backend: Box<dyn Backend>) {
+pub async fn derives_pause_records(mut backend: Box<dyn Backend<dyn Journal>>) {
     let store = backend.open().await;
     append_all(&*store, "e-1", &every_variant("e-1")).await;
     for (i, resolution) in resolutions().into_iter().enumerate() {
@@ -53,7 +56,9 @@ type Opened<'a> = (&'a str, Option<&'a str>, u64);
 
 /// `open_pauses`: open ones only; by owner (thread-owner pauses only), thread and execution,
 /// combined; oldest first (then by execution id, then journal position); at most `limit`.
-pub async fn lists_open_pauses_by_filter_oldest_first_with_limit(mut backend: Box<dyn Backend>) {
+pub async fn lists_open_pauses_by_filter_oldest_first_with_limit(
+    mut backend: Box<dyn Backend<dyn Journal>>,
+) {
     let store = backend.open().await;
     let journals: [(&str, &str, &[Opened<'_>]); 3] = [
         (

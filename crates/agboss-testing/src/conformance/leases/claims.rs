@@ -1,33 +1,24 @@
-//! The cases of leases and fencing: claims, their epochs, running out by the store's clock,
+//! The cases of claims and fencing: claims, their epochs, running out by the store's clock,
 //! renewals, releases, workers' claims of runnable executions, and the fence every append of a
 //! holder carries.
-//!
-//! A ttl of zero runs out at once (by the next operation, on any clock); [`LONG`] never runs
-//! out within a case.
 
 use agboss_rules::codes;
 use std::sync::Arc;
 use std::time::Duration;
 
-use agboss_core::journal::{Fence, JournalEntry, Lease, LoopEvent, StoreErrorKind};
+use agboss_core::journal::{Fence, JournalEntry, Lease, LoopEvent};
+use agboss_core::store::{Leases, StoreErrorKind};
 
-use super::Backend;
-use super::cases::{append_all, refusal};
-use super::events::*;
-
-/// A lease that outlives any case.
-pub const LONG: Duration = Duration::from_secs(3_600);
-
-pub(super) fn fenced(execution: &str, epoch: u64, why: &str) -> (StoreErrorKind, String) {
-    (
-        StoreErrorKind::Fenced,
-        format!("execution `{execution}`: claim {epoch} may not write: {why}"),
-    )
-}
+use super::{LONG, fenced};
+use crate::conformance::Backend;
+use crate::conformance::events::*;
+use crate::conformance::support::{append_all, refusal};
 
 /// A claim holds an execution against everyone (its holder too) until it is released or runs
 /// out; each new claim has the next epoch; a replaced claim can no longer renew.
-pub async fn claims_an_execution_once_until_released_or_run_out(mut backend: Box<dyn Backend>) {
+pub async fn claims_an_execution_once_until_released_or_run_out(
+    mut backend: Box<dyn Backend<dyn Leases>>,
+) {
     let store = backend.open().await;
     assert_eq!(store.lease("e-1").await.unwrap(), None, "never claimed");
     let a = store
@@ -86,7 +77,7 @@ pub async fn claims_an_execution_once_until_released_or_run_out(mut backend: Box
 
 /// A lease that ran out (by the store's clock) is taken over with the next epoch; the old
 /// holder can neither renew nor write. One that ran out but that nobody took can be renewed.
-pub async fn a_lease_that_ran_out_is_taken_over(mut backend: Box<dyn Backend>) {
+pub async fn a_lease_that_ran_out_is_taken_over(mut backend: Box<dyn Backend<dyn Leases>>) {
     let store = backend.open().await;
     let a = store
         .acquire("e-1", "a", Duration::ZERO)
@@ -130,7 +121,9 @@ pub async fn a_lease_that_ran_out_is_taken_over(mut backend: Box<dyn Backend>) {
 /// Appends carry their writer: a holder's are checked against the current claim, unfenced
 /// ones (answers to pauses) are taken whoever holds the execution; the journal keeps who wrote
 /// each event.
-pub async fn fenced_appends_are_checked_against_the_current_claim(mut backend: Box<dyn Backend>) {
+pub async fn fenced_appends_are_checked_against_the_current_claim(
+    mut backend: Box<dyn Backend<dyn Leases>>,
+) {
     let store = backend.open().await;
     let never = store
         .append_as("e-1", 0, &started("e-1", None, Some("u")), Fence::Epoch(1))
@@ -184,7 +177,7 @@ pub async fn fenced_appends_are_checked_against_the_current_claim(mut backend: B
 /// same claim is taken without a second row; another event there from that claim has
 /// diverged; from anyone else it is a conflict.
 pub async fn a_retried_append_is_taken_once_and_a_different_one_diverges(
-    mut backend: Box<dyn Backend>,
+    mut backend: Box<dyn Backend<dyn Leases>>,
 ) {
     let store = backend.open().await;
     let a = store.acquire("e-1", "a", LONG).await.unwrap().unwrap();
@@ -221,7 +214,9 @@ pub async fn a_retried_append_is_taken_once_and_a_different_one_diverges(
 
 /// Releases that come at once each give up their own claim and nothing else: a claim taken
 /// over meanwhile stays with its new holder.
-pub async fn releases_at_once_each_give_up_their_own_claim(mut backend: Box<dyn Backend>) {
+pub async fn releases_at_once_each_give_up_their_own_claim(
+    mut backend: Box<dyn Backend<dyn Leases>>,
+) {
     let store = backend.open().await;
     let id = |i: usize| format!("e-{i:02}");
     let mut leases = Vec::new();
@@ -271,7 +266,9 @@ pub async fn releases_at_once_each_give_up_their_own_claim(mut backend: Box<dyn 
 /// A worker's claim takes the executions that can go on (not ended, not only waiting for
 /// answers) that no live lease holds, oldest first, at most `limit`; two claims at once never
 /// share an execution.
-pub async fn claims_runnable_executions_oldest_first_and_once(mut backend: Box<dyn Backend>) {
+pub async fn claims_runnable_executions_oldest_first_and_once(
+    mut backend: Box<dyn Backend<dyn Leases>>,
+) {
     let store = backend.open().await;
     let waiting = |id: &str, pause: &str| {
         vec![
@@ -350,10 +347,7 @@ pub async fn claims_runnable_executions_oldest_first_and_once(mut backend: Box<d
     assert_eq!(claimed, expected, "every one claimed, none twice");
 }
 
-async fn runnable_of(
-    store: &dyn agboss_core::journal::Store,
-    ids: std::ops::RangeInclusive<u32>,
-) -> Vec<bool> {
+async fn runnable_of(store: &dyn Leases, ids: std::ops::RangeInclusive<u32>) -> Vec<bool> {
     let mut runnable = Vec::new();
     for i in ids {
         let record = store.execution(&format!("e-{i}")).await.unwrap().unwrap();
@@ -366,7 +360,7 @@ async fn runnable_of(
 /// through the reopened store. (Whether it is live in between is the store's liveness: a store
 /// whose closing ends the holder's session with the server counts the holder gone until it
 /// renews; docs/durability.md, "Liveness".)
-pub async fn keeps_leases_across_reopening(mut backend: Box<dyn Backend>) {
+pub async fn keeps_leases_across_reopening(mut backend: Box<dyn Backend<dyn Leases>>) {
     let store = backend.open().await;
     let a = store.acquire("e-1", "a", LONG).await.unwrap().unwrap();
     store

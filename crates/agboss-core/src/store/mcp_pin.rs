@@ -49,7 +49,7 @@ impl McpPin {
 }
 
 /// A definition of a server tool an application saw: what a store records with
-/// [`Store::see_mcp_definition`](super::Store::see_mcp_definition).
+/// [`PinStore::see`](super::PinStore::see).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct McpDefinitionSeen {
     /// The application that saw it.
@@ -67,7 +67,7 @@ pub struct McpDefinitionSeen {
 }
 
 /// A person's approval of the definition of a pinned tool the server gives now: what a store
-/// records with [`Store::approve_mcp_definition`](super::Store::approve_mcp_definition).
+/// records with [`PinStore::approve`](super::PinStore::approve).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct McpApproval {
     /// The application whose pin it is.

@@ -1,21 +1,22 @@
 //! The case of a run's last append, which releases its claim with it
-//! ([`Store::append_releasing`](agboss_core::journal::Store::append_releasing)).
+//! ([`Leases::append_releasing`](agboss_core::store::Leases::append_releasing)).
 
 use agboss_rules::codes;
 use std::time::Duration;
 
-use agboss_core::journal::{ExecutionStatus, Fence, Lease, LoopEvent, Store};
+use agboss_core::journal::{ExecutionStatus, Fence, Lease, LoopEvent};
+use agboss_core::store::Leases;
 
-use super::Backend;
-use super::cases::refusal;
-use super::events::*;
-use super::leases::{LONG, fenced};
+use super::{LONG, fenced};
+use crate::conformance::Backend;
+use crate::conformance::events::*;
+use crate::conformance::support::refusal;
 
 /// A run's last append writes its event and gives the claim up, at once: the execution is free
 /// to claim, the old claim can renew and write nothing more, and its retry (the same event)
 /// is taken without a second row. A claim that is no longer current writes nothing and
 /// releases nothing.
-pub async fn the_last_append_of_a_claim_releases_it(mut backend: Box<dyn Backend>) {
+pub async fn the_last_append_of_a_claim_releases_it(mut backend: Box<dyn Backend<dyn Leases>>) {
     let store = backend.open().await;
     let a = store.acquire("e-1", "a", LONG).await.unwrap().unwrap();
     let journal = [started("e-1", None, None), model_answered(1, &[])];
@@ -111,7 +112,7 @@ pub async fn the_last_append_of_a_claim_releases_it(mut backend: Box<dyn Backend
 }
 
 /// Appends `events` from seq 0 under `lease`, each expected to be taken.
-async fn append_under(store: &dyn Store, lease: &Lease, events: &[LoopEvent]) {
+async fn append_under(store: &dyn Leases, lease: &Lease, events: &[LoopEvent]) {
     for (seq, event) in events.iter().enumerate() {
         store
             .append_as(&lease.execution_id, seq as u64, event, lease.fence())

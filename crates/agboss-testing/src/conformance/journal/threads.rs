@@ -3,11 +3,12 @@
 
 use std::sync::Arc;
 
-use agboss_core::journal::{Store, StoreErrorKind, ThreadOwner};
+use agboss_core::journal::ThreadOwner;
+use agboss_core::store::{Journal, StoreErrorKind};
 
-use super::Backend;
-use super::cases::{append_all, refusal};
-use super::events::*;
+use crate::conformance::Backend;
+use crate::conformance::events::*;
+use crate::conformance::support::{append_all, refusal};
 
 fn mismatch(thread: &str, owner: &str, asked: &str) -> (StoreErrorKind, String) {
     (
@@ -19,7 +20,7 @@ fn mismatch(thread: &str, owner: &str, asked: &str) -> (StoreErrorKind, String) 
     )
 }
 
-async fn executions_of(store: &dyn Store, thread: &str) -> Vec<String> {
+async fn executions_of(store: &dyn Journal, thread: &str) -> Vec<String> {
     let records = store.thread(thread).await.unwrap();
     records.into_iter().map(|r| r.execution_id).collect()
 }
@@ -28,7 +29,9 @@ async fn executions_of(store: &dyn Store, thread: &str) -> Vec<String> {
 /// good: a later run naming another owner (or none, or one in a thread of nobody) is refused
 /// with `OwnerMismatch` and writes nothing; its seq stays free, and the same execution may
 /// start in a thread of its own. The owners survive reopening the store.
-pub async fn a_thread_belongs_to_the_owner_its_first_run_named(mut backend: Box<dyn Backend>) {
+pub async fn a_thread_belongs_to_the_owner_its_first_run_named(
+    mut backend: Box<dyn Backend<dyn Journal>>,
+) {
     let store = backend.open().await;
     assert_eq!(store.thread_owner("t-1").await.unwrap(), None, "no run yet");
     append_all(&*store, "e-1", &[started("e-1", Some("t-1"), Some("ann"))]).await;
@@ -86,7 +89,9 @@ pub async fn a_thread_belongs_to_the_owner_its_first_run_named(mut backend: Box<
 /// First runs of one new thread racing, each its own execution, two per owner: exactly one
 /// owner's runs are taken (both of them), every other is refused with `OwnerMismatch`, and the
 /// thread's owner and listing say so.
-pub async fn racing_first_runs_of_a_thread_leave_exactly_one_owner(mut backend: Box<dyn Backend>) {
+pub async fn racing_first_runs_of_a_thread_leave_exactly_one_owner(
+    mut backend: Box<dyn Backend<dyn Journal>>,
+) {
     const OWNERS: usize = 8;
     let store = backend.open().await;
     for round in 0..3 {

@@ -1,9 +1,10 @@
-//! The artifacts a [`MemoryStore`](super::MemoryStore) keeps: by reference, in the order they
-//! were put.
+//! The artifacts a [`MemoryStore`](super::MemoryStore) keeps ([`ArtifactStore`]): by
+//! reference, in the order they were put.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use crate::store::{ArtifactStore, StoreFuture};
 use crate::tool::{Artifact, ArtifactRef};
 
 /// Artifacts by reference, and their references in the order they were put.
@@ -23,38 +24,51 @@ impl MemoryArtifacts {
         // Each change is whole before the lock is let go.
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
 
-    pub(super) fn put(&self, artifact: &Artifact) {
+impl ArtifactStore for MemoryArtifacts {
+    fn put<'a>(&'a self, artifact: &'a Artifact) -> StoreFuture<'a, ()> {
         let mut shelves = self.lock();
-        if shelves.by_reference.contains_key(&artifact.reference) {
-            return;
+        if !shelves.by_reference.contains_key(&artifact.reference) {
+            shelves.order.push(artifact.reference.clone());
+            shelves
+                .by_reference
+                .insert(artifact.reference.clone(), artifact.clone());
         }
-        shelves.order.push(artifact.reference.clone());
-        shelves
-            .by_reference
-            .insert(artifact.reference.clone(), artifact.clone());
+        Box::pin(std::future::ready(Ok(())))
     }
 
-    pub(super) fn get(&self, execution_id: &str, reference: &str) -> Option<Artifact> {
-        self.lock()
+    fn get<'a>(
+        &'a self,
+        execution_id: &'a str,
+        reference: &'a str,
+    ) -> StoreFuture<'a, Option<Artifact>> {
+        let found = self
+            .lock()
             .by_reference
             .get(reference)
             .filter(|a| a.execution_id == execution_id)
-            .cloned()
+            .cloned();
+        Box::pin(std::future::ready(Ok(found)))
     }
 
-    pub(super) fn list(&self, execution_id: &str, kind: &str) -> Vec<ArtifactRef> {
+    fn list<'a>(
+        &'a self,
+        execution_id: &'a str,
+        kind: &'a str,
+    ) -> StoreFuture<'a, Vec<ArtifactRef>> {
         let shelves = self.lock();
-        shelves
+        let listed = shelves
             .order
             .iter()
             .filter_map(|reference| shelves.by_reference.get(reference))
             .filter(|a| a.execution_id == execution_id && a.kind == kind)
             .map(Artifact::listed)
-            .collect()
+            .collect();
+        Box::pin(std::future::ready(Ok(listed)))
     }
 
-    pub(super) fn delete(&self, execution_id: &str) -> u64 {
+    fn delete<'a>(&'a self, execution_id: &'a str) -> StoreFuture<'a, u64> {
         let mut shelves = self.lock();
         let before = shelves.by_reference.len();
         shelves
@@ -65,6 +79,7 @@ impl MemoryArtifacts {
             order,
         } = &mut *shelves;
         order.retain(|reference| by_reference.contains_key(reference));
-        (before - by_reference.len()) as u64
+        let deleted = (before - by_reference.len()) as u64;
+        Box::pin(std::future::ready(Ok(deleted)))
     }
 }

@@ -1,33 +1,15 @@
-//! The fixed cases. Each takes a fresh backend, opens its store, and panics with what differs
-//! from the reference behaviour. Refusals are asserted to the kind and the exact detail
-//! (stores differ only in their name).
+//! The cases of appends and reads: the order, the refusals, racing writers, the records derived
+//! after every event, a thread's listing, reopening, and every event read back as written.
 
 use agboss_rules::codes;
 use std::sync::Arc;
 
-use agboss_core::journal::{
-    Answer, ExecutionStatus, LoopEvent, PauseQuery, PauseResolution, Store, StoreError,
-    StoreErrorKind,
-};
+use agboss_core::journal::{Answer, ExecutionStatus, LoopEvent, PauseQuery, PauseResolution};
+use agboss_core::store::{Journal, StoreErrorKind};
 
-use super::Backend;
-use super::events::*;
-
-/// Appends `events` to `execution` from seq 0, each expected to be taken.
-pub(super) async fn append_all(store: &dyn Store, execution: &str, events: &[LoopEvent]) {
-    for (seq, event) in events.iter().enumerate() {
-        store
-            .append(execution, seq as u64, event)
-            .await
-            .unwrap_or_else(|e| panic!("append {seq} of `{execution}`: {e}"));
-    }
-}
-
-/// A refusal's kind and detail.
-pub(super) fn refusal(result: Result<(), StoreError>) -> (StoreErrorKind, String) {
-    let error = result.expect_err("a refusal");
-    (error.kind, error.detail)
-}
+use crate::conformance::Backend;
+use crate::conformance::events::*;
+use crate::conformance::support::{append_all, refusal};
 
 fn conflict(execution: &str, held: u64, seq: u64) -> (StoreErrorKind, String) {
     (
@@ -42,7 +24,9 @@ pub(super) fn pause_ids(pauses: &[agboss_core::journal::PauseRecord]) -> Vec<&st
 
 /// Events come back in the order appended; a seq already taken or past the next is a
 /// `Conflict`, and changes nothing.
-pub async fn appends_in_order_and_refuses_a_stale_or_early_seq(mut backend: Box<dyn Backend>) {
+pub async fn appends_in_order_and_refuses_a_stale_or_early_seq(
+    mut backend: Box<dyn Backend<dyn Journal>>,
+) {
     let store = backend.open().await;
     let journal = [
         started("e-1", None, None),
@@ -70,7 +54,7 @@ pub async fn appends_in_order_and_refuses_a_stale_or_early_seq(mut backend: Box<
 
 /// The refusals of `MemoryStore`: a journal starts with `started`, once; a pause is opened
 /// once, resolved once, and changed only once opened. A refused event writes nothing, and its seq stays free.
-pub async fn refuses_what_memory_refuses(mut backend: Box<dyn Backend>) {
+pub async fn refuses_what_memory_refuses(mut backend: Box<dyn Backend<dyn Journal>>) {
     let store = backend.open().await;
     let not_started = store.append("e-1", 0, &answered("hi")).await;
     let starts = |e: &str| {
@@ -152,7 +136,9 @@ pub async fn refuses_what_memory_refuses(mut backend: Box<dyn Backend>) {
 
 /// Many tasks race to append each seq of one execution: exactly one wins each, every other
 /// gets `Conflict`, and the journal holds the winners in order.
-pub async fn exactly_one_of_racing_appends_wins_each_seq(mut backend: Box<dyn Backend>) {
+pub async fn exactly_one_of_racing_appends_wins_each_seq(
+    mut backend: Box<dyn Backend<dyn Journal>>,
+) {
     const RACERS: usize = 16;
     const SEQS: u64 = 12;
     let store = backend.open().await;
@@ -191,7 +177,7 @@ pub async fn exactly_one_of_racing_appends_wins_each_seq(mut backend: Box<dyn Ba
 }
 
 /// Executions appended to concurrently, each by its own task, are all kept whole.
-pub async fn concurrent_executions_all_append(mut backend: Box<dyn Backend>) {
+pub async fn concurrent_executions_all_append(mut backend: Box<dyn Backend<dyn Journal>>) {
     let store = backend.open().await;
     let tasks: Vec<_> = (0..40)
         .map(|i| {
@@ -223,7 +209,9 @@ pub async fn concurrent_executions_all_append(mut backend: Box<dyn Backend>) {
 
 /// The execution record after each kind of event: its thread, owner, tenant, input, status,
 /// open pauses and event count.
-pub async fn derives_the_execution_record_after_every_event(mut backend: Box<dyn Backend>) {
+pub async fn derives_the_execution_record_after_every_event(
+    mut backend: Box<dyn Backend<dyn Journal>>,
+) {
     let store = backend.open().await;
     let journal = every_variant("e-1");
     for (seq, event) in journal.iter().enumerate() {
@@ -296,7 +284,7 @@ pub async fn derives_the_execution_record_after_every_event(mut backend: Box<dyn
 }
 
 /// A thread's executions in the order they started (not by id); an unknown thread has none.
-pub async fn lists_a_thread_in_start_order(mut backend: Box<dyn Backend>) {
+pub async fn lists_a_thread_in_start_order(mut backend: Box<dyn Backend<dyn Journal>>) {
     let store = backend.open().await;
     for id in ["e-3", "e-1", "e-2"] {
         append_all(&*store, id, &[started(id, Some("t-1"), Some("u-1"))]).await;
@@ -314,7 +302,7 @@ pub async fn lists_a_thread_in_start_order(mut backend: Box<dyn Backend>) {
 }
 
 /// What a store took is still there, and still checked, after it is dropped and opened again.
-pub async fn keeps_everything_across_reopening(mut backend: Box<dyn Backend>) {
+pub async fn keeps_everything_across_reopening(mut backend: Box<dyn Backend<dyn Journal>>) {
     let store = backend.open().await;
     let journal = every_variant("e-1");
     append_all(&*store, "e-1", &journal).await;
@@ -348,7 +336,7 @@ pub async fn keeps_everything_across_reopening(mut backend: Box<dyn Backend>) {
 }
 
 /// Every event variant comes back equal, and serializes to the very bytes it did before.
-pub async fn round_trips_every_event_byte_for_byte(mut backend: Box<dyn Backend>) {
+pub async fn round_trips_every_event_byte_for_byte(mut backend: Box<dyn Backend<dyn Journal>>) {
     let store = backend.open().await;
     let mut journals = vec![("e-1", every_variant("e-1"))];
     journals.push((
@@ -368,7 +356,7 @@ pub async fn round_trips_every_event_byte_for_byte(mut backend: Box<dyn Backend>
 
 /// A journal of the first layout (a `started` of version 1, without thread, owner, tenant or
 /// budgets) is taken and read back as it was, in the execution's own thread.
-pub async fn reads_a_journal_of_the_first_layout(mut backend: Box<dyn Backend>) {
+pub async fn reads_a_journal_of_the_first_layout(mut backend: Box<dyn Backend<dyn Journal>>) {
     let store = backend.open().await;
     let v1 = r#"{"event":"started","version":1,"execution_id":"e-old","workflow":"desk","agent":"notes","visit":1,"input":"hi"}"#;
     let first: LoopEvent = serde_json::from_str(v1).expect("a version 1 event");

@@ -1,5 +1,6 @@
-//! [`ExecutionShelf`]: one execution's artifacts in a [`Store`], as the call contract reaches
-//! them ([`ArtifactShelf`]).
+//! [`ExecutionShelf`]: one execution's artifacts in a [`Store`] (its
+//! [`ArtifactStore`](super::ArtifactStore)), as the call contract reaches them
+//! ([`ArtifactShelf`]).
 
 use std::sync::Arc;
 
@@ -35,7 +36,8 @@ impl ArtifactShelf for ExecutionShelf {
     fn put<'a>(&'a self, artifact: &'a Artifact) -> ShelfFuture<'a, ()> {
         Box::pin(async move {
             self.store
-                .put_artifact(artifact)
+                .artifacts()
+                .put(artifact)
                 .await
                 .map_err(|e| e.to_string())
         })
@@ -44,7 +46,8 @@ impl ArtifactShelf for ExecutionShelf {
     fn get<'a>(&'a self, reference: &'a str) -> ShelfFuture<'a, Option<Artifact>> {
         Box::pin(async move {
             self.store
-                .artifact(&self.execution_id, reference)
+                .artifacts()
+                .get(&self.execution_id, reference)
                 .await
                 .map_err(|e| e.to_string())
         })
@@ -53,7 +56,8 @@ impl ArtifactShelf for ExecutionShelf {
     fn live<'a>(&'a self, kind: &'a str) -> ShelfFuture<'a, Vec<ArtifactRef>> {
         Box::pin(async move {
             self.store
-                .artifacts(&self.execution_id, kind)
+                .artifacts()
+                .list(&self.execution_id, kind)
                 .await
                 .map_err(|e| e.to_string())
         })
