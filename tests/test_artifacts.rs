@@ -20,6 +20,7 @@ use agboss::store::{MemoryStore, PostgresStore, SqliteStore, Store};
 use agboss::tool::Wanted;
 use agboss::units::{bytes, kilobytes};
 use agboss::{Application, Resume, Workflow};
+use fixtures::stores::each_store;
 
 #[dto]
 pub struct RowsQuery {
@@ -154,19 +155,10 @@ pub struct Order {
 #[channel_role(name = "ship-approval-channel", approves = Order, answered_by = ThreadOwner)]
 pub struct ShipApproval;
 
-/// Leaves the question in the owner's inbox.
-#[channel(name = "ship-inbox-channel")]
-pub struct ShipInbox;
-
-impl ChannelHandler for ShipInbox {
-    type Role = ShipApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<ShipApproval>,
-    ) -> Result<ChannelOutcome<ShipApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the question in the owner's inbox.
+    #[channel(name = "ship-inbox-channel")]
+    pub struct ShipInbox for ShipApproval;
 }
 
 /// Ships an order, once a person approves.
@@ -341,25 +333,10 @@ fn json_len(value: &Rows) -> usize {
     serde_json::to_string(value).unwrap().len()
 }
 
-/// The stores a run is kept in, each new and empty.
-async fn stores() -> Vec<(&'static str, Arc<dyn Store>, Option<Box<dyn std::any::Any>>)> {
-    let folder = tempfile::tempdir().unwrap();
-    let sqlite = SqliteStore::open(folder.path().join("agboss.db"))
-        .await
-        .unwrap();
-    let database = pg_server::fresh_database();
-    let postgres = PostgresStore::connect(database.url()).await.unwrap();
-    vec![
-        ("memory", Arc::new(MemoryStore::new()), None),
-        ("sqlite", Arc::new(sqlite), Some(Box::new(folder))),
-        ("postgres", Arc::new(postgres), Some(Box::new(database))),
-    ]
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_result_over_its_size_is_kept_aside_and_a_tool_that_wants_it_gets_the_data() {
     agboss::model::forbid_real_requests(true);
-    for (name, store, _keep) in stores().await {
+    for (name, store, _keep) in each_store().await {
         for retention in [ArtifactRetention::UntilRunEnds, ArtifactRetention::Kept] {
             let drawn = Arc::new(Drawn::default());
             let model = Relay::new(vec![
@@ -430,7 +407,7 @@ async fn a_result_over_its_size_is_kept_aside_and_a_tool_that_wants_it_gets_the_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_foreign_or_other_kind_reference_is_refused_with_the_live_ones() {
     agboss::model::forbid_real_requests(true);
-    for (name, store, _keep) in stores().await {
+    for (name, store, _keep) in each_store().await {
         let drawn = Arc::new(Drawn::default());
         // An earlier run's artifact, kept: another execution's, so foreign to the next run.
         let earlier = Relay::new(vec![vec![("get-rows-tool", r#"{"rows": 9}"#.into())]]);

@@ -20,19 +20,10 @@ use agboss::{Application, Workflow};
 #[channel_role(name = "spare-approval-channel", approves = Value, answered_by = ThreadOwner)]
 pub struct SpareApproval;
 
-/// Leaves the question in the owner's inbox.
-#[channel(name = "spare-inbox-channel")]
-pub struct SpareInbox;
-
-impl ChannelHandler for SpareInbox {
-    type Role = SpareApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<SpareApproval>,
-    ) -> Result<ChannelOutcome<SpareApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the question in the owner's inbox.
+    #[channel(name = "spare-inbox-channel")]
+    pub struct SpareInbox for SpareApproval;
 }
 
 #[dto]

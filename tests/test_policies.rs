@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use agboss::dto::Value;
 use agboss::journal::{LoopEvent, LoopState};
@@ -24,19 +24,10 @@ use serde_json::json;
 #[channel_role(name = "desk-approval-channel", approves = Value, answered_by = ThreadOwner)]
 pub struct DeskApproval;
 
-/// Leaves the question in the owner's inbox.
-#[channel(name = "desk-inbox-channel")]
-pub struct DeskInbox;
-
-impl ChannelHandler for DeskInbox {
-    type Role = DeskApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<DeskApproval>,
-    ) -> Result<ChannelOutcome<DeskApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the question in the owner's inbox.
+    #[channel(name = "desk-inbox-channel")]
+    pub struct DeskInbox for DeskApproval;
 }
 
 /// What the tools did.
@@ -184,7 +175,7 @@ fn desk(
         Box<dyn FnOnce(agboss::app::ApplicationBuilder) -> agboss::app::ApplicationBuilder>,
     >,
 ) -> Desk {
-    traced();
+    fixtures::traced::traced();
     let store = Arc::new(MemoryStore::new());
     let effects = Arc::new(Effects::default());
     let web = Arc::new(Web::default());
@@ -389,57 +380,10 @@ fn injections() -> Vec<(String, &'static str, Value)> {
     all
 }
 
-/// The binary's one subscriber, installed before any test reaches a call site: a subscriber
-/// scoped to one test races with other tests caching the sites' interest first.
-fn traced() -> &'static Traced {
-    static TRACED: OnceLock<&'static Traced> = OnceLock::new();
-    TRACED.get_or_init(|| {
-        let traced: &'static Traced = Box::leak(Box::default());
-        tracing::subscriber::set_global_default(traced).expect("the binary's only subscriber");
-        traced
-    })
-}
-
-/// Counts the `untrusted-content` asks traced.
-#[derive(Default)]
-struct Traced {
-    asks: AtomicU32,
-}
-
-impl tracing::Subscriber for &'static Traced {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        tracing::span::Id::from_u64(1)
-    }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, event: &tracing::Event<'_>) {
-        struct Fields(String);
-        impl tracing::field::Visit for Fields {
-            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-                self.0.push_str(&format!("{}={value:?};", field.name()));
-            }
-        }
-        let mut fields = Fields(String::new());
-        event.record(&mut fields);
-        let asked = fields.0.contains("decision=Ask");
-        if fields.0.contains("agboss.permission")
-            && asked
-            && fields.0.contains("rule=untrusted-content")
-        {
-            self.asks.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t21_injected_text_in_a_tool_result_gets_no_high_impact_call_through() {
     agboss::model::forbid_real_requests(true);
-    let traced = traced();
+    let traced = fixtures::traced::traced();
 
     let injections = injections();
     assert!(injections.len() >= 50);
@@ -490,7 +434,15 @@ async fn t21_injected_text_in_a_tool_result_gets_no_high_impact_call_through() {
         high_impact.is_empty(),
         "calls that ran without a person: {high_impact:?}"
     );
-    let traced_asks = traced.asks.load(Ordering::SeqCst);
+    let traced_asks = traced
+        .events()
+        .iter()
+        .filter(|fields| {
+            fields.contains("agboss.permission")
+                && fields.contains("decision=Ask")
+                && fields.contains("rule=untrusted-content")
+        })
+        .count();
     assert_eq!(traced_asks, blocked, "each blocked attempt traced once");
     println!(
         "T21: injected phrasings {}; high-impact calls without approval 0; blocked and journaled {blocked}; traced {traced_asks}",

@@ -23,19 +23,10 @@ pub struct TransferInput {
 #[channel_role(name = "transfer-approval-channel", approves = TransferInput, answered_by = ThreadOwner)]
 pub struct TransferApproval;
 
-/// Waits for the owner.
-#[channel(name = "owner-inbox-channel")]
-pub struct OwnerInbox;
-
-impl ChannelHandler for OwnerInbox {
-    type Role = TransferApproval;
-
-    async fn send(
-        &self,
-        _: ChannelAsk<TransferApproval>,
-    ) -> Result<ChannelOutcome<TransferApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Waits for the owner.
+    #[channel(name = "owner-inbox-channel")]
+    pub struct OwnerInbox for TransferApproval;
 }
 
 /// Moves money between the owner's accounts.

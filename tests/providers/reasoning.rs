@@ -8,7 +8,6 @@
 
 use std::sync::Arc;
 
-use agboss::channel::ChannelAsk;
 use agboss::config::Config;
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
@@ -61,22 +60,13 @@ pub struct Forecaster;
 )]
 pub struct CityApproval;
 
-/// Asks nobody in particular: the answer comes later, by `resume`.
-#[channel(
-    name = "later-city-approval-channel",
-    description = "Waits for the owner"
-)]
-pub struct Later;
-
-impl ChannelHandler for Later {
-    type Role = CityApproval;
-
-    async fn send(
-        &self,
-        _: ChannelAsk<CityApproval>,
-    ) -> Result<ChannelOutcome<CityApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Asks nobody in particular: the answer comes later, by `resume`.
+    #[channel(
+        name = "later-city-approval-channel",
+        description = "Waits for the owner"
+    )]
+    pub struct Later for CityApproval;
 }
 
 #[tool(
