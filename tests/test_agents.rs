@@ -14,19 +14,11 @@ use agboss::spend::Budgets;
 use agboss::store::{MemoryStore, Store};
 use agboss::units::{bytes, usd};
 use agboss::{Application, Workflow};
+use fixtures::journal::{journaled, only_journal};
 use serde_json::json;
 
-#[dto]
-pub struct Words {
-    /// Words.
-    pub words: String,
-}
-
-#[dto]
-pub struct Found {
-    /// What was found.
-    pub found: Vec<String>,
-}
+mod loop_common;
+use loop_common::{Found, Verdict, Words, completed, failed};
 
 /// What tools saw, for assertions.
 #[derive(Default)]
@@ -148,16 +140,6 @@ impl ToolHandler for Long {
 )]
 pub struct Helper;
 
-/// The structured answer.
-#[dto]
-pub struct Verdict {
-    /// The verdict.
-    pub ok: bool,
-    /// Why.
-    #[schemars(length(min = 3))]
-    pub reason: String,
-}
-
 #[agent(
     name = "judge",
     description = "Judges",
@@ -190,9 +172,7 @@ struct Fixture {
 impl Fixture {
     /// The events of the only execution run.
     async fn journal(&self) -> Vec<LoopEvent> {
-        let ids = self.store.execution_ids();
-        assert_eq!(ids.len(), 1, "{ids:?}");
-        self.store.events(&ids[0]).await.unwrap()
+        only_journal(&self.store).await
     }
 }
 
@@ -562,14 +542,7 @@ async fn a_structured_answer_is_validated_and_a_bad_one_goes_back() {
             "Tool error: invalid input: reason: must be at least 3 characters long, got 2",
         ),
     ]);
-    let outcome = f
-        .app
-        .run("desk", "judge it")
-        .agent("judge")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(&f.app, "judge", "judge it").await;
     assert_eq!(
         outcome.answer,
         Answer::Structured(json!({"ok": true, "reason": "all checks pass"}))
@@ -607,12 +580,7 @@ async fn an_agents_own_tool_choice_holds_on_every_turn() {
 #[tokio::test]
 async fn an_agent_with_an_output_may_not_answer_in_text() {
     let f = fixture([Turn::text("it is fine")]);
-    let error = f
-        .app
-        .run("desk", "judge it")
-        .agent("judge")
-        .await
-        .unwrap_err();
+    let error = failed(&f.app, "judge", "judge it").await;
     assert_eq!(
         error.to_string(),
         "agent `judge` answers through `answer-verdict`, but the model answered in text"
@@ -735,12 +703,16 @@ async fn on_tool_end_reports_truncation() {
     );
 }
 
-async fn journal_of(events: &[LoopEvent]) -> Arc<MemoryStore> {
-    let store = Arc::new(MemoryStore::new());
-    for (seq, event) in events.iter().enumerate() {
-        store.append("resumable", seq as u64, event).await.unwrap();
-    }
-    store
+/// The run `resumable` resumed from the first of its `events`, by a fixture whose model answers
+/// once it read the search's result: that fixture, and the run's answer.
+async fn resumed_from(events: &[LoopEvent]) -> (Fixture, Option<String>) {
+    let resumed = fixture_over(
+        journaled("resumable", events).await,
+        [Turn::text("resumed").expect_tool_result("about a")],
+    );
+    let outcome = resumed.app.resume_execution("resumable", None).await;
+    let text = outcome.unwrap().text().map(str::to_owned);
+    (resumed, text)
 }
 
 #[tokio::test]
@@ -762,55 +734,21 @@ async fn a_run_resumes_from_its_journal_without_redoing_steps() {
         "started, answered, the call's intent, finished, failed"
     );
 
-    // Crashed after the model's answer was journaled: the pending call runs on resume, the
-    // model is not asked that turn again.
-    let resumed = fixture_over(
-        journal_of(&events[..2]).await,
-        [Turn::text("resumed").expect_tool_result("about a")],
-    );
-    let outcome = resumed
-        .app
-        .resume_execution("resumable", None)
-        .await
-        .unwrap();
-    assert_eq!(outcome.text(), Some("resumed"));
-    assert_eq!(resumed.model.requests().len(), 1);
-    assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 1);
-    assert_eq!(
-        resumed.seen.keys.lock().unwrap()[0],
-        "resumable:helper:1:call_0",
-        "the same id"
-    );
-
-    // Crashed after the call's intent was journaled: it may have run, and its tool runs
-    // again (its default `on_crash = rerun`) with the same id and key.
-    let resumed = fixture_over(
-        journal_of(&events[..3]).await,
-        [Turn::text("resumed").expect_tool_result("about a")],
-    );
-    let outcome = resumed
-        .app
-        .resume_execution("resumable", None)
-        .await
-        .unwrap();
-    assert_eq!(outcome.text(), Some("resumed"));
-    assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 1);
-    assert_eq!(
-        resumed.seen.keys.lock().unwrap()[0],
-        "resumable:helper:1:call_0",
-        "the same key"
-    );
+    // Crashed after the model's answer was journaled (2 events): the pending call runs on
+    // resume, the model is not asked that turn again. Crashed after the call's intent was
+    // journaled (3): it may have run, and its tool runs again (its default `on_crash =
+    // rerun`) with the same id and key.
+    for (kept, same) in [(2, "the same id"), (3, "the same key")] {
+        let (resumed, text) = resumed_from(&events[..kept]).await;
+        assert_eq!(text.as_deref(), Some("resumed"));
+        assert_eq!(resumed.model.requests().len(), 1);
+        assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 1);
+        let key = resumed.seen.keys.lock().unwrap()[0].clone();
+        assert_eq!(key, "resumable:helper:1:call_0", "{same}");
+    }
 
     // Crashed after the call finished: nothing is run again.
-    let resumed = fixture_over(
-        journal_of(&events[..4]).await,
-        [Turn::text("resumed").expect_tool_result("about a")],
-    );
-    resumed
-        .app
-        .resume_execution("resumable", None)
-        .await
-        .unwrap();
+    let (resumed, _) = resumed_from(&events[..4]).await;
     assert_eq!(resumed.model.requests().len(), 1);
     assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 0);
 }

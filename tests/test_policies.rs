@@ -18,6 +18,7 @@ use agboss::prelude::*;
 use agboss::store::{MemoryStore, Store};
 use agboss::tool::Capability;
 use agboss::{Application, Resume, Workflow};
+use fixtures::policy::Always;
 use serde_json::json;
 
 /// Approves any call; the thread's owner answers.
@@ -198,6 +199,13 @@ fn desk(
     }
 }
 
+impl Desk {
+    /// How Ann's run of `input` went.
+    async fn ask(&self, input: &str) -> agboss::run::RunOutcome {
+        self.app.run("desk", input).owner("ann").await.unwrap()
+    }
+}
+
 /// Ann approves the first pause of `paused`; how the run went on.
 async fn approve_first(desk: &Desk, paused: &agboss::run::Paused) -> agboss::run::RunOutcome {
     let pause_id = &paused.pending[0].pause_id;
@@ -223,12 +231,7 @@ async fn a_check_in_asks_about_large_refunds_only_with_the_evidence() {
         Turn::text("Refunded after approval."),
     ]);
     let desk = desk(&model, None);
-    let small = desk
-        .app
-        .run("desk", "refund A-1")
-        .owner("ann")
-        .await
-        .unwrap();
+    let small = desk.ask("refund A-1").await;
     assert_eq!(small.text(), Some("Refunded."));
     let journal = events(&desk.store, small.execution_id()).await;
     assert!(
@@ -239,12 +242,7 @@ async fn a_check_in_asks_about_large_refunds_only_with_the_evidence() {
         "a check-in that does not trip leaves no event: {journal:?}"
     );
 
-    let large = desk
-        .app
-        .run("desk", "refund B-2")
-        .owner("ann")
-        .await
-        .unwrap();
+    let large = desk.ask("refund B-2").await;
     let paused = large.paused().expect("a person is asked first");
     let question = &paused.pending[0].question;
     assert_eq!(question["evidence"], "refund of $2500.00 for order B-2");
@@ -277,20 +275,9 @@ async fn a_check_in_asks_about_large_refunds_only_with_the_evidence() {
 }
 
 /// No deletes in this workspace.
-struct NoDeletes;
-
-impl PermissionChecker for NoDeletes {
-    fn name(&self) -> &str {
-        "no-deletes"
-    }
-
-    fn governs(&self) -> &[Capability] {
-        &[Capability::Destructive]
-    }
-
-    fn check(&self, _request: &PermissionRequest<'_>) -> Permission {
-        Permission::deny("workspace-read-only", "deletes are off in this workspace")
-    }
+fn no_deletes() -> Always {
+    let deny = Permission::deny("workspace-read-only", "deletes are off in this workspace");
+    Always::new("no-deletes", Capability::Destructive, deny)
 }
 
 #[tokio::test]
@@ -301,13 +288,8 @@ async fn a_denial_is_a_refusal_the_model_reads_and_is_journaled() {
         Turn::text("I could not delete them.")
             .expect_tool_result("Tool error: not permitted: deletes are off in this workspace (rule `workspace-read-only`)"),
     ]);
-    let desk = desk(&model, Some(Box::new(|b| b.permissions(NoDeletes))));
-    let outcome = desk
-        .app
-        .run("desk", "delete invoices")
-        .owner("ann")
-        .await
-        .unwrap();
+    let desk = desk(&model, Some(Box::new(|b| b.permissions(no_deletes()))));
+    let outcome = desk.ask("delete invoices").await;
     assert_eq!(outcome.text(), Some("I could not delete them."));
     assert!(desk.effects.done().is_empty());
     let journal = events(&desk.store, outcome.execution_id()).await;
@@ -461,12 +443,7 @@ async fn a_trusted_run_lets_the_call_run_and_journals_the_decision_with_its_star
         &model,
         Some(Box::new(|b| b.permissions(UntrustedContentPolicy))),
     );
-    let outcome = desk
-        .app
-        .run("desk", "send bob the file")
-        .owner("ann")
-        .await
-        .unwrap();
+    let outcome = desk.ask("send bob the file").await;
     assert_eq!(outcome.text(), Some("Sent."));
     assert_eq!(desk.effects.done(), ["send bob@example.com"]);
     let journal = events(&desk.store, outcome.execution_id()).await;
@@ -614,12 +591,7 @@ async fn a_journaled_decision_is_not_asked_again_when_the_run_goes_on() {
         asked: asked.clone(),
     };
     let desk = desk(&model, Some(Box::new(move |b| b.permissions(checker))));
-    let outcome = desk
-        .app
-        .run("desk", "refund C-3")
-        .owner("ann")
-        .await
-        .unwrap();
+    let outcome = desk.ask("refund C-3").await;
     let paused = outcome.paused().expect("a person approves payments");
     assert_eq!(
         paused.pending[0].question["why"],
