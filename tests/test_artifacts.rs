@@ -22,6 +22,9 @@ use agboss::units::{bytes, kilobytes};
 use agboss::{Application, Resume, Workflow};
 use fixtures::stores::each_store;
 
+mod shipping;
+use shipping::{Order, ShipInbox, ShipOrder};
+
 #[dto]
 pub struct RowsQuery {
     /// How many rows.
@@ -146,34 +149,6 @@ impl ToolHandler for ChartRows {
     }
 }
 
-#[dto]
-pub struct Order {
-    pub order: String,
-}
-
-/// Approves shipping; the thread's owner answers.
-#[channel_role(name = "ship-approval-channel", approves = Order, answered_by = ThreadOwner)]
-pub struct ShipApproval;
-
-fixtures::inbox! {
-    /// Leaves the question in the owner's inbox.
-    #[channel(name = "ship-inbox-channel")]
-    pub struct ShipInbox for ShipApproval;
-}
-
-/// Ships an order, once a person approves.
-#[tool(name = "ship-order-tool", channel = ShipApproval)]
-pub struct ShipOrder;
-
-impl ToolHandler for ShipOrder {
-    type Input = Order;
-    type Output = PlainText;
-
-    async fn run(&self, input: Order) -> Result<PlainText, ToolError> {
-        Ok(PlainText::new(format!("shipping {}", input.order)))
-    }
-}
-
 /// Charts the shop's data.
 #[agent(
     name = "analyst",
@@ -282,15 +257,8 @@ fn app(
 
 /// Every tool result of `events`, in order: (content, is_error).
 fn results(events: &[LoopEvent]) -> Vec<(String, bool)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            LoopEvent::ToolFinished {
-                content, is_error, ..
-            } => Some((content.clone(), *is_error)),
-            _ => None,
-        })
-        .collect()
+    let results = fixtures::journal::tool_results(events).into_iter();
+    results.map(|r| (r.content, r.is_error)).collect()
 }
 
 /// The reference a minted text names, checking the whole text.

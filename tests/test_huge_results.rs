@@ -447,17 +447,9 @@ async fn http_case(shape: &str) -> Measured {
 /// Each tool result the journal of execution `id` holds: (content, is_error, truncated).
 async fn results(store: &MemoryStore, id: &str) -> Vec<(String, bool, bool)> {
     let events = store.events(id).await.unwrap();
-    events
-        .into_iter()
-        .filter_map(|e| match e {
-            LoopEvent::ToolFinished {
-                content,
-                is_error,
-                truncated,
-                ..
-            } => Some((content, is_error, truncated)),
-            _ => None,
-        })
+    let results = fixtures::journal::tool_results(&events).into_iter();
+    results
+        .map(|r| (r.content, r.is_error, r.truncated))
         .collect()
 }
 

@@ -15,7 +15,10 @@ use agboss::store::{MemoryStore, Store};
 use agboss::units::kilobytes;
 use agboss::{Application, Resume, Workflow};
 use fixtures::stores::each_store;
+
+mod shipping;
 use serde_json::json;
+use shipping::{Order, ShipInbox, ShipOrder};
 
 /// What every payload of the log tools is made of: it must appear nowhere once refused.
 const PAYLOAD: &str = "SECRET-PAYLOAD ";
@@ -76,21 +79,15 @@ impl Counter {
     }
 }
 
-#[dto]
-pub struct OrderQuery {
-    /// The order.
-    pub order: String,
-}
-
 /// Looks an order up: the same order gives the same answer.
 #[tool(name = "lookup-order-tool", read_only)]
 pub struct LookupOrder;
 
 impl ToolHandler for LookupOrder {
-    type Input = OrderQuery;
+    type Input = Order;
     type Output = PlainText;
 
-    async fn run(&self, input: OrderQuery) -> Result<PlainText, ToolError> {
+    async fn run(&self, input: Order) -> Result<PlainText, ToolError> {
         Ok(PlainText::new(format!("order {}: shipped", input.order)))
     }
 }
@@ -102,10 +99,10 @@ pub struct PollOrder {
 }
 
 impl ToolHandler for PollOrder {
-    type Input = OrderQuery;
+    type Input = Order;
     type Output = PlainText;
 
-    async fn run(&self, input: OrderQuery) -> Result<PlainText, ToolError> {
+    async fn run(&self, input: Order) -> Result<PlainText, ToolError> {
         let poll = self.counter.next();
         Ok(PlainText::new(format!(
             "order {}: shipped (poll {poll})",
@@ -121,10 +118,10 @@ pub struct RenderOrder {
 }
 
 impl ToolHandler for RenderOrder {
-    type Input = OrderQuery;
+    type Input = Order;
     type Output = PlainText;
 
-    async fn run(&self, input: OrderQuery) -> Result<PlainText, ToolError> {
+    async fn run(&self, input: Order) -> Result<PlainText, ToolError> {
         let version = self.counter.next();
         Ok(PlainText::new(format!(
             "screen of {} @v{version}",
@@ -138,34 +135,11 @@ impl ToolHandler for RenderOrder {
 pub struct PingShop;
 
 impl ToolHandler for PingShop {
-    type Input = OrderQuery;
+    type Input = Order;
     type Output = PlainText;
 
-    async fn run(&self, _input: OrderQuery) -> Result<PlainText, ToolError> {
+    async fn run(&self, _input: Order) -> Result<PlainText, ToolError> {
         Ok(PlainText::new("pong"))
-    }
-}
-
-/// Approves shipping; the thread's owner answers.
-#[channel_role(name = "ship-approval-channel", approves = OrderQuery, answered_by = ThreadOwner)]
-pub struct ShipApproval;
-
-fixtures::inbox! {
-    /// Leaves the question in the owner's inbox.
-    #[channel(name = "ship-inbox-channel")]
-    pub struct ShipInbox for ShipApproval;
-}
-
-/// Ships an order, once a person approves.
-#[tool(name = "ship-order-tool", channel = ShipApproval)]
-pub struct ShipOrder;
-
-impl ToolHandler for ShipOrder {
-    type Input = OrderQuery;
-    type Output = PlainText;
-
-    async fn run(&self, input: OrderQuery) -> Result<PlainText, ToolError> {
-        Ok(PlainText::new(format!("shipping {}", input.order)))
     }
 }
 
@@ -212,17 +186,9 @@ fn refusal(bytes: &str, ceiling: &str, hint: &str) -> String {
 
 /// Every tool result of `events`, in order: (content, is_error, truncated).
 fn results(events: &[LoopEvent]) -> Vec<(String, bool, bool)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            LoopEvent::ToolFinished {
-                content,
-                is_error,
-                truncated,
-                ..
-            } => Some((content.clone(), *is_error, *truncated)),
-            _ => None,
-        })
+    let results = fixtures::journal::tool_results(events).into_iter();
+    results
+        .map(|r| (r.content, r.is_error, r.truncated))
         .collect()
 }
 
@@ -432,7 +398,7 @@ async fn a_run_resumed_by_another_application_counts_the_calls_before_its_pause(
             calls(&[("lookup-order-tool", r#"{"order": "A-1"}"#)]),
             Turn::text("Shipped.").expect_tool_result(&noted),
         ]);
-        let approve = ToolCallApprovalDecision::<OrderQuery>::approve();
+        let approve = ToolCallApprovalDecision::<Order>::approve();
         let resume = Resume::decision(&paused.pending[0].pause_id, approve).answered_by("ann");
         let resumed = app(store.clone(), &second).resume(resume).await;
         let resumed = resumed.unwrap_or_else(|e| panic!("{name}: {e}"));
