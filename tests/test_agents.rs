@@ -18,7 +18,8 @@ use fixtures::journal::{journaled, only_journal};
 use serde_json::json;
 
 mod loop_common;
-use loop_common::{Found, Verdict, Words, completed, failed};
+use fixtures::run::completed;
+use loop_common::{Found, Verdict, Words, failed};
 
 /// What tools saw, for assertions.
 #[derive(Default)]
@@ -266,13 +267,7 @@ pub struct Lone;
 #[tokio::test]
 async fn a_text_answer_ends_the_run() {
     let f = fixture([Turn::text("Hello.").usage(10, 2)]);
-    let outcome = f
-        .app
-        .run("desk", "hi")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(f.app.run("desk", "hi")).await;
     assert_eq!(outcome.text(), Some("Hello."));
     assert_eq!((outcome.turns, outcome.tool_calls), (1, 0));
     assert_eq!(outcome.usage.total(), 12);
@@ -292,16 +287,14 @@ async fn tool_results_go_back_to_the_model() {
         Turn::call("search-tool", json!({"words": "dentist"})),
         Turn::text("Tuesday.").expect_tool_result(r#"{"found":["about dentist"]}"#),
     ]);
-    let outcome = f
-        .app
-        .run("desk", "when?")
-        .thread("t-1")
-        .owner("u-1")
-        .tenant(Tenant::new("acme"))
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(
+        f.app
+            .run("desk", "when?")
+            .thread("t-1")
+            .owner("u-1")
+            .tenant(Tenant::new("acme")),
+    )
+    .await;
     assert_eq!(outcome.text(), Some("Tuesday."));
     assert_eq!(outcome.tool_calls, 1);
     let key = f.seen.keys.lock().unwrap()[0].clone();
@@ -518,13 +511,7 @@ async fn model_spend_is_priced_per_model() {
         .router(router)
         .build()
         .unwrap();
-    let outcome = app
-        .run("desk", "go")
-        .agent("helper")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(app.run("desk", "go").agent("helper")).await;
     // 1M input tokens at $0.25 and 100k output tokens at $2.00 per million.
     assert_eq!(outcome.spend, usd("0.45"));
 }
@@ -542,7 +529,7 @@ async fn a_structured_answer_is_validated_and_a_bad_one_goes_back() {
             "Tool error: invalid input: reason: must be at least 3 characters long, got 2",
         ),
     ]);
-    let outcome = completed(&f.app, "judge", "judge it").await;
+    let outcome = completed(f.app.run("desk", "judge it").agent("judge")).await;
     assert_eq!(
         outcome.answer,
         Answer::Structured(json!({"ok": true, "reason": "all checks pass"}))
@@ -620,14 +607,7 @@ async fn repeated_and_missing_call_ids_become_unique_keys() {
         Turn::tool_calls(vec![call(None), call(None)]),
         Turn::text("done"),
     ]);
-    let outcome = f
-        .app
-        .run("desk", "go")
-        .execution_id("e:1")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(f.app.run("desk", "go").execution_id("e:1")).await;
     let mut keys = f.seen.keys.lock().unwrap().clone();
     keys.sort();
     assert_eq!(

@@ -18,7 +18,8 @@ use fixtures::journal::{failed_code, journaled, only_journal, tool_results};
 use serde_json::json;
 
 mod loop_common;
-use loop_common::{Found, Verdict, Words, completed, failed};
+use fixtures::run::completed;
+use loop_common::{Found, Verdict, Words, failed};
 
 #[tool(name = "search-tool", description = "Searches", read_only = true)]
 pub struct Search {
@@ -195,7 +196,7 @@ async fn answer_retries_come_from_the_agent_then_the_workflow_then_the_applicati
         "[agents.judge]\nanswer_retries = 3\n",
         [invalid_verdict(), invalid_verdict(), valid_verdict()],
     );
-    let outcome = completed(&f.app, "judge", "judge it").await;
+    let outcome = completed(f.app.run("desk", "judge it").agent("judge")).await;
     assert_eq!(
         outcome.answer,
         Answer::Structured(json!({"ok": true, "reason": "all checks pass"}))
@@ -229,7 +230,7 @@ async fn calls_beside_a_valid_answer_each_get_a_result_and_the_answer_stands() {
         ),
         ("answer-verdict", json!({"ok": false, "reason": "no"})),
     ])]);
-    let outcome = completed(&f.app, "judge", "judge it").await;
+    let outcome = completed(f.app.run("desk", "judge it").agent("judge")).await;
     assert_eq!(
         outcome.answer,
         Answer::Structured(json!({"ok": true, "reason": "saved and found"}))
@@ -288,13 +289,7 @@ async fn a_resumed_run_ends_with_the_answer_its_calls_were_beside() {
     let events = f.store.events("beside").await.unwrap();
     // Started, the model's turn, the answer call's result: the search had not finished.
     let resumed = fixture_over(journaled("beside", &events[..3]).await, None, []);
-    let outcome = resumed
-        .app
-        .resume_execution("beside", None)
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(resumed.app.resume_execution("beside", None)).await;
     assert_eq!(
         outcome.answer,
         Answer::Structured(json!({"ok": true, "reason": "saved and found"}))

@@ -1,12 +1,12 @@
 //! What the tests of the agent loop (test_agents.rs, test_answers.rs) share: the search tool's
-//! words and findings, the judge's structured answer, and running an agent to its end.
+//! words and findings, the judge's structured answer, and an agent's run that fails.
 
 // Each test file that includes this module uses a part of it.
 #![allow(dead_code)]
 
 use agboss::Application;
 use agboss::prelude::*;
-use agboss::run::{Completed, RunError};
+use agboss::run::RunError;
 
 #[dto]
 pub struct Words {
@@ -28,12 +28,6 @@ pub struct Verdict {
     /// Why.
     #[schemars(length(min = 3))]
     pub reason: String,
-}
-
-/// `input` run by `agent` of the workflow `desk`, to its answer.
-pub async fn completed(app: &Application, agent: &str, input: &str) -> Completed {
-    let outcome = app.run("desk", input).agent(agent).await.unwrap();
-    outcome.into_completed().unwrap()
 }
 
 /// `input` run by `agent` of the workflow `desk`, which fails.

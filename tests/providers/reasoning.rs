@@ -17,6 +17,7 @@ use wire_server::strict::dotted;
 use wire_server::{Flavour, Quirk};
 
 use super::*;
+use fixtures::run::completed;
 
 /// Where to look.
 #[dto]
@@ -363,15 +364,9 @@ fn thinking_survives_a_pause_and_a_resume_elsewhere() {
         let pause_id = paused.pending[0].pause_id.clone();
         drop(first);
         let second = app(&server, "anthropic", "claude-sonnet-4-5", store.clone());
-        let done = second
-            .resume(
-                Resume::decision(pause_id, ToolCallApprovalDecision::<City>::approve())
-                    .answered_by("u-1"),
-            )
-            .await
-            .unwrap()
-            .into_completed()
-            .unwrap();
+        let approved = ToolCallApprovalDecision::<City>::approve();
+        let done =
+            completed(second.resume(Resume::decision(pause_id, approved).answered_by("u-1"))).await;
         (done, server.requests())
     });
     assert_eq!(done.text(), Some("Sunny in Oslo."));
