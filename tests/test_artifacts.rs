@@ -21,6 +21,7 @@ use agboss::tool::Wanted;
 use agboss::units::{bytes, kilobytes};
 use agboss::{Application, Resume, Workflow};
 use fixtures::stores::each_store;
+use fixtures::text::grouped;
 
 mod shipping;
 use shipping::{Order, ShipInbox, ShipOrder};
@@ -274,7 +275,7 @@ fn minted(content: &str, kind: &str, size: usize) -> String {
         reference[4..].bytes().all(|b| b.is_ascii_hexdigit()),
         "{content}"
     );
-    let size = agboss_size(size);
+    let size = grouped(size as u64);
     assert_eq!(
         content,
         format!(
@@ -282,19 +283,6 @@ fn minted(content: &str, kind: &str, size: usize) -> String {
         )
     );
     reference
-}
-
-/// `n` with its thousands grouped, as the texts write sizes.
-fn agboss_size(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn json_len(value: &Rows) -> usize {
@@ -479,7 +467,7 @@ async fn the_ceiling_refuses_first_the_artifact_size_comes_next_and_the_bound_la
     let events = store.events(done.execution_id()).await.unwrap();
     let read = results(&events);
     // Over the ceiling: refused, not kept (and the refusal, like any text, is bounded).
-    let sixty = agboss_size(json_len(&rows(60)));
+    let sixty = grouped(json_len(&rows(60)) as u64);
     let refused = format!("Tool error: the result is {sixty}\n[result truncated");
     assert!(read[0].0.starts_with(&refused), "{:?}", read[0]);
     // Over the artifact size: kept, and its reference, longer than the bound, is not cut.
