@@ -215,22 +215,12 @@ pub async fn clock_jumps(label: &str, store: Arc<dyn Store>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t6_clock_jumps_on_sqlite() {
-    let folder = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(
-        agboss::store::SqliteStore::open(folder.path().join("naps.db"))
-            .await
-            .unwrap(),
-    );
-    clock_jumps("sqlite", store).await;
+    let (name, store, _folder) = fixtures::stores::sqlite().await;
+    clock_jumps(name, store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t6_clock_jumps_on_postgres() {
-    let database = tokio::task::block_in_place(pg_server::fresh_database);
-    let store: Arc<dyn Store> = Arc::new(
-        agboss::store::PostgresStore::connect(database.url())
-            .await
-            .unwrap(),
-    );
-    clock_jumps("postgres", store).await;
+    let (name, store, _database) = fixtures::stores::postgres().await;
+    clock_jumps(name, store).await;
 }
