@@ -314,14 +314,7 @@ async fn parallel_calls_run_concurrently_and_come_back_in_order() {
             ("meet-tool", json!({"words": "c"})),
         ]),
         Turn::text("done").expect("results in the model's order", |r| {
-            let results: Vec<&str> = r
-                .messages
-                .iter()
-                .filter_map(|m| match m {
-                    agboss::model::Message::Tool { content, .. } => Some(content.as_str()),
-                    _ => None,
-                })
-                .collect();
+            let results = fixtures::chat::results_read(r);
             if results
                 == [
                     r#"{"found":["a"]}"#,
