@@ -7,10 +7,11 @@ use std::sync::Arc;
 use agboss::Env;
 use agboss::cli::{Command, command_from};
 use agboss::knowledge::KnowledgeShelf;
-use agboss::model::{Message, ScriptedModel, Turn};
+use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::store::MemoryStore;
 use agboss::{Application, Workflow};
+use fixtures::chat;
 use serde_json::json;
 
 /// The team's guides on tools and stores.
@@ -76,14 +77,7 @@ async fn the_search_tool_finds_the_passage_with_its_file_heading_and_lines() {
     app.run_agent::<Guide>("What does a cut result end with?")
         .await
         .unwrap();
-    let result = model.requests()[1]
-        .messages
-        .iter()
-        .find_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let result = chat::results_read(&model.requests()[1])[0].clone();
     let hits: serde_json::Value = serde_json::from_str(&result).unwrap();
     let first = &hits["passages"][0];
     assert_eq!(first["source"], "tools.md", "{result}");
@@ -230,14 +224,7 @@ async fn a_missing_folder_is_a_tool_error_that_names_it() {
         .build()
         .unwrap();
     app.run_agent::<Guide>("anything").await.unwrap();
-    let result = model.requests()[1]
-        .messages
-        .iter()
-        .find_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let result = chat::results_read(&model.requests()[1])[0].clone();
     assert!(
         result.starts_with("Tool error: knowledge base `guides-rag` could not be searched: "),
         "{result}"

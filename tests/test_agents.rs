@@ -14,19 +14,12 @@ use agboss::spend::Budgets;
 use agboss::store::{Journal, MemoryStore};
 use agboss::units::{bytes, usd};
 use agboss::{Application, Workflow};
+use fixtures::journal::{journaled, only_journal};
 use serde_json::json;
 
-#[dto]
-pub struct Words {
-    /// Words.
-    pub words: String,
-}
-
-#[dto]
-pub struct Found {
-    /// What was found.
-    pub found: Vec<String>,
-}
+mod loop_common;
+use fixtures::run::completed;
+use loop_common::{Found, Verdict, Words, failed};
 
 /// What tools saw, for assertions.
 #[derive(Default)]
@@ -148,16 +141,6 @@ impl ToolHandler for Long {
 )]
 pub struct Helper;
 
-/// The structured answer.
-#[dto]
-pub struct Verdict {
-    /// The verdict.
-    pub ok: bool,
-    /// Why.
-    #[schemars(length(min = 3))]
-    pub reason: String,
-}
-
 #[agent(
     name = "judge",
     description = "Judges",
@@ -190,9 +173,7 @@ struct Fixture {
 impl Fixture {
     /// The events of the only execution run.
     async fn journal(&self) -> Vec<LoopEvent> {
-        let ids = self.store.execution_ids();
-        assert_eq!(ids.len(), 1, "{ids:?}");
-        self.store.events(&ids[0]).await.unwrap()
+        only_journal(&self.store).await
     }
 }
 
@@ -286,13 +267,7 @@ pub struct Lone;
 #[tokio::test]
 async fn a_text_answer_ends_the_run() {
     let f = fixture([Turn::text("Hello.").usage(10, 2)]);
-    let outcome = f
-        .app
-        .run("desk", "hi")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(f.app.run("desk", "hi")).await;
     assert_eq!(outcome.text(), Some("Hello."));
     assert_eq!((outcome.turns, outcome.tool_calls), (1, 0));
     assert_eq!(outcome.usage.total(), 12);
@@ -312,16 +287,14 @@ async fn tool_results_go_back_to_the_model() {
         Turn::call("search-tool", json!({"words": "dentist"})),
         Turn::text("Tuesday.").expect_tool_result(r#"{"found":["about dentist"]}"#),
     ]);
-    let outcome = f
-        .app
-        .run("desk", "when?")
-        .thread("t-1")
-        .owner("u-1")
-        .tenant(Tenant::new("acme"))
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(
+        f.app
+            .run("desk", "when?")
+            .thread("t-1")
+            .owner("u-1")
+            .tenant(Tenant::new("acme")),
+    )
+    .await;
     assert_eq!(outcome.text(), Some("Tuesday."));
     assert_eq!(outcome.tool_calls, 1);
     let key = f.seen.keys.lock().unwrap()[0].clone();
@@ -341,14 +314,7 @@ async fn parallel_calls_run_concurrently_and_come_back_in_order() {
             ("meet-tool", json!({"words": "c"})),
         ]),
         Turn::text("done").expect("results in the model's order", |r| {
-            let results: Vec<&str> = r
-                .messages
-                .iter()
-                .filter_map(|m| match m {
-                    agboss::model::Message::Tool { content, .. } => Some(content.as_str()),
-                    _ => None,
-                })
-                .collect();
+            let results = fixtures::chat::results_read(r);
             if results
                 == [
                     r#"{"found":["a"]}"#,
@@ -538,13 +504,7 @@ async fn model_spend_is_priced_per_model() {
         .router(router)
         .build()
         .unwrap();
-    let outcome = app
-        .run("desk", "go")
-        .agent("helper")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(app.run("desk", "go").agent("helper")).await;
     // 1M input tokens at $0.25 and 100k output tokens at $2.00 per million.
     assert_eq!(outcome.spend, usd("0.45"));
 }
@@ -562,14 +522,7 @@ async fn a_structured_answer_is_validated_and_a_bad_one_goes_back() {
             "Tool error: invalid input: reason: must be at least 3 characters long, got 2",
         ),
     ]);
-    let outcome = f
-        .app
-        .run("desk", "judge it")
-        .agent("judge")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(f.app.run("desk", "judge it").agent("judge")).await;
     assert_eq!(
         outcome.answer,
         Answer::Structured(json!({"ok": true, "reason": "all checks pass"}))
@@ -607,12 +560,7 @@ async fn an_agents_own_tool_choice_holds_on_every_turn() {
 #[tokio::test]
 async fn an_agent_with_an_output_may_not_answer_in_text() {
     let f = fixture([Turn::text("it is fine")]);
-    let error = f
-        .app
-        .run("desk", "judge it")
-        .agent("judge")
-        .await
-        .unwrap_err();
+    let error = failed(&f.app, "judge", "judge it").await;
     assert_eq!(
         error.to_string(),
         "agent `judge` answers through `answer-verdict`, but the model answered in text"
@@ -652,14 +600,7 @@ async fn repeated_and_missing_call_ids_become_unique_keys() {
         Turn::tool_calls(vec![call(None), call(None)]),
         Turn::text("done"),
     ]);
-    let outcome = f
-        .app
-        .run("desk", "go")
-        .execution_id("e:1")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(f.app.run("desk", "go").execution_id("e:1")).await;
     let mut keys = f.seen.keys.lock().unwrap().clone();
     keys.sort();
     assert_eq!(
@@ -735,12 +676,16 @@ async fn on_tool_end_reports_truncation() {
     );
 }
 
-async fn journal_of(events: &[LoopEvent]) -> Arc<MemoryStore> {
-    let store = Arc::new(MemoryStore::new());
-    for (seq, event) in events.iter().enumerate() {
-        store.append("resumable", seq as u64, event).await.unwrap();
-    }
-    store
+/// The run `resumable` resumed from the first of its `events`, by a fixture whose model answers
+/// once it read the search's result: that fixture, and the run's answer.
+async fn resumed_from(events: &[LoopEvent]) -> (Fixture, Option<String>) {
+    let resumed = fixture_over(
+        journaled("resumable", events).await,
+        [Turn::text("resumed").expect_tool_result("about a")],
+    );
+    let outcome = resumed.app.resume_execution("resumable", None).await;
+    let text = outcome.unwrap().text().map(str::to_owned);
+    (resumed, text)
 }
 
 #[tokio::test]
@@ -762,55 +707,21 @@ async fn a_run_resumes_from_its_journal_without_redoing_steps() {
         "started, answered, the call's intent, finished, failed"
     );
 
-    // Crashed after the model's answer was journaled: the pending call runs on resume, the
-    // model is not asked that turn again.
-    let resumed = fixture_over(
-        journal_of(&events[..2]).await,
-        [Turn::text("resumed").expect_tool_result("about a")],
-    );
-    let outcome = resumed
-        .app
-        .resume_execution("resumable", None)
-        .await
-        .unwrap();
-    assert_eq!(outcome.text(), Some("resumed"));
-    assert_eq!(resumed.model.requests().len(), 1);
-    assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 1);
-    assert_eq!(
-        resumed.seen.keys.lock().unwrap()[0],
-        "resumable:helper:1:call_0",
-        "the same id"
-    );
-
-    // Crashed after the call's intent was journaled: it may have run, and its tool runs
-    // again (its default `on_crash = rerun`) with the same id and key.
-    let resumed = fixture_over(
-        journal_of(&events[..3]).await,
-        [Turn::text("resumed").expect_tool_result("about a")],
-    );
-    let outcome = resumed
-        .app
-        .resume_execution("resumable", None)
-        .await
-        .unwrap();
-    assert_eq!(outcome.text(), Some("resumed"));
-    assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 1);
-    assert_eq!(
-        resumed.seen.keys.lock().unwrap()[0],
-        "resumable:helper:1:call_0",
-        "the same key"
-    );
+    // Crashed after the model's answer was journaled (2 events): the pending call runs on
+    // resume, the model is not asked that turn again. Crashed after the call's intent was
+    // journaled (3): it may have run, and its tool runs again (its default `on_crash =
+    // rerun`) with the same id and key.
+    for (kept, same) in [(2, "the same id"), (3, "the same key")] {
+        let (resumed, text) = resumed_from(&events[..kept]).await;
+        assert_eq!(text.as_deref(), Some("resumed"));
+        assert_eq!(resumed.model.requests().len(), 1);
+        assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 1);
+        let key = resumed.seen.keys.lock().unwrap()[0].clone();
+        assert_eq!(key, "resumable:helper:1:call_0", "{same}");
+    }
 
     // Crashed after the call finished: nothing is run again.
-    let resumed = fixture_over(
-        journal_of(&events[..4]).await,
-        [Turn::text("resumed").expect_tool_result("about a")],
-    );
-    resumed
-        .app
-        .resume_execution("resumable", None)
-        .await
-        .unwrap();
+    let (resumed, _) = resumed_from(&events[..4]).await;
     assert_eq!(resumed.model.requests().len(), 1);
     assert_eq!(resumed.seen.runs.load(Ordering::SeqCst), 0);
 }

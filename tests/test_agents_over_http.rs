@@ -10,6 +10,7 @@ use agboss::config::Config;
 use agboss::prelude::*;
 use agboss::units::usd;
 use agboss::{Application, Workflow};
+use fixtures::run::completed;
 use serde_json::Value;
 use wire_server::{Canned, Flavour, WireServer, fixture};
 
@@ -92,12 +93,7 @@ async fn run_against(
         .env(Env::from_pairs([("WIRE_KEY", "test-key")]))
         .build()
         .unwrap();
-    let outcome = app
-        .run("desk", "Who is C-17?")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(app.run("desk", "Who is C-17?")).await;
     (outcome, server.requests(), calls.load(Ordering::SeqCst))
 }
 

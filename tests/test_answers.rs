@@ -14,19 +14,12 @@ use agboss::prelude::*;
 use agboss::run::{Answer, RunError};
 use agboss::store::{Journal, MemoryStore};
 use agboss::{Application, Workflow};
+use fixtures::journal::{failed_code, journaled, only_journal, tool_results};
 use serde_json::json;
 
-#[dto]
-pub struct Words {
-    /// Words to look for.
-    pub words: String,
-}
-
-#[dto]
-pub struct Found {
-    /// What was found.
-    pub found: Vec<String>,
-}
+mod loop_common;
+use fixtures::run::completed;
+use loop_common::{Found, Verdict, Words, failed};
 
 #[tool(name = "search-tool", description = "Searches", read_only = true)]
 pub struct Search {
@@ -43,16 +36,6 @@ impl ToolHandler for Search {
             found: vec![format!("a note about {}", input.words)],
         })
     }
-}
-
-/// The structured answer.
-#[dto]
-pub struct Verdict {
-    /// The verdict.
-    pub ok: bool,
-    /// Why.
-    #[schemars(length(min = 3))]
-    pub reason: String,
 }
 
 /// Judges, through `answer-verdict`.
@@ -97,9 +80,7 @@ struct Fixture {
 impl Fixture {
     /// The events of the only execution run.
     async fn journal(&self) -> Vec<LoopEvent> {
-        let ids = self.store.execution_ids();
-        assert_eq!(ids.len(), 1, "{ids:?}");
-        self.store.events(&ids[0]).await.unwrap()
+        only_journal(&self.store).await
     }
 }
 
@@ -153,25 +134,13 @@ fn valid_verdict() -> Turn {
     )
 }
 
-fn failed_code(journal: &[LoopEvent]) -> Option<&str> {
-    match journal.last() {
-        Some(LoopEvent::Failed { code, .. }) => Some(code),
-        _ => None,
-    }
-}
-
 /// A small local model that keeps giving the same invalid answer is asked again twice (the
 /// built-in `answer_retries`), then the run fails with `answer.invalid`; the rest of the
 /// script is never asked for.
 #[tokio::test]
 async fn invalid_answers_are_retried_up_to_the_bound_then_the_run_fails() {
     let f = fixture(std::iter::repeat_with(invalid_verdict).take(40));
-    let error = f
-        .app
-        .run("desk", "judge it")
-        .agent("judge")
-        .await
-        .unwrap_err();
+    let error = failed(&f.app, "judge", "judge it").await;
     assert_eq!(error.code(), "answer.invalid");
     assert_eq!(
         error.to_string(),
@@ -198,12 +167,7 @@ async fn invalid_answers_are_retried_up_to_the_bound_then_the_run_fails() {
 #[tokio::test]
 async fn answer_retries_come_from_the_agent_then_the_workflow_then_the_application() {
     let f = fixture([invalid_verdict()]);
-    let error = f
-        .app
-        .run("desk", "judge it")
-        .agent("strict-judge")
-        .await
-        .unwrap_err();
+    let error = failed(&f.app, "strict-judge", "judge it").await;
     assert_eq!(error.code(), "answer.invalid");
     assert!(
         error.to_string().contains(
@@ -222,12 +186,7 @@ async fn answer_retries_come_from_the_agent_then_the_workflow_then_the_applicati
         judge.answer_retries().source,
         Source::Workflow("desk".into())
     );
-    let error = f
-        .app
-        .run("desk", "judge it")
-        .agent("judge")
-        .await
-        .unwrap_err();
+    let error = failed(&f.app, "judge", "judge it").await;
     assert!(
         error.to_string().contains("answer_retries = 1 (desk)"),
         "{error}"
@@ -237,14 +196,7 @@ async fn answer_retries_come_from_the_agent_then_the_workflow_then_the_applicati
         "[agents.judge]\nanswer_retries = 3\n",
         [invalid_verdict(), invalid_verdict(), valid_verdict()],
     );
-    let outcome = f
-        .app
-        .run("desk", "judge it")
-        .agent("judge")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(f.app.run("desk", "judge it").agent("judge")).await;
     assert_eq!(
         outcome.answer,
         Answer::Structured(json!({"ok": true, "reason": "all checks pass"}))
@@ -278,14 +230,7 @@ async fn calls_beside_a_valid_answer_each_get_a_result_and_the_answer_stands() {
         ),
         ("answer-verdict", json!({"ok": false, "reason": "no"})),
     ])]);
-    let outcome = f
-        .app
-        .run("desk", "judge it")
-        .agent("judge")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(f.app.run("desk", "judge it").agent("judge")).await;
     assert_eq!(
         outcome.answer,
         Answer::Structured(json!({"ok": true, "reason": "saved and found"}))
@@ -294,17 +239,9 @@ async fn calls_beside_a_valid_answer_each_get_a_result_and_the_answer_stands() {
     assert_eq!(f.model.requests().len(), 1, "the model is not asked again");
     assert_eq!(outcome.tool_calls, 1, "answers are not tool calls");
     let journal = f.journal().await;
-    let mut results: Vec<(String, bool, String)> = journal
-        .iter()
-        .filter_map(|e| match e {
-            LoopEvent::ToolFinished {
-                call_id,
-                content,
-                is_error,
-                ..
-            } => Some((call_id.clone(), *is_error, content.clone())),
-            _ => None,
-        })
+    let mut results: Vec<(String, bool, String)> = tool_results(&journal)
+        .into_iter()
+        .map(|r| (r.call_id, r.is_error, r.content))
         .collect();
     results.sort();
     assert_eq!(
@@ -351,18 +288,8 @@ async fn a_resumed_run_ends_with_the_answer_its_calls_were_beside() {
         .unwrap();
     let events = f.store.events("beside").await.unwrap();
     // Started, the model's turn, the answer call's result: the search had not finished.
-    let store = Arc::new(MemoryStore::new());
-    for (seq, event) in events[..3].iter().enumerate() {
-        store.append("beside", seq as u64, event).await.unwrap();
-    }
-    let resumed = fixture_over(store, None, []);
-    let outcome = resumed
-        .app
-        .resume_execution("beside", None)
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let resumed = fixture_over(journaled("beside", &events[..3]).await, None, []);
+    let outcome = completed(resumed.app.resume_execution("beside", None)).await;
     assert_eq!(
         outcome.answer,
         Answer::Structured(json!({"ok": true, "reason": "saved and found"}))
@@ -380,7 +307,7 @@ async fn a_run_stops_at_its_turn_cap() {
         "[agents.helper]\nmax_turns = 3\n",
         [search(), search(), search(), search()],
     );
-    let error = f.app.run("desk", "go").agent("helper").await.unwrap_err();
+    let error = failed(&f.app, "helper", "go").await;
     assert_eq!(error.code(), "agents.helper.limits.turns");
     assert_eq!(
         error.to_string(),
@@ -411,12 +338,7 @@ async fn the_turn_cap_counts_refused_answers_too() {
         "[agents.judge]\nanswer_retries = 10\nmax_turns = 4\n",
         std::iter::repeat_with(invalid_verdict).take(40),
     );
-    let error = f
-        .app
-        .run("desk", "judge it")
-        .agent("judge")
-        .await
-        .unwrap_err();
+    let error = failed(&f.app, "judge", "judge it").await;
     assert_eq!(error.code(), "agents.judge.limits.turns");
     assert_eq!(f.model.requests().len(), 4);
 }
@@ -426,7 +348,7 @@ async fn the_turn_cap_counts_refused_answers_too() {
 #[tokio::test]
 async fn an_empty_answer_fails_the_run_with_its_code() {
     let f = fixture([Turn::text("")]);
-    let error = f.app.run("desk", "hi").agent("helper").await.unwrap_err();
+    let error = failed(&f.app, "helper", "hi").await;
     assert_eq!(error.code(), "answer.empty");
     assert_eq!(
         error.to_string(),
@@ -441,7 +363,7 @@ async fn an_empty_answer_fails_the_run_with_its_code() {
         finish: FinishReason::Length,
         ..ChatResponse::default()
     })]);
-    let error = f.app.run("desk", "hi").agent("judge").await.unwrap_err();
+    let error = failed(&f.app, "judge", "hi").await;
     assert_eq!(error.code(), "answer.empty");
     assert!(
         error
@@ -492,17 +414,7 @@ async fn configuration_sets_the_tool_choice_per_agent_and_for_the_first_turn() {
 /// A tool choice that names no tool of the agent is an assembly problem that lists the choices.
 #[test]
 fn a_configured_tool_choice_must_name_one_of_the_agents_tools() {
-    let config = Config::from_toml(
-        "settings.toml",
-        "[agents.helper]\nfirst_turn_tool_choice = \"serach-tool\"\n",
-    );
-    let error = Application::builder("answers")
-        .workflow(Workflow::new("desk").agent::<Helper>())
-        .provide(Arc::new(AtomicUsize::new(0)))
-        .config(config)
-        .build()
-        .err()
-        .unwrap();
+    let error = refused("[agents.helper]\nfirst_turn_tool_choice = \"serach-tool\"\n");
     assert_eq!(error.codes(), ["agent.tool-choice-unknown"]);
     assert!(
         error.to_string().contains(
@@ -511,13 +423,17 @@ fn a_configured_tool_choice_must_name_one_of_the_agents_tools() {
         "{error}"
     );
 
-    let config = Config::from_toml("settings.toml", "[agents.helper]\nmax_turns = 0\n");
-    let error = Application::builder("answers")
+    let error = refused("[agents.helper]\nmax_turns = 0\n");
+    assert_eq!(error.codes(), ["agent.max-turns-invalid"]);
+}
+
+/// Why an application of the helper under the configuration `toml` does not assemble.
+fn refused(toml: &str) -> agboss::AssemblyError {
+    Application::builder("answers")
         .workflow(Workflow::new("desk").agent::<Helper>())
         .provide(Arc::new(AtomicUsize::new(0)))
-        .config(config)
+        .config(Config::from_toml("settings.toml", toml))
         .build()
         .err()
-        .unwrap();
-    assert_eq!(error.codes(), ["agent.max-turns-invalid"]);
+        .unwrap()
 }

@@ -20,6 +20,11 @@ use agboss::store::{MemoryStore, PostgresStore, SqliteStore, Store};
 use agboss::tool::Wanted;
 use agboss::units::{bytes, kilobytes};
 use agboss::{Application, Resume, Workflow};
+use fixtures::stores::each_store;
+use fixtures::text::grouped;
+
+mod shipping;
+use shipping::{Order, ShipInbox, ShipOrder};
 
 #[dto]
 pub struct RowsQuery {
@@ -145,43 +150,6 @@ impl ToolHandler for ChartRows {
     }
 }
 
-#[dto]
-pub struct Order {
-    pub order: String,
-}
-
-/// Approves shipping; the thread's owner answers.
-#[channel_role(name = "ship-approval-channel", approves = Order, answered_by = ThreadOwner)]
-pub struct ShipApproval;
-
-/// Leaves the question in the owner's inbox.
-#[channel(name = "ship-inbox-channel")]
-pub struct ShipInbox;
-
-impl ChannelHandler for ShipInbox {
-    type Role = ShipApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<ShipApproval>,
-    ) -> Result<ChannelOutcome<ShipApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
-}
-
-/// Ships an order, once a person approves.
-#[tool(name = "ship-order-tool", channel = ShipApproval)]
-pub struct ShipOrder;
-
-impl ToolHandler for ShipOrder {
-    type Input = Order;
-    type Output = PlainText;
-
-    async fn run(&self, input: Order) -> Result<PlainText, ToolError> {
-        Ok(PlainText::new(format!("shipping {}", input.order)))
-    }
-}
-
 /// Charts the shop's data.
 #[agent(
     name = "analyst",
@@ -290,15 +258,8 @@ fn app(
 
 /// Every tool result of `events`, in order: (content, is_error).
 fn results(events: &[LoopEvent]) -> Vec<(String, bool)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            LoopEvent::ToolFinished {
-                content, is_error, ..
-            } => Some((content.clone(), *is_error)),
-            _ => None,
-        })
-        .collect()
+    let results = fixtures::journal::tool_results(events).into_iter();
+    results.map(|r| (r.content, r.is_error)).collect()
 }
 
 /// The reference a minted text names, checking the whole text.
@@ -314,7 +275,7 @@ fn minted(content: &str, kind: &str, size: usize) -> String {
         reference[4..].bytes().all(|b| b.is_ascii_hexdigit()),
         "{content}"
     );
-    let size = agboss_size(size);
+    let size = grouped(size as u64);
     assert_eq!(
         content,
         format!(
@@ -324,42 +285,14 @@ fn minted(content: &str, kind: &str, size: usize) -> String {
     reference
 }
 
-/// `n` with its thousands grouped, as the texts write sizes.
-fn agboss_size(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn json_len(value: &Rows) -> usize {
     serde_json::to_string(value).unwrap().len()
-}
-
-/// The stores a run is kept in, each new and empty.
-async fn stores() -> Vec<(&'static str, Arc<dyn Store>, Option<Box<dyn std::any::Any>>)> {
-    let folder = tempfile::tempdir().unwrap();
-    let sqlite = SqliteStore::open(folder.path().join("agboss.db"))
-        .await
-        .unwrap();
-    let database = pg_server::fresh_database();
-    let postgres = PostgresStore::connect(database.url()).await.unwrap();
-    vec![
-        ("memory", Arc::new(MemoryStore::new()), None),
-        ("sqlite", Arc::new(sqlite), Some(Box::new(folder))),
-        ("postgres", Arc::new(postgres), Some(Box::new(database))),
-    ]
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_result_over_its_size_is_kept_aside_and_a_tool_that_wants_it_gets_the_data() {
     agboss::model::forbid_real_requests(true);
-    for (name, store, _keep) in stores().await {
+    for (name, store, _keep) in each_store().await {
         for retention in [ArtifactRetention::UntilRunEnds, ArtifactRetention::Kept] {
             let drawn = Arc::new(Drawn::default());
             let model = Relay::new(vec![
@@ -435,7 +368,7 @@ async fn a_result_over_its_size_is_kept_aside_and_a_tool_that_wants_it_gets_the_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unknown_foreign_or_other_kind_reference_is_refused_with_the_live_ones() {
     agboss::model::forbid_real_requests(true);
-    for (name, store, _keep) in stores().await {
+    for (name, store, _keep) in each_store().await {
         let drawn = Arc::new(Drawn::default());
         // An earlier run's artifact, kept: another execution's, so foreign to the next run.
         let earlier = Relay::new(vec![vec![("get-rows-tool", r#"{"rows": 9}"#.into())]]);
@@ -540,7 +473,7 @@ async fn the_ceiling_refuses_first_the_artifact_size_comes_next_and_the_bound_la
     let read = results(&events);
     // Over the ceiling: refused, not kept. The refusal is the framework's own sentence: the
     // bound never cuts it, so the model always reads how to narrow the call.
-    let sixty = agboss_size(json_len(&rows(60)));
+    let sixty = grouped(json_len(&rows(60)) as u64);
     let refused = format!(
         "Tool error: the result is {sixty} bytes, over this tool's ceiling of 1,024 bytes, so none of it is shown; to narrow the call: ask for fewer rows"
     );

@@ -15,6 +15,7 @@ use agboss::model::{Message, ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::store::{Journal, MemoryStore};
 use agboss::{Application, Workflow};
+use fixtures::run::completed;
 use serde_json::json;
 
 /// A note to archive.
@@ -84,12 +85,7 @@ async fn run_calling(tool: &str) -> (usize, Message, Vec<LoopEvent>) {
         .chat_model(Arc::new(model.clone()))
         .build()
         .unwrap();
-    let done = app
-        .run("desk", "tidy my notes")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let done = completed(app.run("desk", "tidy my notes")).await;
     assert_eq!(done.text(), Some("done"));
     let requests = model.requests();
     assert_eq!(requests.len(), 2, "the call, then the answer");

@@ -116,22 +116,7 @@ fn workspace() -> PathBuf {
 fn cargo(dir: &Path) -> Process {
     let mut command = Process::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     command.current_dir(dir);
-    for (key, _) in std::env::vars_os() {
-        let key = key.to_string_lossy();
-        let from_test = [
-            "CARGO_PKG_",
-            "CARGO_MANIFEST_",
-            "CARGO_CRATE_",
-            "CARGO_BIN_",
-            "CARGO_PRIMARY_PACKAGE",
-            "CARGO_TARGET_TMPDIR",
-            "CARGO_TARGET_DIR",
-            "RUSTFLAGS",
-        ];
-        if from_test.iter().any(|prefix| key.starts_with(prefix)) {
-            command.env_remove(key.as_ref());
-        }
-    }
+    fixtures::cargo::outside_this_test(&mut command, &["CARGO_TARGET_DIR", "RUSTFLAGS"]);
     // As the getting-started test builds the same kind of project into the same directory:
     // without debug info, which would take some 5 GB of the test machine's disk.
     command.env("CARGO_PROFILE_DEV_DEBUG", "false");

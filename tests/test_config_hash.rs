@@ -13,9 +13,10 @@ use agboss::app::OnConfigChange;
 use agboss::journal::LoopEvent;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::run::{RunError, RunOutcome};
-use agboss::store::{MemoryStore, PostgresStore, SqliteStore, Store};
+use agboss::store::{MemoryStore, Store};
 use agboss::units::{kilobytes, seconds};
 use agboss::{Application, Config, ToolDefaults, Workflow};
+use fixtures::stores::{postgres, sqlite};
 use serde_json::{Value, json};
 
 use config_hash::{
@@ -309,42 +310,26 @@ async fn a_worker_leaves_what_its_workflow_refuses_and_goes_idle() {
     assert_eq!(store.events(&id).await.unwrap().len(), 1);
 }
 
-async fn sqlite() -> (tempfile::TempDir, Arc<dyn Store>) {
-    let folder = tempfile::tempdir().unwrap();
-    let store = SqliteStore::open(folder.path().join("words.db"))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    (folder, Arc::new(store))
-}
-
 #[tokio::test]
 async fn sqlite_a_resume_under_another_hash_warns_and_is_journaled() {
-    let (_folder, store) = sqlite().await;
+    let (_, store, _folder) = sqlite().await;
     warns_and_records(store).await;
 }
 
 #[tokio::test]
 async fn sqlite_a_resume_under_another_hash_is_refused_when_the_workflow_says_so() {
-    let (_folder, store) = sqlite().await;
+    let (_, store, _folder) = sqlite().await;
     refuses(store).await;
-}
-
-async fn postgres() -> (pg_server::TestDatabase, Arc<dyn Store>) {
-    let database = pg_server::fresh_database();
-    let store = PostgresStore::connect(database.url())
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    (database, Arc::new(store))
 }
 
 #[tokio::test]
 async fn postgres_a_resume_under_another_hash_warns_and_is_journaled() {
-    let (_database, store) = postgres().await;
+    let (_, store, _database) = postgres().await;
     warns_and_records(store).await;
 }
 
 #[tokio::test]
 async fn postgres_a_resume_under_another_hash_is_refused_when_the_workflow_says_so() {
-    let (_database, store) = postgres().await;
+    let (_, store, _database) = postgres().await;
     refuses(store).await;
 }

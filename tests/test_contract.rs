@@ -9,6 +9,7 @@ use agboss::prelude::*;
 use agboss::testing::test_tool;
 use agboss::tool::ToolFailure;
 use agboss::units::{millis, seconds};
+use fixtures::calls::invoking;
 
 /// Counts how often a tool's `run` started.
 #[derive(Default)]
@@ -229,10 +230,7 @@ type Seen = Arc<std::sync::Mutex<Option<agboss::context::Signal>>>;
 async fn a_call_times_out_on_the_application_clock() {
     let seen: Seen = Arc::default();
     let tool = Arc::new(test_tool::<Slow>().with(seen.clone()));
-    let call = tokio::spawn({
-        let tool = tool.clone();
-        async move { tool.invoke("{}").await }
-    });
+    let call = invoking(&tool, "{}");
     // The tool's own sleep and the call's timeout.
     tool.clock().wait_for_timers(2).await;
     tool.clock().advance(Duration::from_secs(9));
@@ -267,10 +265,7 @@ async fn the_timeout_message_keeps_the_declared_unit() {
 async fn cancelling_aborts_a_running_call_with_the_reason() {
     let seen: Seen = Arc::default();
     let tool = Arc::new(test_tool::<Slow>().with(seen.clone()));
-    let call = tokio::spawn({
-        let tool = tool.clone();
-        async move { tool.invoke("{}").await }
-    });
+    let call = invoking(&tool, "{}");
     tool.clock().wait_for_timers(2).await;
     tool.execution().cancel("stopped by the operator");
     let outcome = call.await.unwrap();

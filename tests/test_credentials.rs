@@ -13,8 +13,6 @@ mod http_mcp;
 mod report;
 #[path = "credentials/t22.rs"]
 mod t22;
-#[path = "credentials/traced.rs"]
-mod traced;
 
 use std::sync::{Arc, Mutex};
 
@@ -25,8 +23,9 @@ use agboss::credentials::{
 use agboss::journal::LoopEvent;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
-use agboss::store::{MemoryStore, PostgresStore, SqliteStore, Store};
+use agboss::store::{MemoryStore, Store};
 use agboss::{Application, Workflow};
+use fixtures::stores::durable_stores;
 use serde_json::json;
 
 /// What every value the tests hand out carries: it must appear in no journal, trace or text.
@@ -136,7 +135,7 @@ async fn journal(store: &dyn Store, execution: &str) -> String {
 #[tokio::test]
 async fn each_owner_s_call_gets_that_owner_s_token_and_nothing_is_written_of_it() {
     agboss::model::forbid_real_requests(true);
-    let traced = traced::traced();
+    let traced = fixtures::traced::traced();
     let store = Arc::new(MemoryStore::new());
     for owner in ["alice", "bob", "alice"] {
         let model = script(&format!(
@@ -161,7 +160,7 @@ async fn each_owner_s_call_gets_that_owner_s_token_and_nothing_is_written_of_it(
 #[tokio::test]
 async fn an_owner_without_a_token_reads_the_missing_credential_text_and_the_tool_does_not_run() {
     agboss::model::forbid_real_requests(true);
-    let traced = traced::traced();
+    let traced = fixtures::traced::traced();
     let store = Arc::new(MemoryStore::new());
     let model = script(MISSING);
     let (app, seen) = app(store.clone(), &model, tokens());
@@ -275,24 +274,10 @@ fn describe_shows_the_names_only() {
     assert!(!text.contains(MARK) && !json.contains(MARK));
 }
 
-/// The stores a run is kept in, each new and empty.
-async fn stores() -> Vec<(&'static str, Arc<dyn Store>, Box<dyn std::any::Any>)> {
-    let folder = tempfile::tempdir().unwrap();
-    let sqlite = SqliteStore::open(folder.path().join("agboss.db"))
-        .await
-        .unwrap();
-    let database = pg_server::fresh_database();
-    let postgres = PostgresStore::connect(database.url()).await.unwrap();
-    vec![
-        ("sqlite", Arc::new(sqlite), Box::new(folder)),
-        ("postgres", Arc::new(postgres), Box::new(database)),
-    ]
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn on_sqlite_and_postgres_each_owner_gets_its_own_and_the_journal_holds_none() {
     agboss::model::forbid_real_requests(true);
-    for (name, store, _keep) in stores().await {
+    for (name, store, _keep) in durable_stores().await {
         for owner in ["alice", "bob", "carol"] {
             let expected = match owner {
                 "carol" => MISSING.to_owned(),

@@ -10,29 +10,21 @@ use agboss::cli::command_from;
 use agboss::describe::{Level, check};
 use agboss::dto::Value;
 use agboss::model::{ModelRouter, ScriptedModel};
-use agboss::policy::{Permission, PermissionChecker, PermissionRequest};
+use agboss::policy::Permission;
 use agboss::prelude::*;
 use agboss::tool::Capability;
 use agboss::units::kilobytes;
 use agboss::{Application, Workflow};
+use fixtures::policy::Always;
 
 /// Approves any call; the thread's owner answers.
 #[channel_role(name = "spare-approval-channel", approves = Value, answered_by = ThreadOwner)]
 pub struct SpareApproval;
 
-/// Leaves the question in the owner's inbox.
-#[channel(name = "spare-inbox-channel")]
-pub struct SpareInbox;
-
-impl ChannelHandler for SpareInbox {
-    type Role = SpareApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<SpareApproval>,
-    ) -> Result<ChannelOutcome<SpareApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the question in the owner's inbox.
+    #[channel(name = "spare-inbox-channel")]
+    pub struct SpareInbox for SpareApproval;
 }
 
 #[dto]
@@ -106,20 +98,9 @@ pub struct Cashier;
 pub struct Exporter;
 
 /// Asks a person before any delete.
-struct NoSilentDeletes;
-
-impl PermissionChecker for NoSilentDeletes {
-    fn name(&self) -> &str {
-        "no-silent-deletes"
-    }
-
-    fn governs(&self) -> &[Capability] {
-        &[Capability::Destructive]
-    }
-
-    fn check(&self, _request: &PermissionRequest<'_>) -> Permission {
-        Permission::ask("deletes", "a person approves every delete")
-    }
+fn no_silent_deletes() -> Always {
+    let ask = Permission::ask("deletes", "a person approves every delete");
+    Always::new("no-silent-deletes", Capability::Destructive, ask)
 }
 
 /// The shop, its model reading `window` tokens per request.
@@ -133,7 +114,7 @@ fn shop(window: u32, checker: bool) -> Application {
         .router(router);
     if checker {
         builder = builder
-            .permissions(NoSilentDeletes)
+            .permissions(no_silent_deletes())
             .check_in_role::<SpareApproval>();
     }
     builder.build().unwrap()

@@ -17,7 +17,6 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use agboss::Env;
-use agboss::journal::LoopEvent;
 use agboss::mcp::MESSAGE_CAP;
 use agboss::model::ScriptedModel;
 use agboss::model::Turn;
@@ -26,6 +25,7 @@ use agboss::store::{Journal, MemoryStore};
 use agboss::tool::Subprocess;
 use agboss::units::kilobytes;
 use agboss::{Application, Workflow};
+use fixtures::text::grouped;
 use serde_json::json;
 
 #[path = "faults/report.rs"]
@@ -240,11 +240,36 @@ fn check_cut(
         marker,
         format!(
             "\n[result truncated: at least {} bytes, the first {} kept]",
-            group(bytes_read),
-            group(marker_at as u64)
+            grouped(bytes_read),
+            grouped(marker_at as u64)
         )
     );
     bytes_read
+}
+
+/// The reader's run of "read the log" in the application `name` over `env` and `model`, which
+/// must answer "read": the application, and the tool results its journal holds, the peak RSS
+/// before the run and how long the run took.
+async fn read_the_log(
+    name: &str,
+    env: Env,
+    model: &ScriptedModel,
+) -> (Application, (Vec<(String, bool, bool)>, u64, Duration)) {
+    let store = Arc::new(MemoryStore::new());
+    let app = Application::builder(name)
+        .workflow(Workflow::new("logs").agent::<Reader>())
+        .store(store.clone())
+        .env(env)
+        .chat_model(Arc::new(model.clone()))
+        .build()
+        .unwrap();
+    let peak_before = peak_rss();
+    let started = Instant::now();
+    let outcome = app.run("logs", "read the log").await.unwrap();
+    let cut_after = started.elapsed();
+    assert_eq!(outcome.text(), Some("read"));
+    let finished = results(&store, outcome.execution_id()).await;
+    (app, (finished, peak_before, cut_after))
 }
 
 /// Runs `tool` with `shape` in a run of its own and checks what the model, the journal and the
@@ -262,7 +287,6 @@ async fn one_case(tool: &str, shape: &str) -> Measured {
         turns.insert(1, Turn::call("mcp-hello-tool", json!({})));
     }
     let model = ScriptedModel::new(turns);
-    let store = Arc::new(MemoryStore::new());
     let log = std::env::temp_dir().join(format!("agboss-t12-{}.log", std::process::id()));
     let _ = std::fs::remove_file(&log);
     let (order, text_shape) = shape.split_once('/').unwrap_or(("id-first", shape));
@@ -273,20 +297,8 @@ async fn one_case(tool: &str, shape: &str) -> Measured {
         ("FLOOD_SHAPE".to_owned(), text_shape.to_owned()),
         ("FLOOD_LOG".to_owned(), log.display().to_string()),
     ]);
-    let app = Application::builder("t12")
-        .workflow(Workflow::new("logs").agent::<Reader>())
-        .store(store.clone())
-        .env(env)
-        .chat_model(Arc::new(model.clone()))
-        .build()
-        .unwrap();
-    let peak_before = peak_rss();
-    let started = Instant::now();
-    let outcome = app.run("logs", "read the log").await.unwrap();
-    let cut_after = started.elapsed();
-    assert_eq!(outcome.text(), Some("read"));
-
-    let finished = results(&store, outcome.execution_id()).await;
+    let (app, read_the_log) = read_the_log("t12", env, &model).await;
+    let (finished, peak_before, cut_after) = read_the_log;
     assert_eq!(finished.len(), 1 + usize::from(over_mcp), "{finished:?}");
     if over_mcp {
         assert_eq!(
@@ -302,7 +314,7 @@ async fn one_case(tool: &str, shape: &str) -> Measured {
     // The model read the same text the journal holds.
     let requests = model.requests();
     let read = format!("{:?}", requests[1].messages.last().unwrap());
-    let said = format!("at least {} bytes", group(bytes_read));
+    let said = format!("at least {} bytes", grouped(bytes_read));
     assert!(read.contains(&said), "{}", &read[read.len() - 200..]);
 
     // The producer stops: the task learns it, the child's group and the server are gone.
@@ -377,24 +389,12 @@ async fn http_case(shape: &str) -> Measured {
         Turn::call("mcp-http-hello-tool", json!({})),
         Turn::text("read"),
     ]);
-    let store = Arc::new(MemoryStore::new());
     let env = Env::from_pairs([(
         "FLOOD_URL".to_owned(),
         format!("http://127.0.0.1:{port}/mcp"),
     )]);
-    let app = Application::builder("t12-http")
-        .workflow(Workflow::new("logs").agent::<Reader>())
-        .store(store.clone())
-        .env(env)
-        .chat_model(Arc::new(model.clone()))
-        .build()
-        .unwrap();
-    let peak_before = peak_rss();
-    let started = Instant::now();
-    let outcome = app.run("logs", "read the log").await.unwrap();
-    let cut_after = started.elapsed();
-    assert_eq!(outcome.text(), Some("read"));
-    let finished = results(&store, outcome.execution_id()).await;
+    let (app, read_the_log) = read_the_log("t12-http", env, &model).await;
+    let (finished, peak_before, cut_after) = read_the_log;
     assert_eq!(finished.len(), 2, "{finished:?}");
     let (body, text_shape) = shape.split_once('/').unwrap_or(("json", shape));
     // A JSON body is read to the cap; an event's data to the cap less its field names.
@@ -404,7 +404,7 @@ async fn http_case(shape: &str) -> Measured {
     };
     let bytes_read = check_cut(&finished[0], read, Some(text_shape));
     let requests = model.requests();
-    let said = format!("at least {} bytes", group(bytes_read));
+    let said = format!("at least {} bytes", grouped(bytes_read));
     assert!(format!("{:?}", requests[1].messages.last().unwrap()).contains(&said));
     assert_eq!(
         finished[1],
@@ -447,17 +447,9 @@ async fn http_case(shape: &str) -> Measured {
 /// Each tool result the journal of execution `id` holds: (content, is_error, truncated).
 async fn results(store: &MemoryStore, id: &str) -> Vec<(String, bool, bool)> {
     let events = store.events(id).await.unwrap();
-    events
-        .into_iter()
-        .filter_map(|e| match e {
-            LoopEvent::ToolFinished {
-                content,
-                is_error,
-                truncated,
-                ..
-            } => Some((content, is_error, truncated)),
-            _ => None,
-        })
+    let results = fixtures::journal::tool_results(&events).into_iter();
+    results
+        .map(|r| (r.content, r.is_error, r.truncated))
         .collect()
 }
 
@@ -470,18 +462,6 @@ async fn wait_for(limit: Duration, done: impl Fn() -> bool) -> bool {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     done()
-}
-
-fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
 }
 
 /// Runs case `name` in a process of its own and reports what it measured.
@@ -557,60 +537,25 @@ fn in_own_process(name: &str, tool: &str, shape: &str) {
     );
 }
 
-#[test]
-fn in_process_lines() {
-    in_own_process("in_process_lines", "firehose-tool", "lines");
+/// Each case a test of its own, run in a process of its own: `test => tool, shape;`.
+macro_rules! cases {
+    ($($test:ident => $tool:literal, $shape:literal;)*) => {$(
+        #[test]
+        fn $test() {
+            in_own_process(stringify!($test), $tool, $shape);
+        }
+    )*};
 }
 
-#[test]
-fn in_process_one_line() {
-    in_own_process("in_process_one_line", "firehose-tool", "one-line");
-}
-
-#[test]
-fn child_process_lines() {
-    in_own_process("child_process_lines", "child-firehose-tool", "lines");
-}
-
-#[test]
-fn child_process_one_line() {
-    in_own_process("child_process_one_line", "child-firehose-tool", "one-line");
-}
-
-#[test]
-fn mcp_http_lines() {
-    in_own_process("mcp_http_lines", "mcp-http-firehose-tool", "lines");
-}
-
-#[test]
-fn mcp_http_one_line() {
-    in_own_process("mcp_http_one_line", "mcp-http-firehose-tool", "one-line");
-}
-
-#[test]
-fn mcp_http_sse_lines() {
-    in_own_process("mcp_http_sse_lines", "mcp-http-firehose-tool", "sse/lines");
-}
-
-#[test]
-fn mcp_http_sse_one_line() {
-    in_own_process(
-        "mcp_http_sse_one_line",
-        "mcp-http-firehose-tool",
-        "sse/one-line",
-    );
-}
-
-#[test]
-fn mcp_stdio_lines() {
-    in_own_process("mcp_stdio_lines", "mcp-firehose-tool", "id-first/lines");
-}
-
-#[test]
-fn mcp_stdio_one_line_id_last() {
-    in_own_process(
-        "mcp_stdio_one_line_id_last",
-        "mcp-firehose-tool",
-        "id-last/one-line",
-    );
+cases! {
+    in_process_lines => "firehose-tool", "lines";
+    in_process_one_line => "firehose-tool", "one-line";
+    child_process_lines => "child-firehose-tool", "lines";
+    child_process_one_line => "child-firehose-tool", "one-line";
+    mcp_http_lines => "mcp-http-firehose-tool", "lines";
+    mcp_http_one_line => "mcp-http-firehose-tool", "one-line";
+    mcp_http_sse_lines => "mcp-http-firehose-tool", "sse/lines";
+    mcp_http_sse_one_line => "mcp-http-firehose-tool", "sse/one-line";
+    mcp_stdio_lines => "mcp-firehose-tool", "id-first/lines";
+    mcp_stdio_one_line_id_last => "mcp-firehose-tool", "id-last/one-line";
 }

@@ -11,11 +11,12 @@ mod folder;
 
 use agboss::journal::LoopEvent;
 use agboss::knowledge::{KnowledgeMode, registered_knowledge};
-use agboss::model::{Message, ScriptedModel, Turn};
+use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::store::{Journal, MemoryStore};
 use agboss::units::bytes;
 use agboss::{Application, ToolDefaults, Workflow};
+use fixtures::chat;
 use serde_json::json;
 
 /// What a base of one's own reads from: here, a list of answers.
@@ -170,7 +171,7 @@ async fn in_tool_mode_the_agent_searches_through_its_search_tool() {
     let offered: Vec<&str> = requests[0].tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(offered, ["search-faq-rag-tool"]);
     // The base's own number of passages, cut by the tool even when the base returns more.
-    let result = tool_result(&requests[1].messages);
+    let result = chat::results_read(&requests[1])[0].clone();
     let hits: serde_json::Value = serde_json::from_str(&result).unwrap();
     let passages = hits["passages"].as_array().unwrap();
     assert_eq!(passages.len(), 2, "{result}");
@@ -202,14 +203,7 @@ async fn a_search_is_validated_and_fails_as_a_tool_error() {
     ]);
     let app = app(&model, Arc::new(MemoryStore::new()), None);
     app.run_agent::<Helper>("anything").await.unwrap();
-    let messages = &model.requests()[1].messages;
-    let results: Vec<String> = messages
-        .iter()
-        .filter_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .collect();
+    let results = chat::results_read(&model.requests()[1]);
     assert!(
         results[0].starts_with("Tool error: invalid input: query:"),
         "{}",
@@ -245,8 +239,8 @@ async fn in_context_mode_a_long_input_is_searched_by_its_first_2000_characters()
     app.run_agent::<Clerk>(&late).await.unwrap();
     app.run_agent::<Clerk>(&early).await.unwrap();
     let requests = model.requests();
-    assert_eq!(user_text(&requests[0].messages), late);
-    let found = user_text(&requests[1].messages);
+    assert_eq!(chat::user_text(&requests[0]), late);
+    let found = chat::user_text(&requests[1]);
     assert!(
         found.starts_with(&format!(
             "{early}\n\n[knowledge base policy-rag: 1 passage]"
@@ -268,7 +262,7 @@ async fn in_context_mode_each_model_call_reads_the_block_and_the_journal_keeps_t
         requests[0].tools.is_empty(),
         "no search tool in context mode"
     );
-    let input = user_text(&requests[0].messages);
+    let input = chat::user_text(&requests[0]);
     assert_eq!(
         input,
         "Refunds: how long?\n\n[knowledge base policy-rag: 1 passage]\n\n[1] policy.md:4-9 (Refunds > Delays)\nRefunds take five working days.\n"
@@ -290,7 +284,7 @@ async fn a_context_block_is_bounded_by_the_agents_bound_with_the_marker() {
     let model = ScriptedModel::new([Turn::text("ok")]);
     let app = app(&model, Arc::new(MemoryStore::new()), Some(60));
     app.run_agent::<Clerk>("Refunds: how long?").await.unwrap();
-    let input = user_text(&model.requests()[0].messages);
+    let input = chat::user_text(&model.requests()[0]);
     let block = input.split_once("\n\n").unwrap().1;
     let (kept, marker) = block.split_once("\n[result truncated: ").unwrap();
     assert!(kept.len() <= 60, "{kept:?}");
@@ -302,27 +296,7 @@ async fn nothing_found_leaves_the_input_as_it_is() {
     let model = ScriptedModel::new([Turn::text("ok")]);
     let app = app(&model, Arc::new(MemoryStore::new()), None);
     app.run_agent::<Clerk>("zzz").await.unwrap();
-    assert_eq!(user_text(&model.requests()[0].messages), "zzz");
-}
-
-fn user_text(messages: &[Message]) -> String {
-    messages
-        .iter()
-        .find_map(|m| match m {
-            Message::User { text } => Some(text.clone()),
-            _ => None,
-        })
-        .unwrap()
-}
-
-fn tool_result(messages: &[Message]) -> String {
-    messages
-        .iter()
-        .find_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .unwrap()
+    assert_eq!(chat::user_text(&model.requests()[0]), "zzz");
 }
 
 /// A tool that takes the name of the base's search tool.
@@ -378,7 +352,7 @@ async fn a_context_block_is_masked_after_its_bound_as_a_result_is() {
     app.run_agent::<Clerk>("Questions: where do they go?")
         .await
         .unwrap();
-    let input = user_text(&model.requests()[0].messages);
+    let input = chat::user_text(&model.requests()[0]);
     assert!(
         input.ends_with("(Contact)\nQuestions go to [email], never to a person's own address.\n"),
         "{input}"

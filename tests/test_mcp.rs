@@ -9,6 +9,7 @@ use agboss::prelude::*;
 use agboss::testing::test_tool;
 use agboss::tool::Tool;
 use agboss::units::bytes;
+use fixtures::calls::invoking;
 use mcp_common::*;
 
 #[tokio::test]
@@ -76,10 +77,7 @@ async fn a_path_outside_the_filesystem_servers_root_is_refused() {
 async fn a_timeout_cancels_the_request_on_the_server() {
     let (env, log) = fake("cancel", "normal");
     let tool = Arc::new(test_tool::<Wait>().env(env));
-    let call = tokio::spawn({
-        let tool = tool.clone();
-        async move { tool.invoke("{}").await }
-    });
+    let call = invoking(&tool, "{}");
     // Once the server holds the request (the timeout counts from the call's start, server
     // start-up included), the clock passes the tool's timeout.
     let id = held_request(&log).await;
@@ -100,10 +98,7 @@ async fn a_timeout_cancels_the_request_on_the_server() {
 async fn cancelling_the_execution_cancels_the_request_on_the_server() {
     let (env, log) = fake("cancel-by-user", "normal");
     let tool = Arc::new(test_tool::<Wait>().env(env));
-    let call = tokio::spawn({
-        let tool = tool.clone();
-        async move { tool.invoke("{}").await }
-    });
+    let call = invoking(&tool, "{}");
     let id = held_request(&log).await;
     tool.execution().cancel("the user left");
     let outcome = call.await.unwrap();
@@ -195,10 +190,7 @@ fn a_pass_through_tool_is_described_by_its_doc_comment_and_bound_to_its_server()
 #[tokio::test]
 async fn a_server_killed_mid_call_is_a_tool_error_and_starts_again() {
     let tool = Arc::new(test_tool::<LongWork>().env(env(&temp_dir("killed"), &[])));
-    let call = tokio::spawn({
-        let tool = tool.clone();
-        async move { tool.invoke(r#"{"duration": 30, "steps": 30}"#).await }
-    });
+    let call = invoking(&tool, r#"{"duration": 30, "steps": 30}"#);
     let connection = tool.mcp_server::<Everything>();
     let pid = loop {
         if let Some(pid) = connection.pid().await {

@@ -12,13 +12,13 @@ mod mcp_common;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use agboss::Resume;
 use agboss::mcp::ElicitationAnswer;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::run::RunOutcome;
 use agboss::store::Store;
 use agboss::testing::test_tool;
 use agboss::tool::Tool;
+use agboss::{Application, Resume};
 use elicitation_common::*;
 use mcp_common::{env, fake, log_with, temp_dir};
 use serde_json::json;
@@ -37,12 +37,7 @@ fn paused_on(outcome: &RunOutcome, tool: &str) -> (String, serde_json::Value) {
 /// then shut down; the pause's id.
 async fn paused_run(store: &Arc<dyn Store>, model: &ScriptedModel, asked: &Arc<Asked>) -> String {
     let first = app(store.clone(), model, asked);
-    let outcome = first
-        .run("desk", "fill in my profile")
-        .thread("t-1")
-        .owner("alice")
-        .await
-        .unwrap();
+    let outcome = alices_run(&first, "desk", "fill in my profile").await;
     let (pause_id, question) = paused_on(&outcome, "profile-form-tool");
     assert_eq!(question["server"], "everything-asking");
     assert_eq!(
@@ -59,6 +54,26 @@ async fn paused_run(store: &Arc<dyn Store>, model: &ScriptedModel, asked: &Arc<A
     pause_id
 }
 
+/// Alice's run of `input` in `workflow`, in thread `t-1`.
+async fn alices_run(app: &Application, workflow: &str, input: &str) -> RunOutcome {
+    app.run(workflow, input)
+        .thread("t-1")
+        .owner("alice")
+        .await
+        .unwrap()
+}
+
+/// Alice answers the pause `pause_id` with `answer`: how the run went on.
+async fn alice_answers(app: &Application, pause_id: &str, answer: ElicitationAnswer) -> RunOutcome {
+    let answered = Resume::decision(pause_id, answer).answered_by("alice");
+    app.resume(answered).await.unwrap()
+}
+
+/// A model that calls `tool` without arguments, then answers `then`.
+fn calling(tool: &str, then: &str) -> ScriptedModel {
+    ScriptedModel::new([Turn::call(tool, json!({})), Turn::text(then)])
+}
+
 /// What the tool returned to the model, as the model's last request shows it.
 fn tool_result(model: &ScriptedModel) -> String {
     let requests = model.requests();
@@ -70,10 +85,7 @@ async fn a_servers_question_pauses_the_run_and_the_answer_given_later_reaches_th
     agboss::model::forbid_real_requests(true);
     let (store, _folder) = sqlite().await;
     let asked = Arc::new(Asked::default());
-    let model = ScriptedModel::new([
-        Turn::call("profile-form-tool", json!({})),
-        Turn::text("Profile saved."),
-    ]);
+    let model = calling("profile-form-tool", "Profile saved.");
     let pause_id = paused_run(&store, &model, &asked).await;
 
     // Another application on the same store answers; the call is made again, the server asks
@@ -81,10 +93,7 @@ async fn a_servers_question_pauses_the_run_and_the_answer_given_later_reaches_th
     let second = app(store.clone(), &model, &asked);
     let answer =
         ElicitationAnswer::accept([("name", json!("Ada Lovelace")), ("check", json!(true))]);
-    let outcome = second
-        .resume(Resume::decision(&pause_id, answer).answered_by("alice"))
-        .await
-        .unwrap();
+    let outcome = alice_answers(&second, &pause_id, answer).await;
     assert_eq!(outcome.text(), Some("Profile saved."));
     let result = tool_result(&model);
     assert!(
@@ -109,16 +118,10 @@ async fn a_declined_question_is_declined_to_the_server() {
     agboss::model::forbid_real_requests(true);
     let (store, _folder) = sqlite().await;
     let asked = Arc::new(Asked::default());
-    let model = ScriptedModel::new([
-        Turn::call("profile-form-tool", json!({})),
-        Turn::text("No profile, then."),
-    ]);
+    let model = calling("profile-form-tool", "No profile, then.");
     let pause_id = paused_run(&store, &model, &asked).await;
     let second = app(store.clone(), &model, &asked);
-    let outcome = second
-        .resume(Resume::decision(&pause_id, ElicitationAnswer::Decline).answered_by("alice"))
-        .await
-        .unwrap();
+    let outcome = alice_answers(&second, &pause_id, ElicitationAnswer::Decline).await;
     assert_eq!(outcome.text(), Some("No profile, then."));
     let result = tool_result(&model);
     assert!(
@@ -181,12 +184,7 @@ async fn over_http_each_of_two_parallel_calls_is_asked_its_own_question() {
     let model = ScriptedModel::new([Turn::calls([form.clone(), form]), Turn::text("Both saved.")]);
     let env = || servers(&[("EVERYTHING_URL", server.url())]);
     let first = app_with(store.clone(), &model, &asked, env());
-    let outcome = first
-        .run("http-desk", "fill in both profiles")
-        .thread("t-1")
-        .owner("alice")
-        .await
-        .unwrap();
+    let outcome = alices_run(&first, "http-desk", "fill in both profiles").await;
     let paused = outcome.paused().expect("both calls wait for the owner");
     let pending = paused.pending.clone();
     assert_eq!(pending.len(), 2, "{pending:?}");
@@ -198,10 +196,7 @@ async fn over_http_each_of_two_parallel_calls_is_asked_its_own_question() {
     let mut outcome = None;
     for (pause, name) in pending.iter().zip(["Ada Lovelace", "Grace Hopper"]) {
         let answer = ElicitationAnswer::accept([("name", json!(name))]);
-        let resumed = second
-            .resume(Resume::decision(&pause.pause_id, answer).answered_by("alice"))
-            .await
-            .unwrap();
+        let resumed = alice_answers(&second, &pause.pause_id, answer).await;
         outcome = Some(resumed);
     }
     assert_eq!(outcome.unwrap().text(), Some("Both saved."));
@@ -220,20 +215,12 @@ async fn a_question_journaled_after_the_calls_timeout_keeps_its_pause() {
     let (store, _folder) = sqlite().await;
     // The channel takes longer to say the answer comes later than the call may run.
     let asked = Arc::new(Asked(Mutex::default(), Duration::from_secs(2)));
-    let model = ScriptedModel::new([
-        Turn::call("quick-colour-tool", json!({})),
-        Turn::text("Colour picked."),
-    ]);
+    let model = calling("quick-colour-tool", "Colour picked.");
     let (env, log) = fake("elicit-timeout", "normal");
     let first = colour_app(store.clone(), &model, &asked, env.clone());
     // Started first, so that the call's second goes to the question, not to starting python.
     first.start_mcp_servers().await.unwrap();
-    let outcome = first
-        .run("colour-desk", "pick a colour")
-        .thread("t-1")
-        .owner("alice")
-        .await
-        .unwrap();
+    let outcome = alices_run(&first, "colour-desk", "pick a colour").await;
     assert!(outcome.paused().is_some(), "{outcome:?}");
     let (pause_id, question) = paused_on(&outcome, "quick-colour-tool");
     assert_eq!(question["server"], "fake-asking");
@@ -242,10 +229,7 @@ async fn a_question_journaled_after_the_calls_timeout_keeps_its_pause() {
 
     let second = colour_app(store.clone(), &model, &asked, env);
     let answer = ElicitationAnswer::accept(Vec::<(String, serde_json::Value)>::new());
-    let outcome = second
-        .resume(Resume::decision(&pause_id, answer).answered_by("alice"))
-        .await
-        .unwrap();
+    let outcome = alice_answers(&second, &pause_id, answer).await;
     assert_eq!(outcome.text(), Some("Colour picked."));
     // The answer left the colour out: the schema's default is sent.
     let result = tool_result(&model);
@@ -265,26 +249,15 @@ async fn a_tool_that_declares_the_servers_role_is_asked_through_its_own_client()
     agboss::model::forbid_real_requests(true);
     let (store, _folder) = sqlite().await;
     let asked = Arc::new(Asked::default());
-    let model = ScriptedModel::new([
-        Turn::call("profile-by-hand-tool", json!({})),
-        Turn::text("Saved by hand."),
-    ]);
+    let model = calling("profile-by-hand-tool", "Saved by hand.");
     let first = app(store.clone(), &model, &asked);
-    let outcome = first
-        .run("hand-desk", "fill in my profile")
-        .thread("t-1")
-        .owner("alice")
-        .await
-        .unwrap();
+    let outcome = alices_run(&first, "hand-desk", "fill in my profile").await;
     let (pause_id, question) = paused_on(&outcome, "profile-by-hand-tool");
     assert_eq!(question["server"], "everything-asking");
     first.shutdown().await;
     let second = app(store.clone(), &model, &asked);
     let answer = ElicitationAnswer::accept([("name", json!("Ada Lovelace"))]);
-    let outcome = second
-        .resume(Resume::decision(&pause_id, answer).answered_by("alice"))
-        .await
-        .unwrap();
+    let outcome = alice_answers(&second, &pause_id, answer).await;
     assert_eq!(outcome.text(), Some("Saved by hand."));
     let result = tool_result(&model);
     assert!(

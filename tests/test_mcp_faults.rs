@@ -16,6 +16,7 @@ use agboss::mcp::FIRST_BACKOFF;
 use agboss::testing::test_tool;
 use agboss::time::ManualClock;
 use agboss::{Application, Workflow};
+use fixtures::calls::invoking;
 use mcp_common::*;
 
 /// The children of this process that are zombies (exited, not reaped), once the runtime has
@@ -150,10 +151,7 @@ async fn answers_an_unknown_id(tally: &mut Tally) {
 async fn never_answers(tally: &mut Tally) {
     let (env, log) = fake("t19-silent", "silent");
     let tool = Arc::new(test_tool::<Wait>().env(env.clone()));
-    let call = tokio::spawn({
-        let tool = tool.clone();
-        async move { tool.invoke("{}").await }
-    });
+    let call = invoking(&tool, "{}");
     log_with(&log, "initialize ignored").await;
     tool.clock().wait_for_timers(1).await;
     tool.clock().advance(Duration::from_millis(500));

@@ -440,20 +440,7 @@ fn check_crate(name: &str, modules: &[(&str, &str)]) {
     if clippy {
         command.args(["--", "-D", "warnings"]);
     }
-    for (key, _) in std::env::vars_os() {
-        let key = key.to_string_lossy();
-        let from_test = [
-            "CARGO_PKG_",
-            "CARGO_MANIFEST_",
-            "CARGO_CRATE_",
-            "CARGO_BIN_",
-            "CARGO_PRIMARY_PACKAGE",
-            "CARGO_TARGET_TMPDIR",
-        ];
-        if from_test.iter().any(|prefix| key.starts_with(prefix)) {
-            command.env_remove(key.as_ref());
-        }
-    }
+    fixtures::cargo::outside_this_test(&mut command, &[]);
     let output = command.output().expect("cargo runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

@@ -42,19 +42,10 @@ pub struct Lookup;
 #[channel_role(name = "wipe-approval-channel", approves = Word, answered_by = ThreadOwner)]
 pub struct WipeApproval;
 
-/// Leaves the question for later.
-#[channel(name = "wipe-inbox-channel")]
-pub struct WipeInbox;
-
-impl ChannelHandler for WipeInbox {
-    type Role = WipeApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<WipeApproval>,
-    ) -> Result<ChannelOutcome<WipeApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the question for later.
+    #[channel(name = "wipe-inbox-channel")]
+    pub struct WipeInbox for WipeApproval;
 }
 
 /// Wipes the notes of a word.

@@ -9,6 +9,7 @@ use agboss::prelude::*;
 use agboss::spend::Budgets;
 use agboss::units::usd;
 use agboss::{Application, Workflow};
+use fixtures::run::completed;
 use serde_json::json;
 
 #[dto]
@@ -89,13 +90,12 @@ async fn a_tools_model_calls_are_the_tools_spend_and_count_in_the_budget() {
         Turn::text("Short.").usage(2_000, 1_000),
         Turn::text("A summary.").usage(10, 0),
     ]);
-    let outcome = app(model)
-        .run("desk", "summarize")
-        .budgets(Budgets::none().usd(usd("1")))
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(
+        app(model)
+            .run("desk", "summarize")
+            .budgets(Budgets::none().usd(usd("1"))),
+    )
+    .await;
     // 1,020 agent tokens at $1 per million, 3,000 tool tokens at $100 per million.
     assert_eq!(outcome.spend, usd("0.00102") + usd("0.3"));
     let tool_entry = outcome

@@ -182,6 +182,18 @@ async fn child(name: &str, variables: &[(&str, &str)]) -> std::process::Output {
     output
 }
 
+/// Runs the test `name` again in a child process, with `variables` set, from a test that is not
+/// async itself.
+fn in_a_child(name: &str, variables: &[(&str, &str)]) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(child(name, variables));
+}
+
+/// Why installing from the environment is refused.
+fn install_refused() -> String {
+    Otel::from_env().install().unwrap_err().to_string()
+}
+
 fn in_child() -> bool {
     std::env::var_os("AGBOSS_OTEL_CHILD").is_some()
 }
@@ -318,26 +330,20 @@ async fn a_run_arrives_as_a_span_tree_and_metrics_over_otlp_http() {
             })
             .fold(0.0, |a, b| a + b)
     };
-    assert_eq!(
-        sum("agboss.tool.calls", field::TOOL_NAME, "lookup-tool"),
-        1.0
-    );
-    assert_eq!(
-        sum("agboss.tool.calls", field::TOOL_NAME, "summarize-tool"),
-        1.0
-    );
-    assert_eq!(
-        sum("agboss.tool.errors", field::TOOL_NAME, "lookup-tool"),
-        0.0
-    );
-    assert_eq!(
-        sum("agboss.tokens", field::REQUEST_MODEL, "openai/gpt-5-mini"),
-        1_020.0
-    );
-    assert_eq!(
-        sum("agboss.tokens", field::TOOL_NAME, "summarize-tool"),
-        3_000.0
-    );
+    for (metric, key, value, expected) in [
+        ("agboss.tool.calls", field::TOOL_NAME, "lookup-tool", 1.0),
+        ("agboss.tool.calls", field::TOOL_NAME, "summarize-tool", 1.0),
+        ("agboss.tool.errors", field::TOOL_NAME, "lookup-tool", 0.0),
+        (
+            "agboss.tokens",
+            field::REQUEST_MODEL,
+            "openai/gpt-5-mini",
+            1_020.0,
+        ),
+        ("agboss.tokens", field::TOOL_NAME, "summarize-tool", 3_000.0),
+    ] {
+        assert_eq!(sum(metric, key, value), expected, "{metric} of {value}");
+    }
     // 3,000 tokens at $100 per million, charged to the tool; 1,020 at $1 to the agent's turns.
     let tool_cost = sum("agboss.cost", field::TOOL_NAME, "summarize-tool");
     assert!((tool_cost - 0.3).abs() < 1e-9, "{tool_cost}");
@@ -466,17 +472,15 @@ async fn grpc_to_an_https_endpoint_goes_over_tls_trusting_the_given_ca() {
 #[test]
 fn a_client_certificate_without_its_key_is_refused() {
     if in_child() {
-        let refused = Otel::from_env().install().unwrap_err();
         assert_eq!(
-            refused.to_string(),
+            install_refused(),
             "the OTLP traces exporter could not be built: OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE is set without OTEL_EXPORTER_OTLP_CLIENT_KEY: a client certificate needs both"
         );
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let (_, ca) = tls_receiver(dir.path());
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(child(
+    in_a_child(
         "a_client_certificate_without_its_key_is_refused",
         &[
             ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://localhost:4317"),
@@ -486,7 +490,7 @@ fn a_client_certificate_without_its_key_is_refused() {
                 ca.to_str().unwrap(),
             ),
         ],
-    ));
+    );
 }
 
 /// A second `install` in one process is refused, saying to add the layer instead; the first
@@ -497,36 +501,32 @@ fn a_second_install_is_refused_saying_to_add_the_layer() {
         let runtime = tokio::runtime::Runtime::new().unwrap();
         let _inside = runtime.enter();
         let first = Otel::from_env().install().unwrap();
-        let refused = Otel::from_env().install().unwrap_err();
         assert_eq!(
-            refused.to_string(),
+            install_refused(),
             "a tracing subscriber is already installed: add `Otel::layer` to it instead of `install`"
         );
         first.shutdown();
         return;
     }
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(child(
+    in_a_child(
         "a_second_install_is_refused_saying_to_add_the_layer",
         // Nowhere to export to: nothing is sent (no span is made).
         &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9")],
-    ));
+    );
 }
 
 /// A protocol agboss does not export with is refused by name, before anything runs.
 #[test]
 fn an_unknown_protocol_is_refused_saying_which_variable() {
     if in_child() {
-        let refused = Otel::from_env().install().unwrap_err();
         assert_eq!(
-            refused.to_string(),
+            install_refused(),
             "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=\"http/json\" is not a protocol agboss exports with: use `http/protobuf` (the default) or `grpc`"
         );
         return;
     }
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(child(
+    in_a_child(
         "an_unknown_protocol_is_refused_saying_which_variable",
         &[("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/json")],
-    ));
+    );
 }

@@ -10,8 +10,9 @@ use std::sync::Arc;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
-use agboss::store::{MemoryStore, PostgresStore, SqliteStore, Store};
+use agboss::store::{MemoryStore, Store};
 use agboss::{Application, Resume, Workflow};
+use fixtures::stores::each_store;
 
 #[dto]
 pub struct NoteInput {
@@ -23,19 +24,10 @@ pub struct NoteInput {
 #[channel_role(name = "note-approval-channel", approves = NoteInput, answered_by = ThreadOwner)]
 pub struct NoteApproval;
 
-/// Waits for the owner's answer.
-#[channel(name = "owner-inbox-channel")]
-pub struct OwnerInbox;
-
-impl ChannelHandler for OwnerInbox {
-    type Role = NoteApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<NoteApproval>,
-    ) -> Result<ChannelOutcome<NoteApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Waits for the owner's answer.
+    #[channel(name = "owner-inbox-channel")]
+    pub struct OwnerInbox for NoteApproval;
 }
 
 /// Saves a note for the user.
@@ -63,21 +55,6 @@ pub struct Notes;
 )]
 pub struct Helper;
 
-/// The stores threads are kept in, each new and empty.
-async fn stores() -> Vec<(&'static str, Arc<dyn Store>, Option<Box<dyn std::any::Any>>)> {
-    let folder = tempfile::tempdir().unwrap();
-    let sqlite = SqliteStore::open(folder.path().join("agboss.db"))
-        .await
-        .unwrap();
-    let database = pg_server::fresh_database();
-    let postgres = PostgresStore::connect(database.url()).await.unwrap();
-    vec![
-        ("memory", Arc::new(MemoryStore::new()), None),
-        ("sqlite", Arc::new(sqlite), Some(Box::new(folder))),
-        ("postgres", Arc::new(postgres), Some(Box::new(database))),
-    ]
-}
-
 fn app(store: Arc<dyn Store>, model: &ScriptedModel) -> Application {
     Application::builder("owners")
         .workflow(Workflow::new("desk").agent::<Helper>().agent::<Notes>())
@@ -91,7 +68,7 @@ fn app(store: Arc<dyn Store>, model: &ScriptedModel) -> Application {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thread_takes_runs_of_its_first_owner_only() {
     agboss::model::forbid_real_requests(true);
-    for (name, store, _keep) in stores().await {
+    for (name, store, _keep) in each_store().await {
         let model = ScriptedModel::new([Turn::text("Hello, Alice."), Turn::text("Again.")]);
         let app = app(store, &model);
         let first = app.run("desk", "hi").thread("t-1").owner("alice").await;
@@ -133,7 +110,7 @@ async fn a_thread_takes_runs_of_its_first_owner_only() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_first_runs_racing_in_a_new_thread_leave_one_owner() {
     agboss::model::forbid_real_requests(true);
-    for (name, store, _keep) in stores().await {
+    for (name, store, _keep) in each_store().await {
         for round in 0..10 {
             let model = ScriptedModel::new([Turn::text("one"), Turn::text("two")]);
             let app = Arc::new(app(store.clone(), &model));
@@ -170,7 +147,7 @@ async fn two_first_runs_racing_in_a_new_thread_leave_one_owner() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_that_may_wait_for_its_owner_states_one_and_only_the_owner_answers() {
     agboss::model::forbid_real_requests(true);
-    for (name, store, _keep) in stores().await {
+    for (name, store, _keep) in each_store().await {
         let model = ScriptedModel::new([
             Turn::call("note-save-tool", serde_json::json!({"text": "dentist"})),
             Turn::text("Saved."),

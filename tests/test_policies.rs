@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use agboss::dto::Value;
 use agboss::journal::{LoopEvent, LoopState};
@@ -18,25 +18,17 @@ use agboss::prelude::*;
 use agboss::store::{Journal, MemoryStore};
 use agboss::tool::Capability;
 use agboss::{Application, Resume, Workflow};
+use fixtures::policy::Always;
 use serde_json::json;
 
 /// Approves any call; the thread's owner answers.
 #[channel_role(name = "desk-approval-channel", approves = Value, answered_by = ThreadOwner)]
 pub struct DeskApproval;
 
-/// Leaves the question in the owner's inbox.
-#[channel(name = "desk-inbox-channel")]
-pub struct DeskInbox;
-
-impl ChannelHandler for DeskInbox {
-    type Role = DeskApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<DeskApproval>,
-    ) -> Result<ChannelOutcome<DeskApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the question in the owner's inbox.
+    #[channel(name = "desk-inbox-channel")]
+    pub struct DeskInbox for DeskApproval;
 }
 
 /// What the tools did.
@@ -184,7 +176,7 @@ fn desk(
         Box<dyn FnOnce(agboss::app::ApplicationBuilder) -> agboss::app::ApplicationBuilder>,
     >,
 ) -> Desk {
-    traced();
+    fixtures::traced::traced();
     let store = Arc::new(MemoryStore::new());
     let effects = Arc::new(Effects::default());
     let web = Arc::new(Web::default());
@@ -204,6 +196,13 @@ fn desk(
         store,
         effects,
         web,
+    }
+}
+
+impl Desk {
+    /// How Ann's run of `input` went.
+    async fn ask(&self, input: &str) -> agboss::run::RunOutcome {
+        self.app.run("desk", input).owner("ann").await.unwrap()
     }
 }
 
@@ -232,12 +231,7 @@ async fn a_check_in_asks_about_large_refunds_only_with_the_evidence() {
         Turn::text("Refunded after approval."),
     ]);
     let desk = desk(&model, None);
-    let small = desk
-        .app
-        .run("desk", "refund A-1")
-        .owner("ann")
-        .await
-        .unwrap();
+    let small = desk.ask("refund A-1").await;
     assert_eq!(small.text(), Some("Refunded."));
     let journal = events(&desk.store, small.execution_id()).await;
     assert!(
@@ -248,12 +242,7 @@ async fn a_check_in_asks_about_large_refunds_only_with_the_evidence() {
         "a check-in that does not trip leaves no event: {journal:?}"
     );
 
-    let large = desk
-        .app
-        .run("desk", "refund B-2")
-        .owner("ann")
-        .await
-        .unwrap();
+    let large = desk.ask("refund B-2").await;
     let paused = large.paused().expect("a person is asked first");
     let question = &paused.pending[0].question;
     assert_eq!(question["evidence"], "refund of $2500.00 for order B-2");
@@ -286,20 +275,9 @@ async fn a_check_in_asks_about_large_refunds_only_with_the_evidence() {
 }
 
 /// No deletes in this workspace.
-struct NoDeletes;
-
-impl PermissionChecker for NoDeletes {
-    fn name(&self) -> &str {
-        "no-deletes"
-    }
-
-    fn governs(&self) -> &[Capability] {
-        &[Capability::Destructive]
-    }
-
-    fn check(&self, _request: &PermissionRequest<'_>) -> Permission {
-        Permission::deny("workspace-read-only", "deletes are off in this workspace")
-    }
+fn no_deletes() -> Always {
+    let deny = Permission::deny("workspace-read-only", "deletes are off in this workspace");
+    Always::new("no-deletes", Capability::Destructive, deny)
 }
 
 #[tokio::test]
@@ -310,13 +288,8 @@ async fn a_denial_is_a_refusal_the_model_reads_and_is_journaled() {
         Turn::text("I could not delete them.")
             .expect_tool_result("Tool error: not permitted: deletes are off in this workspace (rule `workspace-read-only`)"),
     ]);
-    let desk = desk(&model, Some(Box::new(|b| b.permissions(NoDeletes))));
-    let outcome = desk
-        .app
-        .run("desk", "delete invoices")
-        .owner("ann")
-        .await
-        .unwrap();
+    let desk = desk(&model, Some(Box::new(|b| b.permissions(no_deletes()))));
+    let outcome = desk.ask("delete invoices").await;
     assert_eq!(outcome.text(), Some("I could not delete them."));
     assert!(desk.effects.done().is_empty());
     let journal = events(&desk.store, outcome.execution_id()).await;
@@ -389,57 +362,10 @@ fn injections() -> Vec<(String, &'static str, Value)> {
     all
 }
 
-/// The binary's one subscriber, installed before any test reaches a call site: a subscriber
-/// scoped to one test races with other tests caching the sites' interest first.
-fn traced() -> &'static Traced {
-    static TRACED: OnceLock<&'static Traced> = OnceLock::new();
-    TRACED.get_or_init(|| {
-        let traced: &'static Traced = Box::leak(Box::default());
-        tracing::subscriber::set_global_default(traced).expect("the binary's only subscriber");
-        traced
-    })
-}
-
-/// Counts the `untrusted-content` asks traced.
-#[derive(Default)]
-struct Traced {
-    asks: AtomicU32,
-}
-
-impl tracing::Subscriber for &'static Traced {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        tracing::span::Id::from_u64(1)
-    }
-    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, event: &tracing::Event<'_>) {
-        struct Fields(String);
-        impl tracing::field::Visit for Fields {
-            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-                self.0.push_str(&format!("{}={value:?};", field.name()));
-            }
-        }
-        let mut fields = Fields(String::new());
-        event.record(&mut fields);
-        let asked = fields.0.contains("decision=Ask");
-        if fields.0.contains("agboss.permission")
-            && asked
-            && fields.0.contains("rule=untrusted-content")
-        {
-            self.asks.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t21_injected_text_in_a_tool_result_gets_no_high_impact_call_through() {
     agboss::model::forbid_real_requests(true);
-    let traced = traced();
+    let traced = fixtures::traced::traced();
 
     let injections = injections();
     assert!(injections.len() >= 50);
@@ -490,7 +416,15 @@ async fn t21_injected_text_in_a_tool_result_gets_no_high_impact_call_through() {
         high_impact.is_empty(),
         "calls that ran without a person: {high_impact:?}"
     );
-    let traced_asks = traced.asks.load(Ordering::SeqCst);
+    let traced_asks = traced
+        .events()
+        .iter()
+        .filter(|fields| {
+            fields.contains("agboss.permission")
+                && fields.contains("decision=Ask")
+                && fields.contains("rule=untrusted-content")
+        })
+        .count();
     assert_eq!(traced_asks, blocked, "each blocked attempt traced once");
     println!(
         "T21: injected phrasings {}; high-impact calls without approval 0; blocked and journaled {blocked}; traced {traced_asks}",
@@ -509,12 +443,7 @@ async fn a_trusted_run_lets_the_call_run_and_journals_the_decision_with_its_star
         &model,
         Some(Box::new(|b| b.permissions(UntrustedContentPolicy))),
     );
-    let outcome = desk
-        .app
-        .run("desk", "send bob the file")
-        .owner("ann")
-        .await
-        .unwrap();
+    let outcome = desk.ask("send bob the file").await;
     assert_eq!(outcome.text(), Some("Sent."));
     assert_eq!(desk.effects.done(), ["send bob@example.com"]);
     let journal = events(&desk.store, outcome.execution_id()).await;
@@ -662,12 +591,7 @@ async fn a_journaled_decision_is_not_asked_again_when_the_run_goes_on() {
         asked: asked.clone(),
     };
     let desk = desk(&model, Some(Box::new(move |b| b.permissions(checker))));
-    let outcome = desk
-        .app
-        .run("desk", "refund C-3")
-        .owner("ann")
-        .await
-        .unwrap();
+    let outcome = desk.ask("refund C-3").await;
     let paused = outcome.paused().expect("a person approves payments");
     assert_eq!(
         paused.pending[0].question["why"],

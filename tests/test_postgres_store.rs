@@ -88,17 +88,7 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
 async fn a_store_of_schema_1_gives_each_thread_the_owner_of_its_first_execution() {
     let database = fresh_database();
     let store = connect(database.url()).await;
-    // Started in this order: `e-2` is the first run of `t-1`.
-    for (id, thread, owner) in [
-        ("e-2", "t-1", Some("ann")),
-        ("e-1", "t-2", None),
-        ("e-3", "t-3", Some("cy")),
-    ] {
-        store
-            .append(id, 0, &started_in(id, thread, owner))
-            .await
-            .unwrap();
-    }
+    store_common::three_threads(&store).await;
     drop(store);
     // What version 1 held: no threads table, and a later run of `t-1` by another owner.
     execute(

@@ -134,6 +134,20 @@ impl Spec {
         )
     }
 
+    /// The model at `server`, on a clock nobody moves, given the variables `env` (not the key).
+    fn connect_in(&self, server: &WireServer, env: &Env) -> Arc<dyn ChatModel> {
+        model_of(self.settings(&server.base_url()), env)
+    }
+
+    /// A 429 asking to wait `retry_after`, then the text fixture.
+    fn rate_limited(&self, retry_after: &str) -> [Canned; 2] {
+        [
+            self.canned(429, "error_429")
+                .header("retry-after", retry_after),
+            self.canned(200, "text"),
+        ]
+    }
+
     /// The key as `request` carried it, in this API's header.
     fn key_sent<'r>(&self, request: &'r Recorded) -> Option<&'r str> {
         match self.kind {
@@ -157,6 +171,16 @@ impl Spec {
             max_output_tokens: None,
         }
     }
+}
+
+/// The model `settings` describe, given the variables `env`, on a clock nobody moves.
+fn model_of(settings: ProviderSettings, env: &Env) -> Arc<dyn ChatModel> {
+    connect(settings, env, Clock::from(ManualClock::new()))
+}
+
+/// What `model` answers the question of `spec`, asked once.
+async fn asked(spec: Spec, model: &dyn ChatModel) -> Result<ChatResponse, ModelError> {
+    model.chat(&spec.question(), &Signal::new()).await
 }
 
 /// Runs `test` on a runtime of its own, sharing the forbidden switch with the other tests.
@@ -204,6 +228,24 @@ fn spawn_chat(
     tokio::spawn(async move { model.chat(&request, &signal).await })
 }
 
+/// Asks the question in the background of a server giving `answers`, on `manual`.
+async fn chatting(
+    spec: Spec,
+    answers: impl IntoIterator<Item = Canned>,
+    manual: &ManualClock,
+) -> (
+    WireServer,
+    tokio::task::JoinHandle<Result<ChatResponse, ModelError>>,
+) {
+    let server = WireServer::start(answers).await;
+    let call = spawn_chat(
+        spec.connect(&server, manual),
+        spec.question(),
+        Signal::new(),
+    );
+    (server, call)
+}
+
 /// Checks that the call waits exactly `wait` before its next attempt.
 async fn expect_wait(manual: &ManualClock, wait: Duration, spec: Spec) {
     let tick = Duration::from_millis(1);
@@ -230,6 +272,15 @@ fn call(id: Option<&str>, name: &str, arguments: &str) -> ToolCall {
         name: name.into(),
         arguments: arguments.into(),
     }
+}
+
+/// The bodies of `requests`, as a server answering with the text fixture got them.
+async fn bodies(spec: Spec, requests: &[ChatRequest]) -> Vec<Value> {
+    sent(spec, requests)
+        .await
+        .into_iter()
+        .map(|r| r.body)
+        .collect()
 }
 
 /// Sends each of `requests` to a server answering with the text fixture; what it got.
@@ -259,15 +310,8 @@ fn the_forbidden_switch_stops_every_provider_before_the_network() {
         for spec in [OPENAI, ANTHROPIC, GEMINI] {
             let server = WireServer::start([spec.canned(200, "text")]).await;
             // No key either: the switch is checked first.
-            let model = connect(
-                spec.settings(&server.base_url()),
-                &Env::from_pairs::<&str, &str>([]),
-                Clock::from(ManualClock::new()),
-            );
-            let error = model
-                .chat(&spec.question(), &Signal::new())
-                .await
-                .unwrap_err();
+            let model = spec.connect_in(&server, &Env::from_pairs::<&str, &str>([]));
+            let error = asked(spec, &*model).await.unwrap_err();
             assert_eq!(
                 error,
                 ModelError::Forbidden {
@@ -304,6 +348,22 @@ fn a_forbidden_key_names_the_variable_too() {
             );
         }
     });
+}
+
+/// Makes of each of the functions `$test(spec)` a test per provider, in the modules `openai`,
+/// `anthropic` and `gemini`.
+macro_rules! each_provider {
+    ($($test:ident),* $(,)?) => {
+        mod openai {
+            $(#[test] fn $test() { super::$test(super::OPENAI) })*
+        }
+        mod anthropic {
+            $(#[test] fn $test() { super::$test(super::ANTHROPIC) })*
+        }
+        mod gemini {
+            $(#[test] fn $test() { super::$test(super::GEMINI) })*
+        }
+    };
 }
 
 #[path = "providers/details.rs"]

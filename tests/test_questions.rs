@@ -12,9 +12,10 @@ use std::time::Duration;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
-use agboss::store::{MemoryStore, PostgresStore, SqliteStore, Store};
+use agboss::store::{MemoryStore, Store};
 use agboss::time::ManualClock;
 use agboss::{Application, Resume, Workflow};
+use fixtures::stores::each_store;
 
 #[dto]
 pub struct ShipInput {
@@ -50,19 +51,10 @@ pub struct AddressLine {
 )]
 pub struct ShippingAddressRole;
 
-/// Puts the question in the owner's inbox; the answer comes later.
-#[channel(name = "address-inbox-channel")]
-pub struct AddressInbox;
-
-impl ChannelHandler for AddressInbox {
-    type Role = ShippingAddressRole;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<ShippingAddressRole>,
-    ) -> Result<ChannelOutcome<ShippingAddressRole>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Puts the question in the owner's inbox; the answer comes later.
+    #[channel(name = "address-inbox-channel")]
+    pub struct AddressInbox for ShippingAddressRole;
 }
 
 /// What the tool did, seen from outside: each start, with its idempotency key.
@@ -139,21 +131,6 @@ fn app(
         .unwrap()
 }
 
-/// The stores runs are kept in, each new and empty, with what keeps them alive.
-async fn stores() -> Vec<(&'static str, Arc<dyn Store>, Box<dyn std::any::Any>)> {
-    let folder = tempfile::tempdir().unwrap();
-    let sqlite = SqliteStore::open(folder.path().join("agboss.db"))
-        .await
-        .unwrap();
-    let database = pg_server::fresh_database();
-    let postgres = PostgresStore::connect(database.url()).await.unwrap();
-    vec![
-        ("memory", Arc::new(MemoryStore::new()), Box::new(())),
-        ("sqlite", Arc::new(sqlite), Box::new(folder)),
-        ("postgres", Arc::new(postgres), Box::new(database)),
-    ]
-}
-
 fn ship(asks: u32, wander: bool) -> Turn {
     Turn::call(
         "ship-order-tool",
@@ -173,7 +150,7 @@ fn paused_on(outcome: &RunOutcome) -> (String, serde_json::Value) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_question_asked_by_a_tool_is_answered_a_day_later_by_another_process() {
     agboss::model::forbid_real_requests(true);
-    for (name, store, _keep) in stores().await {
+    for (name, store, _keep) in each_store().await {
         let clock = ManualClock::new();
         let effects = Arc::new(Effects::default());
         let model = ScriptedModel::new([ship(2, false), Turn::text("Shipped.")]);

@@ -711,24 +711,14 @@ async fn t18_an_answer_wakes_exactly_one_instance_in_memory() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t18_an_answer_wakes_exactly_one_instance_on_sqlite() {
-    let folder = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(
-        agboss::store::SqliteStore::open(folder.path().join("t18.db"))
-            .await
-            .unwrap(),
-    );
-    answer_races("sqlite", World::new(), store).await;
+    let (name, store, _folder) = fixtures::stores::sqlite().await;
+    answer_races(name, World::new(), store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t18_an_answer_wakes_exactly_one_instance_on_postgres() {
-    let database = tokio::task::block_in_place(pg_server::fresh_database);
-    let store: Arc<dyn Store> = Arc::new(
-        agboss::store::PostgresStore::connect(database.url())
-            .await
-            .unwrap(),
-    );
-    answer_races("postgres", World::new(), store).await;
+    let (name, store, _database) = fixtures::stores::postgres().await;
+    answer_races(name, World::new(), store).await;
 }
 
 /// A store that stays silent past the lease: the run stops with `ExecutionLeaseLostError`

@@ -6,15 +6,19 @@
 //! `Application` on the same store (memory, SQLite, PostgreSQL) counts the calls before it.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use agboss::journal::{LoopEvent, LoopState};
 use agboss::model::{ScriptedModel, ToolCall, Turn};
 use agboss::prelude::*;
-use agboss::store::{Journal, MemoryStore, PostgresStore, SqliteStore, Store};
+use agboss::store::{Journal, MemoryStore, Store};
 use agboss::units::kilobytes;
 use agboss::{Application, Resume, Workflow};
+use fixtures::stores::each_store;
+
+mod shipping;
 use serde_json::json;
+use shipping::{Order, ShipInbox, ShipOrder};
 
 /// What every payload of the log tools is made of: it must appear nowhere once refused.
 const PAYLOAD: &str = "SECRET-PAYLOAD ";
@@ -75,21 +79,15 @@ impl Counter {
     }
 }
 
-#[dto]
-pub struct OrderQuery {
-    /// The order.
-    pub order: String,
-}
-
 /// Looks an order up: the same order gives the same answer.
 #[tool(name = "lookup-order-tool", read_only)]
 pub struct LookupOrder;
 
 impl ToolHandler for LookupOrder {
-    type Input = OrderQuery;
+    type Input = Order;
     type Output = PlainText;
 
-    async fn run(&self, input: OrderQuery) -> Result<PlainText, ToolError> {
+    async fn run(&self, input: Order) -> Result<PlainText, ToolError> {
         Ok(PlainText::new(format!("order {}: shipped", input.order)))
     }
 }
@@ -101,10 +99,10 @@ pub struct PollOrder {
 }
 
 impl ToolHandler for PollOrder {
-    type Input = OrderQuery;
+    type Input = Order;
     type Output = PlainText;
 
-    async fn run(&self, input: OrderQuery) -> Result<PlainText, ToolError> {
+    async fn run(&self, input: Order) -> Result<PlainText, ToolError> {
         let poll = self.counter.next();
         Ok(PlainText::new(format!(
             "order {}: shipped (poll {poll})",
@@ -120,10 +118,10 @@ pub struct RenderOrder {
 }
 
 impl ToolHandler for RenderOrder {
-    type Input = OrderQuery;
+    type Input = Order;
     type Output = PlainText;
 
-    async fn run(&self, input: OrderQuery) -> Result<PlainText, ToolError> {
+    async fn run(&self, input: Order) -> Result<PlainText, ToolError> {
         let version = self.counter.next();
         Ok(PlainText::new(format!(
             "screen of {} @v{version}",
@@ -137,43 +135,11 @@ impl ToolHandler for RenderOrder {
 pub struct PingShop;
 
 impl ToolHandler for PingShop {
-    type Input = OrderQuery;
+    type Input = Order;
     type Output = PlainText;
 
-    async fn run(&self, _input: OrderQuery) -> Result<PlainText, ToolError> {
+    async fn run(&self, _input: Order) -> Result<PlainText, ToolError> {
         Ok(PlainText::new("pong"))
-    }
-}
-
-/// Approves shipping; the thread's owner answers.
-#[channel_role(name = "ship-approval-channel", approves = OrderQuery, answered_by = ThreadOwner)]
-pub struct ShipApproval;
-
-/// Leaves the question in the owner's inbox.
-#[channel(name = "ship-inbox-channel")]
-pub struct ShipInbox;
-
-impl ChannelHandler for ShipInbox {
-    type Role = ShipApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<ShipApproval>,
-    ) -> Result<ChannelOutcome<ShipApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
-}
-
-/// Ships an order, once a person approves.
-#[tool(name = "ship-order-tool", channel = ShipApproval)]
-pub struct ShipOrder;
-
-impl ToolHandler for ShipOrder {
-    type Input = OrderQuery;
-    type Output = PlainText;
-
-    async fn run(&self, input: OrderQuery) -> Result<PlainText, ToolError> {
-        Ok(PlainText::new(format!("shipping {}", input.order)))
     }
 }
 
@@ -220,17 +186,9 @@ fn refusal(bytes: &str, ceiling: &str, hint: &str) -> String {
 
 /// Every tool result of `events`, in order: (content, is_error, truncated).
 fn results(events: &[LoopEvent]) -> Vec<(String, bool, bool)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            LoopEvent::ToolFinished {
-                content,
-                is_error,
-                truncated,
-                ..
-            } => Some((content.clone(), *is_error, *truncated)),
-            _ => None,
-        })
+    let results = fixtures::journal::tool_results(events).into_iter();
+    results
+        .map(|r| (r.content, r.is_error, r.truncated))
         .collect()
 }
 
@@ -251,7 +209,7 @@ fn calls(calls: &[(&str, &str)]) -> Turn {
 #[tokio::test]
 async fn a_result_over_the_ceiling_is_refused_and_its_payload_goes_nowhere() {
     agboss::model::forbid_real_requests(true);
-    let traced = traced();
+    let traced = fixtures::traced::traced();
     let expected = refusal("10,011", "4,096", "ask for at most 4,000 bytes");
     let model = ScriptedModel::new([
         Turn::call("tail-logs-tool", json!({"bytes": 10_000})),
@@ -285,7 +243,7 @@ async fn a_result_over_the_ceiling_is_refused_and_its_payload_goes_nowhere() {
     assert_eq!(*hooked.lock().unwrap(), [expected]);
     let context = format!("{:?}", model.requests());
     assert!(!context.contains(PAYLOAD.trim()), "the context: {context}");
-    let traces = traced.text.lock().unwrap().clone();
+    let traces = traced.text();
     assert!(
         traces.contains("tail-logs-tool"),
         "the call was traced: {traces}"
@@ -413,21 +371,6 @@ async fn a_call_with_the_same_arguments_and_result_gets_the_note_and_others_do_n
     assert_eq!(read.len(), 11);
 }
 
-/// The stores a run is kept in, each new and empty.
-async fn stores() -> Vec<(&'static str, Arc<dyn Store>, Option<Box<dyn std::any::Any>>)> {
-    let folder = tempfile::tempdir().unwrap();
-    let sqlite = SqliteStore::open(folder.path().join("agboss.db"))
-        .await
-        .unwrap();
-    let database = pg_server::fresh_database();
-    let postgres = PostgresStore::connect(database.url()).await.unwrap();
-    vec![
-        ("memory", Arc::new(MemoryStore::new()), None),
-        ("sqlite", Arc::new(sqlite), Some(Box::new(folder))),
-        ("postgres", Arc::new(postgres), Some(Box::new(database))),
-    ]
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_resumed_by_another_application_counts_the_calls_before_its_pause() {
     agboss::model::forbid_real_requests(true);
@@ -435,7 +378,7 @@ async fn a_run_resumed_by_another_application_counts_the_calls_before_its_pause(
         r#"{{"text":"order A-1: shipped"}}{}"#,
         same_result_note("lookup-order-tool")
     );
-    for (name, store, _keep) in stores().await {
+    for (name, store, _keep) in each_store().await {
         // The first instance looks the order up, then waits for a person to approve shipping.
         let first = ScriptedModel::new([calls(&[
             ("lookup-order-tool", r#"{"order": "A-1"}"#),
@@ -455,7 +398,7 @@ async fn a_run_resumed_by_another_application_counts_the_calls_before_its_pause(
             calls(&[("lookup-order-tool", r#"{"order": "A-1"}"#)]),
             Turn::text("Shipped.").expect_tool_result(&noted),
         ]);
-        let approve = ToolCallApprovalDecision::<OrderQuery>::approve();
+        let approve = ToolCallApprovalDecision::<Order>::approve();
         let resume = Resume::decision(&paused.pending[0].pause_id, approve).answered_by("ann");
         let resumed = app(store.clone(), &second).resume(resume).await;
         let resumed = resumed.unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -474,46 +417,4 @@ async fn a_run_resumed_by_another_application_counts_the_calls_before_its_pause(
             "{name}: A-1's lookup and the shipping"
         );
     }
-}
-
-/// Every field of every span and event, as text.
-fn traced() -> &'static Traced {
-    static TRACED: OnceLock<&'static Traced> = OnceLock::new();
-    TRACED.get_or_init(|| {
-        let traced: &'static Traced = Box::leak(Box::default());
-        tracing::subscriber::set_global_default(traced).expect("the binary's only subscriber");
-        traced
-    })
-}
-
-#[derive(Default)]
-struct Traced {
-    text: Mutex<String>,
-}
-
-struct Fields<'a>(&'a mut String);
-
-impl tracing::field::Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        self.0.push_str(&format!("{}={value:?};", field.name()));
-    }
-}
-
-impl tracing::Subscriber for &'static Traced {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        span.record(&mut Fields(&mut self.text.lock().unwrap()));
-        tracing::span::Id::from_u64(1)
-    }
-    fn record(&self, _: &tracing::span::Id, values: &tracing::span::Record<'_>) {
-        values.record(&mut Fields(&mut self.text.lock().unwrap()));
-    }
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, event: &tracing::Event<'_>) {
-        event.record(&mut Fields(&mut self.text.lock().unwrap()));
-    }
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
 }

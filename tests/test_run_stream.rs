@@ -7,7 +7,6 @@
 use std::sync::Arc;
 use std::sync::LazyLock;
 
-use agboss::channel::ChannelAsk;
 use agboss::journal::LoopEvent;
 use agboss::model::{ScriptedModel, Turn};
 use agboss::prelude::*;
@@ -277,19 +276,10 @@ async fn a_worker_tells_the_events_of_the_executions_it_drives() {
 )]
 pub struct ShoutApproval;
 
-/// Waits for the owner: the answer comes by `resume_stream`.
-#[channel(name = "later-shout-approval-channel", description = "Waits")]
-pub struct Later;
-
-impl ChannelHandler for Later {
-    type Role = ShoutApproval;
-
-    async fn send(
-        &self,
-        _: ChannelAsk<ShoutApproval>,
-    ) -> Result<ChannelOutcome<ShoutApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Waits for the owner: the answer comes by `resume_stream`.
+    #[channel(name = "later-shout-approval-channel", description = "Waits")]
+    pub struct Later for ShoutApproval;
 }
 
 /// Shouts a word once someone approves.

@@ -6,7 +6,7 @@ mod store_common;
 
 use std::path::Path;
 use std::process::Command;
-use store_common::{started, started_in};
+use store_common::started;
 
 use agboss::Env;
 use agboss::journal::LoopEvent;
@@ -124,17 +124,7 @@ async fn a_store_of_schema_2_gives_each_thread_the_owner_of_its_first_execution(
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("old.db");
     let store = SqliteStore::open(&path).await.unwrap();
-    // Started in this order: `e-2` is the first run of `t-1`.
-    for (id, thread, owner) in [
-        ("e-2", "t-1", Some("ann")),
-        ("e-1", "t-2", None),
-        ("e-3", "t-3", Some("cy")),
-    ] {
-        store
-            .append(id, 0, &started_in(id, thread, owner))
-            .await
-            .unwrap();
-    }
+    store_common::three_threads(&store).await;
     drop(store);
     {
         // What schema 2 held: no threads table, and a later run of `t-1` by another owner.

@@ -9,6 +9,7 @@ use agboss::prelude::*;
 use agboss::testing::test_tool;
 use agboss::tool::{Stopped, TextSender};
 use agboss::units::seconds;
+use fixtures::calls::invoking;
 
 #[dto]
 pub struct Nothing {}
@@ -48,10 +49,7 @@ async fn reading(held: &Held) {
 async fn a_stalled_producer_ends_by_the_timeout_and_is_told_it_was_stopped() {
     let held: Held = Arc::default();
     let tool = Arc::new(test_tool::<Stalled>().with(held.clone()));
-    let call = tokio::spawn({
-        let tool = tool.clone();
-        async move { tool.invoke("{}").await }
-    });
+    let call = invoking(&tool, "{}");
     reading(&held).await;
     tool.clock().wait_for_timers(1).await;
     tool.clock().advance(Duration::from_secs(4));
@@ -70,10 +68,7 @@ async fn a_stalled_producer_ends_by_the_timeout_and_is_told_it_was_stopped() {
 async fn cancelling_the_execution_while_a_stream_is_read_ends_the_call_with_the_reason() {
     let held: Held = Arc::default();
     let tool = Arc::new(test_tool::<Stalled>().with(held.clone()));
-    let call = tokio::spawn({
-        let tool = tool.clone();
-        async move { tool.invoke("{}").await }
-    });
+    let call = invoking(&tool, "{}");
     reading(&held).await;
     tool.execution().cancel("the user left");
     let outcome = tokio::time::timeout(Duration::from_secs(10), call)

@@ -7,12 +7,13 @@ use std::time::Duration;
 
 use agboss::context::Signal;
 use agboss::journal::LoopEvent;
-use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
+use agboss::model::{ChatFuture, ChatModel, ChatRequest};
 use agboss::prelude::*;
 use agboss::run::RunError;
 use agboss::time::ManualClock;
 use agboss::units::{hours, minutes, seconds};
 use agboss::{Application, Config, Workflow};
+use fixtures::chat;
 
 #[dto]
 pub struct Nap {
@@ -58,27 +59,14 @@ impl ChatModel for Thinker {
     fn chat<'a>(&'a self, request: &'a ChatRequest, _: &'a Signal) -> ChatFuture<'a> {
         let n = self.calls.fetch_add(1, Ordering::SeqCst);
         self.clock.advance(Duration::from_secs(self.think));
-        let nap = request
-            .messages
-            .iter()
-            .find_map(|m| match m {
-                Message::User { text } => Some(text.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
+        let nap = chat::user_text(request);
         let name = if nap == "unknown" {
             "no-such-tool"
         } else {
             "nap-tool"
         };
-        let response = ChatResponse {
-            tool_calls: vec![ToolCall {
-                provider_id: Some(format!("nap-{n}")),
-                name: name.into(),
-                arguments: format!(r#"{{"seconds": {nap}}}"#),
-            }],
-            ..ChatResponse::default()
-        };
+        let arguments = format!(r#"{{"seconds": {nap}}}"#);
+        let response = chat::calling(vec![chat::call(format!("nap-{n}"), name, arguments)]);
         Box::pin(std::future::ready(Ok(response)))
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use agboss::app::Env;
 use agboss::context::Signal;
 use agboss::journal::LoopEvent;
-use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
+use agboss::model::{ChatFuture, ChatModel, ChatRequest};
 use agboss::prelude::*;
 use agboss::tool::{BlockingPool, Subprocess, TIMEOUT_GRACE, blocking};
 use agboss::units::millis;
@@ -22,6 +22,7 @@ use agboss::{Application, Workflow};
 
 #[path = "faults/report.rs"]
 mod reporting;
+use fixtures::chat;
 use reporting::report;
 
 const TIMEOUT: Duration = Duration::from_millis(200);
@@ -163,41 +164,22 @@ struct Script;
 
 impl ChatModel for Script {
     fn chat<'a>(&'a self, request: &'a ChatRequest, _: &'a Signal) -> ChatFuture<'a> {
-        let input = request
-            .messages
-            .iter()
-            .find_map(|m| match m {
-                Message::User { text } => Some(text.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
+        let input = chat::user_text(request);
         let words: Vec<&str> = input.split(' ').collect();
         let (tool, calls, at_once): (&str, usize, usize) = (
             words[0],
             words[1].parse().unwrap(),
             words[2].parse().unwrap(),
         );
-        let done = request
-            .messages
-            .iter()
-            .filter(|m| matches!(m, Message::Tool { .. }))
-            .count();
+        let done = chat::results_so_far(request);
         let response = if done >= calls {
-            ChatResponse {
-                text: Some("done".into()),
-                ..ChatResponse::default()
-            }
+            chat::answer("done")
         } else {
-            ChatResponse {
-                tool_calls: (done..(done + at_once).min(calls))
-                    .map(|n| ToolCall {
-                        provider_id: Some(format!("call-{n}")),
-                        name: tool.into(),
-                        arguments: "{}".into(),
-                    })
+            chat::calling(
+                (done..(done + at_once).min(calls))
+                    .map(|n| chat::call(format!("call-{n}"), tool, "{}"))
                     .collect(),
-                ..ChatResponse::default()
-            }
+            )
         };
         Box::pin(std::future::ready(Ok(response)))
     }

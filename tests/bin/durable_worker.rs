@@ -17,13 +17,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use agboss::context::Signal;
-use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
+use agboss::model::{ChatFuture, ChatModel, ChatRequest};
 use agboss::prelude::*;
 use agboss::run::{RunError, RunOutcome};
 use agboss::store::Store;
 use agboss::units::millis;
 use agboss::{Application, Workflow};
 use clap::{Parser, Subcommand};
+use fixtures::chat;
 
 #[derive(Parser)]
 struct Cli {
@@ -144,36 +145,16 @@ struct DurableModel {
 impl ChatModel for DurableModel {
     fn chat<'a>(&'a self, request: &'a ChatRequest, _: &'a Signal) -> ChatFuture<'a> {
         Box::pin(async move {
-            let input = request
-                .messages
-                .iter()
-                .find_map(|m| match m {
-                    Message::User { text } => Some(text.clone()),
-                    _ => None,
-                })
-                .unwrap_or_default();
+            let input = chat::user_text(request);
             let line = format!("MODEL {} {input}", self.server.instance);
             let server = self.server.clone();
             let _ = tokio::task::spawn_blocking(move || server.say(line)).await;
-            let answered = request
-                .messages
-                .iter()
-                .any(|m| matches!(m, Message::Tool { .. }));
-            let call = |id: &str, n: u32| ToolCall {
-                provider_id: Some(id.into()),
-                name: "effect-tool".into(),
-                arguments: format!(r#"{{"n": {n}}}"#),
-            };
-            Ok(if answered {
-                ChatResponse {
-                    text: Some("done".into()),
-                    ..ChatResponse::default()
-                }
+            let effect =
+                |id: &str, n: u32| chat::call(id, "effect-tool", format!(r#"{{"n": {n}}}"#));
+            Ok(if chat::results_so_far(request) > 0 {
+                chat::answer("done")
             } else {
-                ChatResponse {
-                    tool_calls: vec![call("a", 1), call("b", 2)],
-                    ..ChatResponse::default()
-                }
+                chat::calling(vec![effect("a", 1), effect("b", 2)])
             })
         })
     }

@@ -23,19 +23,10 @@ pub struct TransferInput {
 #[channel_role(name = "transfer-approval-channel", approves = TransferInput, answered_by = ThreadOwner)]
 pub struct TransferApproval;
 
-/// Waits for the owner.
-#[channel(name = "owner-inbox-channel")]
-pub struct OwnerInbox;
-
-impl ChannelHandler for OwnerInbox {
-    type Role = TransferApproval;
-
-    async fn send(
-        &self,
-        _: ChannelAsk<TransferApproval>,
-    ) -> Result<ChannelOutcome<TransferApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Waits for the owner.
+    #[channel(name = "owner-inbox-channel")]
+    pub struct OwnerInbox for TransferApproval;
 }
 
 /// Moves money between the owner's accounts.
@@ -78,6 +69,18 @@ async fn paused(app: &Application, owner: &str) -> String {
     paused.pending[0].pause_id.clone()
 }
 
+/// A transfer of `cents`, as the model asks for it.
+fn transfer(cents: u64) -> Turn {
+    Turn::call("transfer-tool", json!({ "cents": cents }))
+}
+
+/// The teller on `store`, waiting for alice to approve a transfer of 500 cents; the pause's id.
+async fn alices_transfer(store: &Arc<dyn Store>) -> (Application, String) {
+    let app = app(store.clone(), vec![transfer(500)]);
+    let pause_id = paused(&app, "alice").await;
+    (app, pause_id)
+}
+
 async fn cli(app: &Application, line: &str, env: &Env) -> String {
     let command: Command = command_from(line.split_whitespace())
         .unwrap_or_else(|e| panic!("{line}: {e}"))
@@ -89,8 +92,8 @@ async fn cli(app: &Application, line: &str, env: &Env) -> String {
 async fn pending_lists_the_current_users_pauses_and_approve_goes_on_in_this_process() {
     let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
     let turns = vec![
-        Turn::call("transfer-tool", json!({"cents": 500})),
-        Turn::call("transfer-tool", json!({"cents": 700})),
+        transfer(500),
+        transfer(700),
         Turn::text("Moved.").expect_tool_result("moved 500 cents"),
     ];
     let first = app(store.clone(), turns);
@@ -155,11 +158,7 @@ async fn pending_lists_the_current_users_pauses_and_approve_goes_on_in_this_proc
 #[tokio::test]
 async fn an_answer_says_it_was_taken_before_the_run_fails_with_its_own_code() {
     let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
-    let first = app(
-        store.clone(),
-        vec![Turn::call("transfer-tool", json!({"cents": 500}))],
-    );
-    let pause_id = paused(&first, "alice").await;
+    let (first, pause_id) = alices_transfer(&store).await;
     let execution_id = first
         .store()
         .pause(&pause_id)
@@ -208,11 +207,7 @@ async fn an_answer_says_it_was_taken_before_the_run_fails_with_its_own_code() {
 #[tokio::test]
 async fn a_refusal_says_it_was_taken_and_the_run_goes_on() {
     let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
-    let first = app(
-        store.clone(),
-        vec![Turn::call("transfer-tool", json!({"cents": 500}))],
-    );
-    let pause_id = paused(&first, "alice").await;
+    let (_first, pause_id) = alices_transfer(&store).await;
     let second = app(store, vec![Turn::text("Not moved.")]);
     let out = cli(
         &second,
@@ -238,11 +233,7 @@ async fn a_refusal_says_it_was_taken_and_the_run_goes_on() {
 #[tokio::test]
 async fn cancel_closes_the_pauses_and_a_late_answer_is_refused() {
     let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
-    let app = app(
-        store,
-        vec![Turn::call("transfer-tool", json!({"cents": 500}))],
-    );
-    let pause_id = paused(&app, "alice").await;
+    let (app, pause_id) = alices_transfer(&store).await;
     let alice = Env::from_pairs([("AGBOSS_USER", "alice")]);
     let record = app.store().pause(&pause_id).await.unwrap().unwrap();
     let cancelled = cli(
@@ -271,10 +262,7 @@ async fn cancel_closes_the_pauses_and_a_late_answer_is_refused() {
 #[tokio::test]
 async fn worker_drives_submitted_runs_until_none_can_go_on() {
     let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
-    let turns = vec![
-        Turn::call("transfer-tool", json!({"cents": 500})),
-        Turn::call("transfer-tool", json!({"cents": 700})),
-    ];
+    let turns = vec![transfer(500), transfer(700)];
     let app = app(store.clone(), turns);
     let mut ids = Vec::new();
     for _ in 0..2 {

@@ -106,19 +106,10 @@ pub struct DraftReply;
 )]
 pub struct PageApproval;
 
-/// Asks the incident lead, who answers later.
-#[channel(name = "lead-page-approval-channel")]
-pub struct LeadPageApproval;
-
-impl ChannelHandler for LeadPageApproval {
-    type Role = PageApproval;
-
-    async fn send(
-        &self,
-        _: ChannelAsk<PageApproval>,
-    ) -> Result<ChannelOutcome<PageApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Asks the incident lead, who answers later.
+    #[channel(name = "lead-page-approval-channel")]
+    pub struct LeadPageApproval for PageApproval;
 }
 
 #[tool(

@@ -94,7 +94,7 @@ fn script() -> ScriptedModel {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t22_no_credential_reaches_what_it_does_not_belong_to() {
     agboss::model::forbid_real_requests(true);
-    let traced = crate::traced::traced();
+    let traced = fixtures::traced::traced();
     let (alpha, beta) = (FakeHttpServer::start().await, FakeHttpServer::start().await);
     let credentials = StaticCredentials::new()
         .with("alpha-api", format!("alpha-{MARK}"))

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use agboss::context::Signal;
 use agboss::journal::LoopEvent;
-use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
+use agboss::model::{ChatFuture, ChatModel, ChatRequest};
 use agboss::prelude::*;
 use agboss::run::RunError;
 use agboss::store::Store;
@@ -17,6 +17,7 @@ use agboss::units::millis;
 use agboss::{Application, Workflow};
 
 use super::report;
+use fixtures::chat;
 
 const HOUR_MS: i64 = 3_600_000;
 
@@ -61,39 +62,23 @@ struct NapModel {
 impl ChatModel for NapModel {
     fn chat<'a>(&'a self, request: &'a ChatRequest, _: &'a Signal) -> ChatFuture<'a> {
         self.calls.fetch_add(1, Ordering::SeqCst);
-        let input = request
-            .messages
-            .iter()
-            .find_map(|m| match m {
-                Message::User { text } => Some(text.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
+        let input = chat::user_text(request);
         let mut words = input.split(' ').skip(1);
         let ms: u64 = words.next().and_then(|w| w.parse().ok()).unwrap_or(50);
         let turns: usize = words
             .next()
             .and_then(|w| w.trim_start_matches('x').parse().ok())
             .unwrap_or(1);
-        let done = request
-            .messages
-            .iter()
-            .filter(|m| matches!(m, Message::Tool { .. }))
-            .count();
+        let done = chat::results_so_far(request);
         let response = if done >= turns {
-            ChatResponse {
-                text: Some("rested".into()),
-                ..ChatResponse::default()
-            }
+            chat::answer("rested")
         } else {
-            ChatResponse {
-                tool_calls: vec![ToolCall {
-                    provider_id: Some(format!("nap-{done}")),
-                    name: "nap-tool".into(),
-                    arguments: format!(r#"{{"ms": {ms}}}"#),
-                }],
-                ..ChatResponse::default()
-            }
+            let nap = chat::call(
+                format!("nap-{done}"),
+                "nap-tool",
+                format!(r#"{{"ms": {ms}}}"#),
+            );
+            chat::calling(vec![nap])
         };
         Box::pin(std::future::ready(Ok(response)))
     }
@@ -230,22 +215,12 @@ pub async fn clock_jumps(label: &str, store: Arc<dyn Store>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t6_clock_jumps_on_sqlite() {
-    let folder = tempfile::tempdir().unwrap();
-    let store: Arc<dyn Store> = Arc::new(
-        agboss::store::SqliteStore::open(folder.path().join("naps.db"))
-            .await
-            .unwrap(),
-    );
-    clock_jumps("sqlite", store).await;
+    let (name, store, _folder) = fixtures::stores::sqlite().await;
+    clock_jumps(name, store).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn t6_clock_jumps_on_postgres() {
-    let database = tokio::task::block_in_place(pg_server::fresh_database);
-    let store: Arc<dyn Store> = Arc::new(
-        agboss::store::PostgresStore::connect(database.url())
-            .await
-            .unwrap(),
-    );
-    clock_jumps("postgres", store).await;
+    let (name, store, _database) = fixtures::stores::postgres().await;
+    clock_jumps(name, store).await;
 }

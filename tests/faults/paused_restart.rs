@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use agboss::channel::ChannelAsk;
 use agboss::context::Signal;
 use agboss::journal::LoopEvent;
 use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, ToolCall};
@@ -35,19 +34,10 @@ pub struct Receipt {
 #[channel_role(name = "wire-approval-channel", approves = WireInput, answered_by = ThreadOwner)]
 pub struct WireApproval;
 
-/// Posts the question to the owner's inbox; the answer comes later.
-#[channel(name = "wire-inbox-channel")]
-pub struct WireInbox;
-
-impl ChannelHandler for WireInbox {
-    type Role = WireApproval;
-
-    async fn send(
-        &self,
-        _: ChannelAsk<WireApproval>,
-    ) -> Result<ChannelOutcome<WireApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Posts the question to the owner's inbox; the answer comes later.
+    #[channel(name = "wire-inbox-channel")]
+    pub struct WireInbox for WireApproval;
 }
 
 /// The bank: it dedupes by idempotency key for 24 hours only, then forgets the key.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use agboss::channel::{ChannelAsk, PauseAnswerer};
 use agboss::context::Signal;
 use agboss::journal::{ExecutionStatus, LoopEvent};
-use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
+use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, ToolCall};
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
 use agboss::store::Store;
@@ -18,6 +18,7 @@ use agboss::units::hours;
 use agboss::{Application, Resume, Workflow};
 
 use super::report;
+use fixtures::chat;
 
 /// A payment to send.
 #[dto]
@@ -98,24 +99,11 @@ pub struct PayerModel {
 impl ChatModel for PayerModel {
     fn chat<'a>(&'a self, request: &'a ChatRequest, _: &'a Signal) -> ChatFuture<'a> {
         self.calls.fetch_add(1, Ordering::SeqCst);
-        let answered = request
-            .messages
-            .iter()
-            .any(|m| matches!(m, Message::Tool { .. }));
-        let response = if answered {
-            ChatResponse {
-                text: Some("done".into()),
-                ..ChatResponse::default()
-            }
+        let response = if chat::results_so_far(request) > 0 {
+            chat::answer("done")
         } else {
-            ChatResponse {
-                tool_calls: vec![ToolCall {
-                    provider_id: Some("call_1".into()),
-                    name: "send-payment-tool".into(),
-                    arguments: r#"{"payee": "ada", "amount_cents": 4200}"#.into(),
-                }],
-                ..ChatResponse::default()
-            }
+            let arguments = r#"{"payee": "ada", "amount_cents": 4200}"#;
+            chat::calling(vec![chat::call("call_1", "send-payment-tool", arguments)])
         };
         Box::pin(std::future::ready(Ok(response)))
     }

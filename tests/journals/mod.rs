@@ -7,15 +7,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use agboss::channel::ChannelAsk;
 use agboss::context::Signal;
 use agboss::journal::{LoopEvent, STATE_VERSION};
-use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
+use agboss::model::{ChatFuture, ChatModel, ChatRequest};
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
 use agboss::store::{MemoryStore, Store};
 use agboss::time::ManualClock;
 use agboss::{Application, Resume, Workflow};
+use fixtures::chat;
 use serde_json::{Value, json};
 
 /// One call a tool made, as the service it calls would see it.
@@ -86,19 +86,10 @@ pub struct PayInput {
 )]
 pub struct ReplayApproval;
 
-/// Posts the question; the answer comes later.
-#[channel(name = "replay-inbox-channel")]
-pub struct ReplayInbox;
-
-impl ChannelHandler for ReplayInbox {
-    type Role = ReplayApproval;
-
-    async fn send(
-        &self,
-        _: ChannelAsk<ReplayApproval>,
-    ) -> Result<ChannelOutcome<ReplayApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Posts the question; the answer comes later.
+    #[channel(name = "replay-inbox-channel")]
+    pub struct ReplayInbox for ReplayApproval;
 }
 
 /// Pays, once approved.
@@ -152,35 +143,15 @@ impl ChatModel for ReplayModel {
     fn chat<'a>(&'a self, request: &'a ChatRequest, _: &'a Signal) -> ChatFuture<'a> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         let paying = request.tools.iter().any(|t| t.name == "pay-tool");
-        let answered = request
-            .messages
-            .iter()
-            .any(|m| matches!(m, Message::Tool { .. }));
-        let call = |id: &str, name: &str, arguments: &str| ToolCall {
-            provider_id: Some(id.into()),
-            name: name.into(),
-            arguments: arguments.into(),
-        };
+        let answered = chat::results_so_far(request) > 0;
         let response = match (answered, paying) {
-            (true, false) => ChatResponse {
-                text: Some("found both".into()),
-                ..ChatResponse::default()
-            },
-            (true, true) => ChatResponse {
-                text: Some("paid".into()),
-                ..ChatResponse::default()
-            },
-            (false, false) => ChatResponse {
-                tool_calls: vec![
-                    call("call_0", "lookup-tool", r#"{"query": "a"}"#),
-                    call("call_0", "lookup-tool", r#"{"query": "b"}"#),
-                ],
-                ..ChatResponse::default()
-            },
-            (false, true) => ChatResponse {
-                tool_calls: vec![call("call_1", "pay-tool", PAY_ARGUMENTS)],
-                ..ChatResponse::default()
-            },
+            (true, false) => chat::answer("found both"),
+            (true, true) => chat::answer("paid"),
+            (false, false) => chat::calling(vec![
+                chat::call("call_0", "lookup-tool", r#"{"query": "a"}"#),
+                chat::call("call_0", "lookup-tool", r#"{"query": "b"}"#),
+            ]),
+            (false, true) => chat::calling(vec![chat::call("call_1", "pay-tool", PAY_ARGUMENTS)]),
         };
         Box::pin(std::future::ready(Ok(response)))
     }

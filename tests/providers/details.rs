@@ -19,11 +19,7 @@ async fn bodies_per_thinking(spec: Spec) -> Vec<Value> {
             ..spec.question()
         })
         .collect();
-    sent(spec, &requests)
-        .await
-        .into_iter()
-        .map(|r| r.body)
-        .collect()
+    bodies(spec, &requests).await
 }
 
 #[test]
@@ -103,18 +99,8 @@ fn a_date_in_retry_after_is_a_time_on_the_clock() {
     run(async {
         // The manual clock's wall time starts at 2026-01-01T00:00:00Z.
         let manual = ManualClock::new();
-        let server = WireServer::start([
-            OPENAI
-                .canned(429, "error_429")
-                .header("retry-after", "Thu, 01 Jan 2026 00:00:20 GMT"),
-            OPENAI.canned(200, "text"),
-        ])
-        .await;
-        let call = spawn_chat(
-            OPENAI.connect(&server, &manual),
-            OPENAI.question(),
-            Signal::new(),
-        );
+        let date = "Thu, 01 Jan 2026 00:00:20 GMT";
+        let (server, call) = chatting(OPENAI, OPENAI.rate_limited(date), &manual).await;
         expect_wait(&manual, Duration::from_secs(20), OPENAI).await;
         assert!(call.await.unwrap().is_ok());
         assert_eq!(server.requests().len(), 2);
@@ -125,18 +111,7 @@ fn a_date_in_retry_after_is_a_time_on_the_clock() {
 fn retry_after_is_capped_at_the_longest_wait() {
     run(async {
         let manual = ManualClock::new();
-        let server = WireServer::start([
-            ANTHROPIC
-                .canned(429, "error_429")
-                .header("retry-after", "3600"),
-            ANTHROPIC.canned(200, "text"),
-        ])
-        .await;
-        let call = spawn_chat(
-            ANTHROPIC.connect(&server, &manual),
-            ANTHROPIC.question(),
-            Signal::new(),
-        );
+        let (_server, call) = chatting(ANTHROPIC, ANTHROPIC.rate_limited("3600"), &manual).await;
         expect_wait(&manual, Duration::from_secs(60), ANTHROPIC).await;
         assert!(call.await.unwrap().is_ok());
     });
@@ -227,15 +202,8 @@ fn a_server_without_a_key_gets_no_auth_header() {
     run(async {
         let server = WireServer::start([OPENAI.canned(200, "text")]).await;
         let settings = ProviderSettings::new("local", WireFormat::OpenAi, &server.base_url(), None);
-        let model = connect(
-            settings,
-            &Env::from_pairs::<&str, &str>([]),
-            Clock::from(ManualClock::new()),
-        );
-        model
-            .chat(&OPENAI.question(), &Signal::new())
-            .await
-            .unwrap();
+        let model = model_of(settings, &Env::from_pairs::<&str, &str>([]));
+        asked(OPENAI, &*model).await.unwrap();
         assert_eq!(server.requests()[0].header("authorization"), None);
     });
 }
@@ -248,13 +216,8 @@ fn anthropic_takes_its_base_url_with_or_without_v1() {
         let server = WireServer::start(vec![ANTHROPIC.canned(200, "text"); 3]).await;
         let root = server.base_url();
         for base_url in [root.clone(), format!("{root}/v1"), format!("{root}/v1/")] {
-            let model = connect(
-                ANTHROPIC.settings(&base_url),
-                &ANTHROPIC.env(),
-                Clock::from(ManualClock::new()),
-            );
-            model
-                .chat(&ANTHROPIC.question(), &Signal::new())
+            let model = model_of(ANTHROPIC.settings(&base_url), &ANTHROPIC.env());
+            asked(ANTHROPIC, &*model)
                 .await
                 .unwrap_or_else(|e| panic!("{base_url}: {e}"));
         }

@@ -4,20 +4,6 @@
 
 use super::*;
 
-macro_rules! each_provider {
-    ($($test:ident),* $(,)?) => {
-        mod openai {
-            $(#[test] fn $test() { super::$test(super::OPENAI) })*
-        }
-        mod anthropic {
-            $(#[test] fn $test() { super::$test(super::ANTHROPIC) })*
-        }
-        mod gemini {
-            $(#[test] fn $test() { super::$test(super::GEMINI) })*
-        }
-    };
-}
-
 each_provider!(
     answers_text_with_its_usage,
     answers_one_tool_call,
@@ -107,16 +93,7 @@ fn keeps_parallel_tool_calls_in_order_with_their_ids(spec: Spec) {
 fn honours_retry_after_then_succeeds(spec: Spec) {
     run(async {
         let manual = ManualClock::new();
-        let server = WireServer::start([
-            spec.canned(429, "error_429").header("retry-after", "7"),
-            spec.canned(200, "text"),
-        ])
-        .await;
-        let call = spawn_chat(
-            spec.connect(&server, &manual),
-            spec.question(),
-            Signal::new(),
-        );
+        let (server, call) = chatting(spec, spec.rate_limited("7"), &manual).await;
         // The call's timeout and the wait before its retry.
         manual.wait_for_timers(2).await;
         assert_eq!(server.requests().len(), 1);
@@ -250,15 +227,8 @@ fn reports_a_cut_off_body_as_malformed(spec: Spec) {
 fn reports_a_missing_key_before_any_request(spec: Spec) {
     run(async {
         let server = WireServer::start([spec.canned(200, "text")]).await;
-        let model = connect(
-            spec.settings(&server.base_url()),
-            &Env::from_pairs([("SOME_OTHER_KEY", KEY)]),
-            Clock::from(ManualClock::new()),
-        );
-        let error = model
-            .chat(&spec.question(), &Signal::new())
-            .await
-            .unwrap_err();
+        let model = spec.connect_in(&server, &Env::from_pairs([("SOME_OTHER_KEY", KEY)]));
+        let error = asked(spec, &*model).await.unwrap_err();
         assert_eq!(
             error,
             ModelError::MissingKey {
@@ -327,16 +297,8 @@ fn reports_a_refused_connection_as_transport(spec: Spec) {
             .expect("a free port")
             .port();
         let base_url = format!("http://127.0.0.1:{port}");
-        let model = connect(
-            spec.settings(&base_url),
-            &spec.env(),
-            Clock::from(ManualClock::new()),
-        );
-        match model
-            .chat(&spec.question(), &Signal::new())
-            .await
-            .unwrap_err()
-        {
+        let model = model_of(spec.settings(&base_url), &spec.env());
+        match asked(spec, &*model).await.unwrap_err() {
             ModelError::Transport { provider, detail } => {
                 assert_eq!(provider, spec.name);
                 assert!(detail.contains(&base_url), "{detail}");

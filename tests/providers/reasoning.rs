@@ -8,7 +8,6 @@
 
 use std::sync::Arc;
 
-use agboss::channel::ChannelAsk;
 use agboss::config::Config;
 use agboss::prelude::*;
 use agboss::run::RunOutcome;
@@ -18,6 +17,7 @@ use wire_server::strict::dotted;
 use wire_server::{Flavour, Quirk};
 
 use super::*;
+use fixtures::run::completed;
 
 /// Where to look.
 #[dto]
@@ -61,22 +61,13 @@ pub struct Forecaster;
 )]
 pub struct CityApproval;
 
-/// Asks nobody in particular: the answer comes later, by `resume`.
-#[channel(
-    name = "later-city-approval-channel",
-    description = "Waits for the owner"
-)]
-pub struct Later;
-
-impl ChannelHandler for Later {
-    type Role = CityApproval;
-
-    async fn send(
-        &self,
-        _: ChannelAsk<CityApproval>,
-    ) -> Result<ChannelOutcome<CityApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Asks nobody in particular: the answer comes later, by `resume`.
+    #[channel(
+        name = "later-city-approval-channel",
+        description = "Waits for the owner"
+    )]
+    pub struct Later for CityApproval;
 }
 
 #[tool(
@@ -373,15 +364,9 @@ fn thinking_survives_a_pause_and_a_resume_elsewhere() {
         let pause_id = paused.pending[0].pause_id.clone();
         drop(first);
         let second = app(&server, "anthropic", "claude-sonnet-4-5", store.clone());
-        let done = second
-            .resume(
-                Resume::decision(pause_id, ToolCallApprovalDecision::<City>::approve())
-                    .answered_by("u-1"),
-            )
-            .await
-            .unwrap()
-            .into_completed()
-            .unwrap();
+        let approved = ToolCallApprovalDecision::<City>::approve();
+        let done =
+            completed(second.resume(Resume::decision(pause_id, approved).answered_by("u-1"))).await;
         (done, server.requests())
     });
     assert_eq!(done.text(), Some("Sunny in Oslo."));

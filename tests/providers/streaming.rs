@@ -11,20 +11,6 @@ use agboss::model::ChatDelta;
 
 use super::*;
 
-macro_rules! each_provider {
-    ($($test:ident),* $(,)?) => {
-        mod openai {
-            $(#[test] fn $test() { super::$test(super::OPENAI) })*
-        }
-        mod anthropic {
-            $(#[test] fn $test() { super::$test(super::ANTHROPIC) })*
-        }
-        mod gemini {
-            $(#[test] fn $test() { super::$test(super::GEMINI) })*
-        }
-    };
-}
-
 each_provider!(
     streams_text_in_order_and_answers_as_chat_does,
     assembles_parallel_tool_calls_from_their_fragments,
@@ -103,6 +89,11 @@ impl Spec {
     }
 }
 
+/// What every text fixture answers, as the one text delta it joins into.
+fn shipped() -> [Got; 1] {
+    [Got::Text("The order C-17 shipped on Monday.".into())]
+}
+
 /// The whole events of `stream` that end within its first `max` bytes.
 fn whole_events(stream: &str, max: usize) -> &str {
     let head = &stream[..max];
@@ -111,6 +102,25 @@ fn whole_events(stream: &str, max: usize) -> &str {
         .find_map(|(gap, len)| head.rfind(gap).map(|at| at + len))
         .expect("an event within the first bytes");
     &stream[..end]
+}
+
+/// The text stream's events up to about three quarters of it: a stream that stops midway.
+fn three_quarters(spec: Spec) -> String {
+    let text = wire_server::stream_fixture(spec.fixtures, "stream_text");
+    whole_events(&text, text.len() * 3 / 4).to_owned()
+}
+
+/// Streams the question to a server giving `answers`, on a clock nobody moves: the server, the
+/// answer and the deltas.
+async fn streamed(
+    spec: Spec,
+    answers: impl IntoIterator<Item = Canned>,
+) -> (WireServer, Result<ChatResponse, ModelError>, Collected) {
+    let server = WireServer::start(answers).await;
+    let model = spec.connect(&server, &ManualClock::new());
+    let deltas = Collected::default();
+    let response = stream(&*model, &spec.question(), &Signal::new(), &deltas).await;
+    (server, response, deltas)
 }
 
 /// Streams `request` to `model`, collecting its deltas in `deltas`.
@@ -140,6 +150,36 @@ fn spawn_stream(
     (deltas, call)
 }
 
+/// Streams the question in the background to a server giving `answers`, on `manual`.
+async fn streaming(
+    spec: Spec,
+    answers: impl IntoIterator<Item = Canned>,
+    manual: &ManualClock,
+) -> (
+    WireServer,
+    Arc<Collected>,
+    tokio::task::JoinHandle<Result<ChatResponse, ModelError>>,
+) {
+    let server = WireServer::start(answers).await;
+    let model = spec.connect(&server, manual);
+    let (deltas, call) = spawn_stream(model, spec.question(), Signal::new());
+    (server, deltas, call)
+}
+
+/// Waits out the retry's `wait` seconds on `manual`; the background `call` then answers as the
+/// JSON fixture `name` does.
+async fn answers_after(
+    manual: &ManualClock,
+    wait: u64,
+    call: tokio::task::JoinHandle<Result<ChatResponse, ModelError>>,
+    spec: Spec,
+    name: &str,
+) {
+    expect_wait(manual, Duration::from_secs(wait), spec).await;
+    let response = call.await.unwrap().unwrap();
+    assert_eq!(response, whole(spec, name).await);
+}
+
 /// The non-streamed answer of the JSON fixture `name`.
 async fn whole(spec: Spec, name: &str) -> ChatResponse {
     let (result, _) = ask(spec, vec![spec.canned(200, name)]).await;
@@ -148,23 +188,15 @@ async fn whole(spec: Spec, name: &str) -> ChatResponse {
 
 fn streams_text_in_order_and_answers_as_chat_does(spec: Spec) {
     run(async {
-        let server = WireServer::start([spec.events("stream_text")]).await;
-        let model = spec.connect(&server, &ManualClock::new());
-        let deltas = Collected::default();
-        let response = stream(&*model, &spec.question(), &Signal::new(), &deltas)
-            .await
-            .unwrap();
-        assert_eq!(response, whole(spec, "text").await);
+        let (server, response, deltas) = streamed(spec, [spec.events("stream_text")]).await;
+        assert_eq!(response.unwrap(), whole(spec, "text").await);
         let pieces = deltas.all();
         assert!(
             pieces.len() >= 3,
             "{}: the text came in pieces: {pieces:?}",
             spec.name
         );
-        assert_eq!(
-            deltas.joined(),
-            [Got::Text("The order C-17 shipped on Monday.".into())]
-        );
+        assert_eq!(deltas.joined(), shipped());
         let requests = server.requests();
         assert_eq!(requests.len(), 1);
         assert_eq!(requests[0].path, spec.stream_path());
@@ -191,13 +223,9 @@ fn streams_text_in_order_and_answers_as_chat_does(spec: Spec) {
 
 fn assembles_parallel_tool_calls_from_their_fragments(spec: Spec) {
     run(async {
-        let server = WireServer::start([spec.events("stream_parallel_tool_calls")]).await;
-        let model = spec.connect(&server, &ManualClock::new());
-        let deltas = Collected::default();
-        let response = stream(&*model, &spec.question(), &Signal::new(), &deltas)
-            .await
-            .unwrap();
-        assert_eq!(response, whole(spec, "parallel_tool_calls").await);
+        let answers = [spec.events("stream_parallel_tool_calls")];
+        let (_, response, deltas) = streamed(spec, answers).await;
+        assert_eq!(response.unwrap(), whole(spec, "parallel_tool_calls").await);
         assert_eq!(deltas.all(), spec.call_deltas());
     });
 }
@@ -205,20 +233,13 @@ fn assembles_parallel_tool_calls_from_their_fragments(spec: Spec) {
 fn retries_a_cut_stream_after_a_restart(spec: Spec) {
     run(async {
         let manual = ManualClock::new();
-        let server = WireServer::start([
+        let answers = [
             spec.events("stream_cut"),
             spec.events("stream_parallel_tool_calls"),
-        ])
-        .await;
-        let (deltas, call) = spawn_stream(
-            spec.connect(&server, &manual),
-            spec.question(),
-            Signal::new(),
-        );
+        ];
+        let (server, deltas, call) = streaming(spec, answers, &manual).await;
         // A cut stream waits the first backoff, as a 5xx does.
-        expect_wait(&manual, Duration::from_secs(1), spec).await;
-        let response = call.await.unwrap().unwrap();
-        assert_eq!(response, whole(spec, "parallel_tool_calls").await);
+        answers_after(&manual, 1, call, spec, "parallel_tool_calls").await;
         let got = deltas.all();
         let restart = got.iter().position(|g| *g == Got::Restart).unwrap();
         assert_eq!(
@@ -240,12 +261,8 @@ fn retries_a_cut_stream_after_a_restart(spec: Spec) {
 fn reports_a_stream_cut_on_every_attempt_with_the_url(spec: Spec) {
     run(async {
         let manual = ManualClock::new();
-        let server = WireServer::start(vec![spec.events("stream_cut"); 3]).await;
-        let (deltas, call) = spawn_stream(
-            spec.connect(&server, &manual),
-            spec.question(),
-            Signal::new(),
-        );
+        let answers = vec![spec.events("stream_cut"); 3];
+        let (server, deltas, call) = streaming(spec, answers, &manual).await;
         for wait in [1, 2] {
             expect_wait(&manual, Duration::from_secs(wait), spec).await;
         }
@@ -271,26 +288,14 @@ fn reports_a_stream_cut_on_every_attempt_with_the_url(spec: Spec) {
 fn retries_a_broken_connection_in_the_middle_of_a_stream(spec: Spec) {
     run(async {
         let manual = ManualClock::new();
-        let text = wire_server::stream_fixture(spec.fixtures, "stream_text");
-        let server = WireServer::start([
-            Canned::events(200, whole_events(&text, text.len() * 3 / 4)).then_break(),
+        let answers = [
+            Canned::events(200, three_quarters(spec)).then_break(),
             spec.events("stream_text"),
-        ])
-        .await;
-        let (deltas, call) = spawn_stream(
-            spec.connect(&server, &manual),
-            spec.question(),
-            Signal::new(),
-        );
-        expect_wait(&manual, Duration::from_secs(1), spec).await;
-        let response = call.await.unwrap().unwrap();
-        assert_eq!(response, whole(spec, "text").await);
+        ];
+        let (server, deltas, call) = streaming(spec, answers, &manual).await;
+        answers_after(&manual, 1, call, spec, "text").await;
         let got = deltas.joined();
-        assert_eq!(
-            got.last(),
-            Some(&Got::Text("The order C-17 shipped on Monday.".into())),
-            "{got:?}"
-        );
+        assert_eq!(got.last(), shipped().first(), "{got:?}");
         assert_eq!(server.requests().len(), 2);
     });
 }
@@ -298,22 +303,15 @@ fn retries_a_broken_connection_in_the_middle_of_a_stream(spec: Spec) {
 fn honours_retry_after_on_a_429_before_the_first_byte(spec: Spec) {
     run(async {
         let manual = ManualClock::new();
-        let server = WireServer::start([
+        let answers = [
             spec.canned(429, "error_429").header("retry-after", "7"),
             spec.events("stream_text"),
-        ])
-        .await;
-        let (deltas, call) = spawn_stream(
-            spec.connect(&server, &manual),
-            spec.question(),
-            Signal::new(),
-        );
-        expect_wait(&manual, Duration::from_secs(7), spec).await;
-        let response = call.await.unwrap().unwrap();
-        assert_eq!(response, whole(spec, "text").await);
+        ];
+        let (server, deltas, call) = streaming(spec, answers, &manual).await;
+        answers_after(&manual, 7, call, spec, "text").await;
         assert_eq!(
             deltas.joined(),
-            [Got::Text("The order C-17 shipped on Monday.".into())],
+            shipped(),
             "no restart: nothing came before the 429"
         );
         assert_eq!(server.requests().len(), 2);
@@ -322,9 +320,8 @@ fn honours_retry_after_on_a_429_before_the_first_byte(spec: Spec) {
 
 fn sends_deltas_before_the_stream_ends_and_stops_on_the_signal(spec: Spec) {
     run(async {
-        let text = wire_server::stream_fixture(spec.fixtures, "stream_text");
-        let first_half = whole_events(&text, text.len() * 3 / 4);
-        let server = WireServer::start([Canned::events(200, first_half).then_stall()]).await;
+        let stalled = Canned::events(200, three_quarters(spec)).then_stall();
+        let server = WireServer::start([stalled]).await;
         let signal = Signal::new();
         let (deltas, call) = spawn_stream(
             spec.connect(&server, &ManualClock::new()),
@@ -351,9 +348,8 @@ fn sends_deltas_before_the_stream_ends_and_stops_on_the_signal(spec: Spec) {
 fn times_out_in_the_middle_of_a_stream(spec: Spec) {
     run(async {
         let manual = ManualClock::new();
-        let text = wire_server::stream_fixture(spec.fixtures, "stream_text");
-        let first_half = whole_events(&text, text.len() * 3 / 4);
-        let server = WireServer::start([Canned::events(200, first_half).then_stall()]).await;
+        let stalled = Canned::events(200, three_quarters(spec)).then_stall();
+        let server = WireServer::start([stalled]).await;
         let mut settings = spec.settings(&server.base_url());
         settings.request_timeout = seconds(30);
         let model = connect(settings, &spec.env(), Clock::from(&manual));
@@ -377,13 +373,9 @@ fn times_out_in_the_middle_of_a_stream(spec: Spec) {
 fn reads_a_whole_json_answer_to_a_streamed_request(spec: Spec) {
     run(async {
         // A compatible server that ignores `"stream": true` and answers whole.
-        let server = WireServer::start([spec.canned(200, "parallel_tool_calls")]).await;
-        let model = spec.connect(&server, &ManualClock::new());
-        let deltas = Collected::default();
-        let response = stream(&*model, &spec.question(), &Signal::new(), &deltas)
-            .await
-            .unwrap();
-        assert_eq!(response, whole(spec, "parallel_tool_calls").await);
+        let answers = [spec.canned(200, "parallel_tool_calls")];
+        let (_, response, deltas) = streamed(spec, answers).await;
+        assert_eq!(response.unwrap(), whole(spec, "parallel_tool_calls").await);
         assert_eq!(deltas.all(), spec.call_deltas());
     });
 }
@@ -397,17 +389,9 @@ fn ignores_the_lines_the_event_stream_standard_ignores(spec: Spec) {
             ": keep-alive\nx-vendor: 1\nnocolon\nretry: soon\n\n{}",
             fixture.replace("data:", "x-trace: 7\n: note\ndata:")
         );
-        let server = WireServer::start([Canned::events(200, noisy)]).await;
-        let model = spec.connect(&server, &ManualClock::new());
-        let deltas = Collected::default();
-        let response = stream(&*model, &spec.question(), &Signal::new(), &deltas)
-            .await
-            .unwrap();
-        assert_eq!(response, whole(spec, "text").await);
-        assert_eq!(
-            deltas.joined(),
-            [Got::Text("The order C-17 shipped on Monday.".into())]
-        );
+        let (_, response, deltas) = streamed(spec, [Canned::events(200, noisy)]).await;
+        assert_eq!(response.unwrap(), whole(spec, "text").await);
+        assert_eq!(deltas.joined(), shipped());
     });
 }
 
@@ -417,13 +401,8 @@ fn reads_an_event_stream_whatever_the_case_of_its_media_type(spec: Spec) {
         let fixture = wire_server::stream_fixture(spec.fixtures, "stream_text");
         let labelled =
             Canned::bytes(200, fixture).header("content-type", "Text/Event-Stream; Charset=UTF-8");
-        let server = WireServer::start([labelled]).await;
-        let model = spec.connect(&server, &ManualClock::new());
-        let deltas = Collected::default();
-        let response = stream(&*model, &spec.question(), &Signal::new(), &deltas)
-            .await
-            .unwrap();
-        assert_eq!(response, whole(spec, "text").await);
+        let (_, response, _) = streamed(spec, [labelled]).await;
+        assert_eq!(response.unwrap(), whole(spec, "text").await);
     });
 }
 
@@ -432,13 +411,8 @@ fn refuses_an_answer_that_is_not_an_event_stream_at_once(spec: Spec) {
         // A base_url that points at a web page.
         let page = Canned::bytes(200, "<!DOCTYPE html>\n<p>Welcome</p>\n")
             .header("content-type", "text/html; charset=utf-8");
-        let server = WireServer::start([page]).await;
-        let model = spec.connect(&server, &ManualClock::new());
-        let deltas = Collected::default();
-        let error = stream(&*model, &spec.question(), &Signal::new(), &deltas)
-            .await
-            .unwrap_err();
-        match error {
+        let (server, response, _) = streamed(spec, [page]).await;
+        match response.unwrap_err() {
             ModelError::MalformedResponse { detail, .. } => assert!(
                 detail.contains("`text/html; charset=utf-8`, not server-sent events"),
                 "{detail}"
@@ -454,16 +428,9 @@ fn anthropic_retries_an_overloaded_error_event_as_a_529() {
     run(async {
         let spec = ANTHROPIC;
         let manual = ManualClock::new();
-        let server =
-            WireServer::start([spec.events("stream_error"), spec.events("stream_text")]).await;
-        let (deltas, call) = spawn_stream(
-            spec.connect(&server, &manual),
-            spec.question(),
-            Signal::new(),
-        );
-        expect_wait(&manual, Duration::from_secs(1), spec).await;
-        let response = call.await.unwrap().unwrap();
-        assert_eq!(response, whole(spec, "text").await);
+        let answers = [spec.events("stream_error"), spec.events("stream_text")];
+        let (_server, deltas, call) = streaming(spec, answers, &manual).await;
+        answers_after(&manual, 1, call, spec, "text").await;
         assert_eq!(
             deltas.joined(),
             [
@@ -473,12 +440,8 @@ fn anthropic_retries_an_overloaded_error_event_as_a_529() {
             ]
         );
         // Every attempt overloaded: the error of a 529.
-        let server = WireServer::start(vec![spec.events("stream_error"); 3]).await;
-        let (_, call) = spawn_stream(
-            spec.connect(&server, &manual),
-            spec.question(),
-            Signal::new(),
-        );
+        let answers = vec![spec.events("stream_error"); 3];
+        let (server, _, call) = streaming(spec, answers, &manual).await;
         for wait in [1, 2] {
             expect_wait(&manual, Duration::from_secs(wait), spec).await;
         }
@@ -498,21 +461,14 @@ fn anthropic_retries_an_overloaded_error_event_as_a_529() {
 #[test]
 fn an_event_past_the_cap_is_refused_with_a_clear_error() {
     run(async {
-        let spec = OPENAI;
-        let huge = format!(
-            "data: {{\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{}\"}}}}]}}\n\n",
-            "a".repeat(17 * 1024 * 1024)
-        );
-        let server = WireServer::start([Canned::events(200, huge)]).await;
-        let model = spec.connect(&server, &ManualClock::new());
-        let deltas = Collected::default();
-        let error = stream(&*model, &spec.question(), &Signal::new(), &deltas)
-            .await
-            .unwrap_err();
-        match error {
+        let content = "a".repeat(17 * 1024 * 1024);
+        let delta = json!({"choices": [{"index": 0, "delta": {"content": content}}]});
+        let huge = Canned::events(200, format!("data: {delta}\n\n"));
+        let (server, response, deltas) = streamed(OPENAI, [huge]).await;
+        match response.unwrap_err() {
             ModelError::MalformedResponse { detail, url, .. } => {
                 assert!(detail.contains("longer than 16 MB"), "{detail}");
-                assert_eq!(url, format!("{}{}", server.base_url(), spec.path));
+                assert_eq!(url, format!("{}{}", server.base_url(), OPENAI.path));
             }
             other => panic!("expected MalformedResponse, got {other:?}"),
         }
@@ -530,17 +486,8 @@ fn gemini_reports_a_blocked_prompt_in_a_stream_as_refused() {
             json!({"promptFeedback": {"blockReason": "PROHIBITED_CONTENT"},
                    "usageMetadata": {"promptTokenCount": 7, "totalTokenCount": 7}})
         );
-        let server = WireServer::start([Canned::events(200, blocked)]).await;
-        let model = spec.connect(&server, &ManualClock::new());
-        let error = stream(
-            &*model,
-            &spec.question(),
-            &Signal::new(),
-            &Collected::default(),
-        )
-        .await
-        .unwrap_err();
-        match error {
+        let (_, response, _) = streamed(spec, [Canned::events(200, blocked)]).await;
+        match response.unwrap_err() {
             ModelError::BadRequest {
                 status, message, ..
             } => {

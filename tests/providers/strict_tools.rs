@@ -11,6 +11,7 @@ use agboss::{Application, Workflow};
 use wire_server::fixture;
 
 use super::*;
+use fixtures::run::completed;
 
 /// A tool with optional, nested and array fields, and keywords strict mode does not take
 /// (`maxLength`, `default`, `format: uint32`).
@@ -280,12 +281,7 @@ async fn run_shipper() -> (Completed, Vec<Recorded>, Vec<String>) {
         .env(Env::from_pairs([("WIRE_KEY", "test-key")]))
         .build()
         .unwrap();
-    let outcome = app
-        .run("ship", "Ship order A-7 to Oslo.")
-        .await
-        .unwrap()
-        .into_completed()
-        .unwrap();
+    let outcome = completed(app.run("ship", "Ship order A-7 to Oslo.")).await;
     let seen = seen.lock().unwrap().clone();
     (outcome, server.requests(), seen)
 }

@@ -106,11 +106,24 @@ async fn bodies_per_tool_choice(spec: Spec) -> Vec<Value> {
         tool_choice: ToolChoice::Required,
         ..spec.question()
     });
-    sent(spec, &requests)
-        .await
-        .into_iter()
-        .map(|r| r.body)
+    bodies(spec, &requests).await
+}
+
+/// What `spec` sends for the tool choices auto, required, none and one tool (read at
+/// `pointer`); a request without tools sends neither tools nor `field`.
+async fn sent_choices(spec: Spec, pointer: &str, field: &str) -> Vec<Value> {
+    let bodies = bodies_per_tool_choice(spec).await;
+    assert_eq!(bodies[4].get("tools"), None);
+    assert_eq!(bodies[4].get(field), None);
+    bodies[..4]
+        .iter()
+        .map(|b| b.pointer(pointer).cloned().unwrap_or_default())
         .collect()
+}
+
+/// The tools as `lowering` writes them for an API.
+fn lowered(lowering: fn(&ToolDefinition) -> Value) -> Value {
+    json!(tools().iter().map(lowering).collect::<Vec<_>>())
 }
 
 #[test]
@@ -126,15 +139,7 @@ fn openai_sends_the_conversation_as_chat_messages() {
             request.header("authorization"),
             Some(&*format!("Bearer {KEY}"))
         );
-        assert_eq!(
-            request.body["tools"],
-            json!(
-                tools()
-                    .iter()
-                    .map(ToolDefinition::to_openai)
-                    .collect::<Vec<_>>()
-            )
-        );
+        assert_eq!(request.body["tools"], lowered(ToolDefinition::to_openai));
         let expected = |ids: [&str; 2]| {
             json!({
                 "model": "gpt-5-mini",
@@ -197,15 +202,7 @@ fn anthropic_sends_the_conversation_as_content_blocks() {
         assert_eq!(request.header("x-api-key"), Some(KEY));
         assert_eq!(request.header("anthropic-version"), Some("2023-06-01"));
         assert_eq!(request.header("authorization"), None);
-        assert_eq!(
-            request.body["tools"],
-            json!(
-                tools()
-                    .iter()
-                    .map(ToolDefinition::to_anthropic)
-                    .collect::<Vec<_>>()
-            )
-        );
+        assert_eq!(request.body["tools"], lowered(ToolDefinition::to_anthropic));
         // In a tool loop the API wants the turn's thinking blocks back, which the history does not
         // keep: thinking stays off, and max_tokens is the answer's cap alone.
         let expected = json!({
@@ -241,7 +238,7 @@ fn gemini_sends_the_conversation_as_contents() {
         assert_eq!(request.header("authorization"), None);
         assert_eq!(
             request.body["tools"],
-            json!([{"functionDeclarations": tools().iter().map(ToolDefinition::to_gemini).collect::<Vec<_>>()}])
+            json!([{"functionDeclarations": lowered(ToolDefinition::to_gemini)}])
         );
         let expected = json!({
             "systemInstruction": {"parts": [{"text": "You answer questions about orders."}]},
@@ -267,59 +264,45 @@ fn gemini_sends_the_conversation_as_contents() {
 #[test]
 fn openai_maps_each_tool_choice() {
     run(async {
-        let bodies = bodies_per_tool_choice(OPENAI).await;
-        let choices: Vec<&Value> = bodies[..4].iter().map(|b| &b["tool_choice"]).collect();
         assert_eq!(
-            choices,
+            sent_choices(OPENAI, "/tool_choice", "tool_choice").await,
             [
-                &json!("auto"),
-                &json!("required"),
-                &json!("none"),
-                &json!({"type": "function", "function": {"name": "list-orders-tool"}}),
+                json!("auto"),
+                json!("required"),
+                json!("none"),
+                json!({"type": "function", "function": {"name": "list-orders-tool"}}),
             ]
         );
-        assert_eq!(bodies[4].get("tools"), None);
-        assert_eq!(bodies[4].get("tool_choice"), None);
     });
 }
 
 #[test]
 fn anthropic_maps_each_tool_choice() {
     run(async {
-        let bodies = bodies_per_tool_choice(ANTHROPIC).await;
-        let choices: Vec<&Value> = bodies[..4].iter().map(|b| &b["tool_choice"]).collect();
         assert_eq!(
-            choices,
+            sent_choices(ANTHROPIC, "/tool_choice", "tool_choice").await,
             [
-                &json!({"type": "auto"}),
-                &json!({"type": "any"}),
-                &json!({"type": "none"}),
-                &json!({"type": "tool", "name": "list-orders-tool"}),
+                json!({"type": "auto"}),
+                json!({"type": "any"}),
+                json!({"type": "none"}),
+                json!({"type": "tool", "name": "list-orders-tool"}),
             ]
         );
-        assert_eq!(bodies[4].get("tools"), None);
-        assert_eq!(bodies[4].get("tool_choice"), None);
     });
 }
 
 #[test]
 fn gemini_maps_each_tool_choice() {
     run(async {
-        let bodies = bodies_per_tool_choice(GEMINI).await;
-        let choices: Vec<&Value> = bodies[..4]
-            .iter()
-            .map(|b| &b["toolConfig"]["functionCallingConfig"])
-            .collect();
+        let pointer = "/toolConfig/functionCallingConfig";
         assert_eq!(
-            choices,
+            sent_choices(GEMINI, pointer, "toolConfig").await,
             [
-                &json!({"mode": "AUTO"}),
-                &json!({"mode": "ANY"}),
-                &json!({"mode": "NONE"}),
-                &json!({"mode": "ANY", "allowedFunctionNames": ["list-orders-tool"]}),
+                json!({"mode": "AUTO"}),
+                json!({"mode": "ANY"}),
+                json!({"mode": "NONE"}),
+                json!({"mode": "ANY", "allowedFunctionNames": ["list-orders-tool"]}),
             ]
         );
-        assert_eq!(bodies[4].get("tools"), None);
-        assert_eq!(bodies[4].get("toolConfig"), None);
     });
 }

@@ -8,15 +8,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use agboss::channel::ChannelAsk;
 use agboss::context::Signal;
-use agboss::model::{ChatFuture, ChatModel, ChatRequest, ChatResponse, Message, ToolCall};
+use agboss::model::{ChatFuture, ChatModel, ChatRequest};
 use agboss::prelude::*;
 use agboss::spend::SpendRecorder;
 use agboss::store::Store;
 use agboss::time::ManualClock;
 use agboss::units::{millis, usd};
 use agboss::{Application, Workflow};
+use fixtures::chat;
 use tokio::sync::Notify;
 
 /// One request a tool made of the service it changes.
@@ -181,19 +181,10 @@ impl ToolHandler for ChargeCard {
 #[channel_role(name = "refund-approval-channel", approves = ChargeInput, answered_by = ThreadOwner)]
 pub struct RefundApproval;
 
-/// Posts the question; the answer comes later.
-#[channel(name = "refund-inbox-channel")]
-pub struct RefundInbox;
-
-impl ChannelHandler for RefundInbox {
-    type Role = RefundApproval;
-
-    async fn send(
-        &self,
-        _: ChannelAsk<RefundApproval>,
-    ) -> Result<ChannelOutcome<RefundApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Posts the question; the answer comes later.
+    #[channel(name = "refund-inbox-channel")]
+    pub struct RefundInbox for RefundApproval;
 }
 
 /// Refunds once approved; after a crash, its role is asked whether to run it again.
@@ -261,10 +252,7 @@ impl ChatModel for RecoveryModel {
                 self.held.notify_one();
                 std::future::pending::<()>().await;
             }
-            let answered = request
-                .messages
-                .iter()
-                .any(|m| matches!(m, Message::Tool { .. }));
+            let answered = chat::results_so_far(request) > 0;
             let tool = request
                 .tools
                 .first()
@@ -276,19 +264,9 @@ impl ChatModel for RecoveryModel {
                 r#"{"cents": 4200}"#
             };
             Ok(if answered {
-                ChatResponse {
-                    text: Some("done".into()),
-                    ..ChatResponse::default()
-                }
+                chat::answer("done")
             } else {
-                ChatResponse {
-                    tool_calls: vec![ToolCall {
-                        provider_id: Some(format!("p{n}")),
-                        name: tool,
-                        arguments: arguments.into(),
-                    }],
-                    ..ChatResponse::default()
-                }
+                chat::calling(vec![chat::call(format!("p{n}"), &tool, arguments)])
             })
         })
     }

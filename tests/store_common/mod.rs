@@ -60,6 +60,21 @@ pub fn started_in(id: &str, thread: &str, owner: Option<&str>) -> LoopEvent {
     event
 }
 
+/// Starts three threads, in this order: `e-2` by ann is the first run of `t-1`, `e-1` of `t-2`
+/// by no one, `e-3` by cy of `t-3` (what [`owners_after_migration`] checks once migrated).
+pub async fn three_threads(store: &dyn Store) {
+    for (id, thread, owner) in [
+        ("e-2", "t-1", Some("ann")),
+        ("e-1", "t-2", None),
+        ("e-3", "t-3", Some("cy")),
+    ] {
+        store
+            .append(id, 0, &started_in(id, thread, owner))
+            .await
+            .unwrap();
+    }
+}
+
 /// A store migrated from a schema without thread owners: each thread has the owner of its first
 /// execution (`t-1` ann, `t-2` none, `t-3` cy), a run by another owner is refused, and the
 /// thread's executions are listed in order.
