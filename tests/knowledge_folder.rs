@@ -185,7 +185,7 @@ async fn describe_shows_each_agents_knowledge_bases() {
         "{text}"
     );
     assert!(
-        text.contains("search-guides-rag-tool (read, local)"),
+        text.contains("search-guides-rag-tool (read, local, untrusted output)"),
         "{text}"
     );
     let json: serde_json::Value =

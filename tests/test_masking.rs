@@ -427,9 +427,10 @@ async fn t14_no_covered_entity_survives_in_model_input_journal_logs_or_questions
             }
         }
         for ((sink, text), decoded) in sinks.iter().zip(&decoded_sinks) {
-            // A note's entities are the model's own arguments: the journal keeps them as the
-            // bytes its call runs with (docs/privacy.md, "What is not masked").
-            let arguments = doc.is_none() && matches!(*sink, "journal" | "store file");
+            // A note's entities are the model's own arguments: the journal keeps them masked,
+            // and the file holds them sealed beside it while their calls wait for the review
+            // (docs/privacy.md, "Sealed arguments").
+            let arguments = doc.is_none() && *sink == "store file";
             if !arguments && leaks(text, decoded, planted) {
                 caught = false;
                 leaks_in

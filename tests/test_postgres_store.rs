@@ -48,7 +48,7 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
             database.url(),
             "SELECT version FROM agboss.migrations ORDER BY version"
         ),
-        ["1", "2", "3", "4", "5"],
+        ["1", "2", "3", "4", "5", "6"],
         "each migration, applied once"
     );
     let tables = texts(
@@ -65,6 +65,7 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
             "mcp_pins",
             "migrations",
             "pauses",
+            "sealed_arguments",
             "threads"
         ]
     );
@@ -77,7 +78,7 @@ async fn instances_connecting_at_once_to_a_new_database_migrate_it_once() {
     assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
     assert_eq!(
         texts(database.url(), "SELECT count(*) FROM agboss.migrations"),
-        ["5"]
+        ["6"]
     );
 }
 
@@ -100,6 +101,7 @@ async fn a_store_of_schema_1_gives_each_thread_the_owner_of_its_first_execution(
            DROP TABLE agboss.threads;
            DROP TABLE agboss.artifacts;
            DROP TABLE agboss.mcp_pins;
+           DROP TABLE agboss.sealed_arguments;
            ALTER TABLE agboss.leases DROP COLUMN holder_lock, DROP COLUMN holder_server_start,
                DROP COLUMN holder_stats_reset;
            DELETE FROM agboss.migrations WHERE version >= 2"#,
@@ -108,7 +110,7 @@ async fn a_store_of_schema_1_gives_each_thread_the_owner_of_its_first_execution(
     let store = connect(database.url()).await;
     assert_eq!(
         texts(database.url(), "SELECT max(version) FROM agboss.migrations"),
-        ["5"]
+        ["6"]
     );
     store_common::owners_after_migration(&store).await;
 }
@@ -119,7 +121,7 @@ async fn a_store_of_a_newer_schema_is_refused_naming_the_database() {
     let endpoint = connect(database.url()).await.endpoint().to_owned();
     execute(
         database.url(),
-        "INSERT INTO agboss.migrations (version) VALUES (7)",
+        "INSERT INTO agboss.migrations (version) VALUES (8)",
     )
     .unwrap();
     let error = PostgresStore::connect(database.url()).await.unwrap_err();
@@ -128,7 +130,7 @@ async fn a_store_of_a_newer_schema_is_refused_naming_the_database() {
         error.to_string(),
         format!(
             "store `postgres`: cannot open the store in database `{}` at {endpoint}: its store \
-             schema is version 7, newer than the 5 this build knows: connect with a newer agboss",
+             schema is version 8, newer than the 6 this build knows: connect with a newer agboss",
             database.name()
         )
     );

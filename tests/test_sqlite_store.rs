@@ -33,7 +33,7 @@ async fn opening_creates_the_file_and_its_folders_in_wal_mode_and_migrates_once(
     assert_eq!(store.path(), path);
     store.append("e-1", 0, &started("e-1")).await.unwrap();
     drop(store);
-    assert_eq!(pragma(&path, "user_version"), 6);
+    assert_eq!(pragma(&path, "user_version"), 7);
     assert_eq!(pragma(&path, "application_id"), 0x6167_6273);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let mode: String = conn
@@ -44,7 +44,7 @@ async fn opening_creates_the_file_and_its_folders_in_wal_mode_and_migrates_once(
     // Opening again migrates nothing and keeps what was there.
     let store = SqliteStore::open(&path).await.unwrap();
     assert_eq!(store.events("e-1").await.unwrap(), [started("e-1")]);
-    assert_eq!(pragma(&path, "user_version"), 6);
+    assert_eq!(pragma(&path, "user_version"), 7);
 }
 
 /// The schema of version 1, as the first SQLite store wrote it.
@@ -103,7 +103,7 @@ async fn a_store_of_schema_1_is_migrated_and_its_records_derived_again() {
         }
     }
     let store = SqliteStore::open(&path).await.unwrap();
-    assert_eq!(pragma(&path, "user_version"), 6);
+    assert_eq!(pragma(&path, "user_version"), 7);
     let record = store.execution("e-paused").await.unwrap().unwrap();
     assert_eq!((record.unfinished_calls, record.awaiting_pauses), (1, 1));
     assert!(!record.is_runnable());
@@ -145,11 +145,11 @@ async fn a_store_of_schema_2_gives_each_thread_the_owner_of_its_first_execution(
             [later],
         )
         .unwrap();
-        conn.execute_batch("DROP TABLE threads; DROP TABLE artifacts; DROP TABLE mcp_pins; ALTER TABLE leases DROP COLUMN holder_pid; ALTER TABLE leases DROP COLUMN holder_started; ALTER TABLE leases DROP COLUMN holder_pid_ns; PRAGMA user_version = 2;")
+        conn.execute_batch("DROP TABLE threads; DROP TABLE artifacts; DROP TABLE mcp_pins; DROP TABLE sealed_arguments; ALTER TABLE leases DROP COLUMN holder_pid; ALTER TABLE leases DROP COLUMN holder_started; ALTER TABLE leases DROP COLUMN holder_pid_ns; PRAGMA user_version = 2;")
             .unwrap();
     }
     let store = SqliteStore::open(&path).await.unwrap();
-    assert_eq!(pragma(&path, "user_version"), 6);
+    assert_eq!(pragma(&path, "user_version"), 7);
     store_common::owners_after_migration(&store).await;
 }
 
@@ -159,14 +159,14 @@ async fn a_store_of_a_newer_schema_is_refused_naming_the_file() {
     let path = folder.path().join("app.db");
     drop(SqliteStore::open(&path).await.unwrap());
     let conn = rusqlite::Connection::open(&path).unwrap();
-    conn.pragma_update(None, "user_version", 7).unwrap();
+    conn.pragma_update(None, "user_version", 8).unwrap();
     drop(conn);
     let error = SqliteStore::open(&path).await.unwrap_err();
     assert_eq!(error.kind, StoreErrorKind::Invalid);
     assert_eq!(
         error.to_string(),
         format!(
-            "store `sqlite`: cannot open `{}`: its store schema is version 7, newer than the 6 this build knows: open it with a newer agboss",
+            "store `sqlite`: cannot open `{}`: its store schema is version 8, newer than the 7 this build knows: open it with a newer agboss",
             path.display()
         )
     );

@@ -71,6 +71,7 @@ fn model_answered() -> LoopEvent {
             result: None,
         }],
         counted_calls: 1,
+        sealed: Vec::new(),
         usage: Usage {
             input_tokens: 412,
             output_tokens: 38,

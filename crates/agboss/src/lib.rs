@@ -297,7 +297,8 @@ pub mod store {
     pub use agboss_core::journal::{Fence, JournalEntry, Lease, LeaseState};
     pub use agboss_core::store::{
         ArtifactStore, ExecutionShelf, Journal, Leases, McpApproval, McpDefinitionSeen, McpPin,
-        MemoryStore, PinStore, Store, StoreError, StoreErrorKind, StoreFuture,
+        MemoryStore, PinStore, SealStore, SealedArguments, Store, StoreError, StoreErrorKind,
+        StoreFuture,
     };
     #[cfg(feature = "sqlite")]
     pub use agboss_core::store::{Durability, SqliteOptions, SqliteStore};
@@ -476,8 +477,8 @@ pub mod cli {
 pub mod testing {
     pub use agboss_testing::{
         FaultyStore, TestRun, TestTool, artifact_store_conformance, conformance, failpoint,
-        journal_conformance, leases_conformance, pin_store_conformance, store_conformance,
-        test_tool,
+        journal_conformance, leases_conformance, pin_store_conformance, seal_store_conformance,
+        store_conformance, test_tool,
     };
 }
 

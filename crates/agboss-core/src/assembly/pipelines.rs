@@ -13,10 +13,11 @@ use crate::agent::AppTool;
 use crate::channel::{PauseAnswerer, RoleDescriptor};
 use crate::masking::MaskingPolicy;
 use crate::policy::PermissionChecker;
+use crate::tool::contract::own_stages;
 use crate::tool::gates::{ApprovalGate, CheckInGate, PermissionGate, QuestionsGate};
 use crate::tool::pipeline::MiddlewareStage;
 use crate::tool::rules::{FatalRule, MaskRule, NotesRule, RetriesRule};
-use crate::tool::{Capability, Pipeline, RepeatedWhen, RoleRef, Stage, ToolDescriptor};
+use crate::tool::{Capability, Pipeline, RepeatedWhen, RoleRef, ToolDescriptor, ToolEnv};
 
 /// What an application adds to its tools' pipelines.
 pub(super) struct CallPolicies<'a> {
@@ -29,11 +30,12 @@ pub(super) struct CallPolicies<'a> {
 /// thread's owner answers.
 pub(super) fn build(workflows: &mut [AppWorkflow], policies: &CallPolicies<'_>) {
     for workflow in workflows {
+        let env = workflow.env.clone();
         for agent in &mut workflow.agents {
             let masking = agent.masking().map(|m| m.value.clone());
             let roles = owner_roles(agent.tools(), policies);
             for tool in agent.tools_mut() {
-                let pipeline = pipeline_of(tool, masking.as_ref(), policies);
+                let pipeline = pipeline_of(tool, &env, masking.as_ref(), policies);
                 tool.set_pipeline(pipeline);
             }
             agent.set_owner_roles(roles);
@@ -41,15 +43,18 @@ pub(super) fn build(workflows: &mut [AppWorkflow], policies: &CallPolicies<'_>) 
     }
 }
 
-/// The pipeline of `tool` in an agent that masks with `masking`.
+/// The pipeline of `tool`, called in `env`, in an agent that masks with `masking`.
 fn pipeline_of(
     tool: &AppTool,
+    env: &ToolEnv,
     masking: Option<&MaskingPolicy>,
     policies: &CallPolicies<'_>,
 ) -> Pipeline {
     let descriptor = tool.descriptor();
     let governed = governed(descriptor, policies);
-    let mut stages: Vec<Arc<dyn Stage>> = Vec::new();
+    let (timeout, bound) = (tool.tool().timeout(), tool.bound().value);
+    let provider = env.credentials();
+    let mut stages = own_stages(descriptor, provider, env.clock(), timeout, bound, masking);
     if let (Some(checker), false) = (policies.permissions, governed.is_empty()) {
         stages.push(Arc::new(PermissionGate {
             checker: checker.clone(),
@@ -89,7 +94,7 @@ fn pipeline_of(
     if descriptor.repeated_when() != RepeatedWhen::Never {
         stages.push(Arc::new(NotesRule(descriptor.repeated_when())));
     }
-    tool.tool().pipeline().with(stages)
+    Pipeline::of(stages)
 }
 
 /// The capabilities `tool` declares that the application's checker governs.

@@ -36,7 +36,9 @@ use crate::units::Usd;
 ///   hash that went on is journaled (`ConfigChanged`).
 /// - 7: what context-mode knowledge bases found is journaled once, before the first model call
 ///   (`ContextAdded`: a resumed run sends the model the same blocks); a try of a call that
-///   failed for a moment and runs again is journaled (`ToolRetried`).
+///   failed for a moment and runs again is journaled (`ToolRetried`); an agent that masks
+///   journals its model's call arguments masked, naming the calls whose arguments are sealed
+///   beside the journal (`ModelAnswered::sealed`).
 pub const STATE_VERSION: u32 = 7;
 
 /// The first layout that journals calls' intents.
@@ -120,6 +122,11 @@ pub enum LoopEvent {
         /// How many of them count against the agent's limit (answer attempts do not).
         #[serde(default)]
         counted_calls: u32,
+        /// The calls whose arguments this event holds masked (the agent masks personal data),
+        /// their arguments as the model sent them sealed beside the journal while the calls may
+        /// still run (`Store::sealed`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        sealed: Vec<String>,
         /// Tokens it used.
         usage: Usage,
         /// What it cost.

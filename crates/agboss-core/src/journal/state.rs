@@ -60,6 +60,9 @@ pub struct LoopState {
     /// The questions the last answer's calls asked while they ran, by call id, in the order
     /// they were asked.
     pub asks: std::collections::HashMap<String, Vec<CallPause>>,
+    /// The last answer's calls whose arguments the journal holds masked, their arguments sealed
+    /// beside it.
+    pub sealed: std::collections::HashSet<String>,
     /// How many tries of each of the last answer's calls failed for a moment and were tried
     /// again (`ToolRetried`), by call id.
     pub retried: std::collections::HashMap<String, u32>,
@@ -215,8 +218,10 @@ impl LoopState {
                 counted_calls,
                 usage,
                 cost,
+                sealed,
                 ..
             } => {
+                self.sealed = sealed.into_iter().collect();
                 self.turn = turn;
                 self.usage += usage;
                 self.model_cost += cost;

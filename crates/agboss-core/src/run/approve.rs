@@ -223,7 +223,7 @@ impl Cx<'_> {
                 pause
                     .ran_with
                     .clone()
-                    .unwrap_or_else(|| pending.call.arguments.clone()),
+                    .unwrap_or_else(|| self.arguments_of(pending)),
             ),
             Ok(ToolCallApprovalDecision::Approve {
                 override_arguments: Some(arguments),

@@ -30,16 +30,25 @@ pub(crate) fn keeps_artifacts(agent: &AppAgent) -> bool {
         .any(|t| t.descriptor().result_kind().is_some())
 }
 
-/// After the run of `agent` in `execution_id` ended: deletes its artifacts unless `retention`
-/// keeps them (or none of the agent's tools makes any: a run that cannot have artifacts costs
-/// the store nothing). A store that fails leaves them (a warning says so): the run's outcome
-/// stands.
+/// After the run of `agent` in `execution_id` ended: forgets the arguments it sealed (an agent
+/// that masks), and deletes its artifacts unless `retention` keeps them (or none of the agent's
+/// tools makes any: a run that cannot have artifacts costs the store nothing). A store that
+/// fails leaves them (a warning says so): the run's outcome stands.
 pub(crate) async fn run_ended(
     store: &dyn Store,
     agent: Option<&AppAgent>,
     execution_id: &str,
     retention: ArtifactRetention,
 ) {
+    if agent.is_none_or(|a| a.masking().is_some())
+        && let Err(error) = store.sealed().forget(execution_id, None).await
+    {
+        tracing::warn!(
+            execution_id,
+            %error,
+            "the sealed arguments of an ended run could not be forgotten; they stay in the store"
+        );
+    }
     if retention == ArtifactRetention::Kept || !agent.is_some_and(keeps_artifacts) {
         return;
     }

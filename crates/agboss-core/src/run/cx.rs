@@ -32,6 +32,9 @@ pub(crate) struct Cx<'a> {
     pub(super) started: crate::time::ClockTime,
     /// The agent's answer tool, if it gives a structured answer.
     pub(super) answer: Option<AnswerTool>,
+    /// The arguments, as the model sent them, of the calls whose arguments the journal keeps
+    /// masked, by call id (`sealing.rs`).
+    pub(super) raw: Mutex<std::collections::HashMap<String, String>>,
 }
 
 impl<'a> Cx<'a> {
@@ -51,6 +54,7 @@ impl<'a> Cx<'a> {
             seen: Mutex::default(),
             started: env.clock.now(),
             answer: None,
+            raw: Mutex::default(),
         }
     }
 

@@ -142,18 +142,14 @@ impl Cx<'_> {
     ) -> Decided {
         let pending = &state.pending[index];
         let Some(tool) = self.agent.tool(&pending.call.name) else {
-            return Decided::Pass(pending.call.arguments.clone());
+            return Decided::Pass(self.arguments_of(pending));
         };
         let (before, after) = split_at_person(tool.pipeline().gatekeeper());
         let step = self.step_of(state, index);
         let history = self.history(state, index);
-        let mut call = GateCall::new(
-            tool.descriptor(),
-            &pending.call.arguments,
-            &self.execution,
-            &step,
-        )
-        .in_run(&history);
+        let arguments = self.arguments_of(pending);
+        let mut call =
+            GateCall::new(tool.descriptor(), &arguments, &self.execution, &step).in_run(&history);
         let mut asks = Vec::new();
         let mut verdict = Ok(());
         for gate in before {
@@ -259,7 +255,7 @@ impl Cx<'_> {
             .pauses
             .get(&pending.call_id)
             .and_then(CallPause::ran_with)
-            .unwrap_or_else(|| pending.call.arguments.clone());
+            .unwrap_or_else(|| self.arguments_of(pending));
         let asked = Asked {
             arguments: serde_json::from_str(&ran_with).unwrap_or(Value::Null),
             starts,

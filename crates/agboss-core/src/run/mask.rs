@@ -23,7 +23,7 @@ impl Cx<'_> {
 }
 
 /// Masks every string in `value`, keys of objects aside.
-fn mask_strings(policy: &MaskingPolicy, value: &mut Value) {
+pub(super) fn mask_strings(policy: &MaskingPolicy, value: &mut Value) {
     match value {
         Value::String(text) => {
             if let std::borrow::Cow::Owned(masked) = policy.mask(text) {

@@ -34,6 +34,7 @@ mod overdue;
 mod pause_send;
 mod results;
 mod retention;
+mod sealing;
 mod spent;
 mod telemetry;
 mod time_budget;

@@ -172,7 +172,7 @@ impl ModelTurn {
             tool: None,
             call_id: None,
         });
-        let message = Message::Assistant {
+        let mut message = Message::Assistant {
             text: response.text.clone(),
             tool_calls: response.tool_calls.clone(),
             reasoning: std::mem::take(&mut response.reasoning),
@@ -183,10 +183,11 @@ impl ModelTurn {
         let answers = cx.check_answers(&response.tool_calls);
         let empty = cx.empty_answer(turn, &response);
         let alone = answers.valid.is_some() && response.tool_calls.len() == 1;
-        let calls = match alone {
+        let mut calls = match alone {
             true => Vec::new(),
             false => assign_call_ids(response.tool_calls, state.visit, turn, &state.provider_ids),
         };
+        let sealed = cx.seal_arguments(&mut calls, &mut message).await?;
         let counted = calls.iter().filter(|c| !cx.is_answer(&c.call.name)).count() as u32;
         let no_calls = calls.is_empty();
         let answered = LoopEvent::ModelAnswered {
@@ -195,6 +196,7 @@ impl ModelTurn {
             message,
             calls,
             counted_calls: counted,
+            sealed,
             usage: response.usage,
             cost,
         };

@@ -62,6 +62,7 @@ impl Cx<'_> {
         let call_id = pending.call_id.clone();
         let tool = pending.call.name.clone();
         self.record(state, event).await?;
+        self.forget_sealed(state, &call_id).await;
         self.tell(ended);
         match ends {
             None => Ok(Settled::Journaled),

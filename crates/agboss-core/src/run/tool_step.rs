@@ -38,6 +38,12 @@ impl Cx<'_> {
     pub(super) async fn run_tools(&self, state: &mut LoopState) -> Result<(), RunError> {
         // Costs calls (and their channels) record land after this mark.
         let mut journaled = self.execution.spend().len();
+        // A call whose sealed arguments are gone gets its refusal before any gate reads it.
+        if !state.sealed.is_empty() {
+            for (index, refused) in self.unseal(state).await? {
+                self.finish(state, index, refused, None).await?;
+            }
+        }
         let mut allowed = Vec::new();
         let mut gates = self.gate_calls(state, &mut allowed).await?;
         let mut immediate = Vec::new();
@@ -55,7 +61,7 @@ impl Cx<'_> {
                     continue;
                 }
                 Some(Gate::Run(arguments)) => arguments,
-                None => call.arguments.clone(),
+                None => self.arguments_of(pending),
             };
             if self.is_answer(&call.name) {
                 immediate.push((index, self.pending_answer(state, index)));

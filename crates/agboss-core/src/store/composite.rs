@@ -1,12 +1,13 @@
 //! [`Store`]: the one seam an application is given, made of a journal with its leases and the
 //! sub-stores beside them.
 
-use super::{ArtifactStore, Leases, PinStore};
+use super::{ArtifactStore, Leases, PinStore, SealStore};
 use crate::time::Clock;
 
 /// A store, as an application, the loop and the command line hold it (`Arc<dyn Store>`): a
 /// [`Journal`](super::Journal) with its [`Leases`], and the sub-stores of what is kept beside
-/// the journals ([`artifacts`](Self::artifacts), [`pins`](Self::pins)).
+/// the journals ([`artifacts`](Self::artifacts), [`pins`](Self::pins),
+/// [`sealed`](Self::sealed)).
 ///
 /// The journal's and the leases' methods are called on the store itself (they are its
 /// supertraits); a sub-store's through the method that hands it out:
@@ -28,6 +29,10 @@ pub trait Store: Leases {
 
     /// The pinned MCP definitions it keeps.
     fn pins(&self) -> &dyn PinStore;
+
+    /// The arguments it keeps unmasked while their calls may still run, where the journal
+    /// keeps them masked.
+    fn sealed(&self) -> &dyn SealStore;
 
     /// Hands the store the application's clock, for the waits the store makes on its own: the
     /// pause between tries of an operation that failed for a moment, how long it waits for its

@@ -32,6 +32,7 @@ mod mcp_pin;
 mod memory;
 mod pins;
 mod refusals;
+mod sealed;
 mod shelf;
 
 #[cfg(feature = "sqlite")]
@@ -52,6 +53,7 @@ pub use mcp_pin::{McpApproval, McpDefinitionSeen, McpPin, pin_after_approval, pi
 pub use memory::MemoryStore;
 pub use pins::PinStore;
 pub use refusals::{fence_refusal, renew_refusal, taken_seq, thread_owner_change};
+pub use sealed::{SealStore, SealedArguments};
 pub use shelf::ExecutionShelf;
 
 #[cfg(feature = "sqlite")]

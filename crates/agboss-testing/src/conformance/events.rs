@@ -85,6 +85,7 @@ pub fn model_answered(turn: u32, calls: &[&str]) -> LoopEvent {
             })
             .collect(),
         counted_calls: calls.len() as u32,
+        sealed: Vec::new(),
         usage: Usage {
             input_tokens: 120,
             output_tokens: 30,

@@ -4,8 +4,9 @@
 //! It is made of one suite per part of a store, each a store of that kind can run on its own:
 //! the journal's ([`journal_conformance!`](crate::journal_conformance)), the leases'
 //! ([`leases_conformance!`](crate::leases_conformance)), the artifacts'
-//! ([`artifact_store_conformance!`](crate::artifact_store_conformance)) and the pins'
-//! ([`pin_store_conformance!`](crate::pin_store_conformance)). A part plugs in with a
+//! ([`artifact_store_conformance!`](crate::artifact_store_conformance)), the pins'
+//! ([`pin_store_conformance!`](crate::pin_store_conformance)) and the sealed arguments'
+//! ([`seal_store_conformance!`](crate::seal_store_conformance)). A part plugs in with a
 //! [`Backend`] of its kind (`Backend<dyn Journal>`, ...: how to open it, and open it again on
 //! the same data); a whole [`Store`] with a [`Backend`], which is a backend of each of its parts
 //! too. [`store_conformance!`](crate::store_conformance) runs every suite on a whole store, and
@@ -35,6 +36,7 @@ mod leases;
 mod model;
 mod parts;
 mod pins;
+mod sealed;
 mod support;
 mod waits;
 
@@ -56,6 +58,7 @@ pub mod case {
     pub use super::leases::*;
     pub use super::pins::*;
     pub use super::run_case;
+    pub use super::sealed::*;
     pub use super::waits::*;
 }
 
@@ -108,6 +111,7 @@ macro_rules! store_conformance {
         $crate::leases_conformance!($backend);
         $crate::artifact_store_conformance!($backend);
         $crate::pin_store_conformance!($backend);
+        $crate::seal_store_conformance!($backend);
         $crate::__store_conformance_cases!(
             $backend;
             a_store_on_a_manual_clock_never_waits_on_it,

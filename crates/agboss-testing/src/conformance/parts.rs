@@ -1,12 +1,12 @@
 //! A whole store's backend as a backend of each of its parts, so the suite of each part runs on
 //! it: its journal and its leases are the store itself (upcast), its sub-stores are reached
-//! with [`Store::artifacts`] and [`Store::pins`] on the store opened.
+//! with [`Store::artifacts`], [`Store::pins`] and [`Store::sealed`] on the store opened.
 
 use std::sync::Arc;
 
 use agboss_core::store::{
-    ArtifactStore, Journal, Leases, McpApproval, McpDefinitionSeen, McpPin, PinStore, Store,
-    StoreFuture,
+    ArtifactStore, Journal, Leases, McpApproval, McpDefinitionSeen, McpPin, PinStore, SealStore,
+    SealedArguments, Store, StoreFuture,
 };
 use agboss_core::tool::{Artifact, ArtifactRef};
 
@@ -37,6 +37,13 @@ impl<B: Backend> Backend<dyn PinStore> for B {
     fn open(&mut self) -> OpenFuture<'_, dyn PinStore> {
         let store = Backend::<dyn Store>::open(self);
         Box::pin(async move { Arc::new(PinsOf(store.await)) as Arc<dyn PinStore> })
+    }
+}
+
+impl<B: Backend> Backend<dyn SealStore> for B {
+    fn open(&mut self) -> OpenFuture<'_, dyn SealStore> {
+        let store = Backend::<dyn Store>::open(self);
+        Box::pin(async move { Arc::new(SealedOf(store.await)) as Arc<dyn SealStore> })
     }
 }
 
@@ -92,5 +99,30 @@ impl PinStore for PinsOf {
 
     fn approve<'a>(&'a self, approval: &'a McpApproval) -> StoreFuture<'a, Option<McpPin>> {
         self.0.pins().approve(approval)
+    }
+}
+
+/// The sealed arguments of a store, held with the store.
+struct SealedOf(Arc<dyn Store>);
+
+impl SealStore for SealedOf {
+    fn seal<'a>(&'a self, sealed: &'a SealedArguments) -> StoreFuture<'a, ()> {
+        self.0.sealed().seal(sealed)
+    }
+
+    fn unseal<'a>(
+        &'a self,
+        execution_id: &'a str,
+        call_id: &'a str,
+    ) -> StoreFuture<'a, Option<String>> {
+        self.0.sealed().unseal(execution_id, call_id)
+    }
+
+    fn forget<'a>(
+        &'a self,
+        execution_id: &'a str,
+        call_id: Option<&'a str>,
+    ) -> StoreFuture<'a, u64> {
+        self.0.sealed().forget(execution_id, call_id)
     }
 }

@@ -10,11 +10,11 @@ mod parts;
 use std::sync::{Arc, Mutex};
 
 use agboss_core::journal::LoopEvent;
-use agboss_core::store::{ArtifactStore, PinStore, Store};
+use agboss_core::store::{ArtifactStore, PinStore, SealStore, Store};
 use agboss_core::time::Clock;
 
 use gate::Gate;
-use parts::{FaultyArtifacts, FaultyPins};
+use parts::{FaultyArtifacts, FaultyPins, FaultySealed};
 
 /// Wraps a store and, when told, stands for a crash or an outage:
 ///
@@ -47,6 +47,7 @@ pub struct FaultyStore {
     claims: Mutex<Vec<(usize, usize)>>,
     artifacts: FaultyArtifacts,
     pins: FaultyPins,
+    sealed: FaultySealed,
 }
 
 impl FaultyStore {
@@ -59,6 +60,10 @@ impl FaultyStore {
                 gate: Arc::clone(&gate),
             },
             pins: FaultyPins {
+                inner: Arc::clone(&inner),
+                gate: Arc::clone(&gate),
+            },
+            sealed: FaultySealed {
                 inner: Arc::clone(&inner),
                 gate: Arc::clone(&gate),
             },
@@ -110,6 +115,10 @@ impl Store for FaultyStore {
 
     fn pins(&self) -> &dyn PinStore {
         &self.pins
+    }
+
+    fn sealed(&self) -> &dyn SealStore {
+        &self.sealed
     }
 
     fn use_clock(&self, clock: &Clock) {

@@ -1,10 +1,11 @@
-//! The sub-stores of a [`FaultyStore`](super::FaultyStore): the wrapped store's, behind the
+//! The sub-stores of a [`FaultyStore`](super::FaultyStore) (artifacts, pins, sealed arguments): the wrapped store's, behind the
 //! same gate, so they freeze and go out of reach with the rest.
 
 use std::sync::Arc;
 
 use agboss_core::store::{
-    ArtifactStore, McpApproval, McpDefinitionSeen, McpPin, PinStore, Store, StoreFuture,
+    ArtifactStore, McpApproval, McpDefinitionSeen, McpPin, PinStore, SealStore, SealedArguments,
+    Store, StoreFuture,
 };
 use agboss_core::tool::{Artifact, ArtifactRef};
 
@@ -78,5 +79,38 @@ impl PinStore for FaultyPins {
     fn approve<'a>(&'a self, approval: &'a McpApproval) -> StoreFuture<'a, Option<McpPin>> {
         self.gate
             .gated(None, move || self.inner.pins().approve(approval))
+    }
+}
+
+/// The wrapped store's sealed arguments, gated.
+pub(super) struct FaultySealed {
+    pub(super) inner: Arc<dyn Store>,
+    pub(super) gate: Arc<Gate>,
+}
+
+impl SealStore for FaultySealed {
+    fn seal<'a>(&'a self, sealed: &'a SealedArguments) -> StoreFuture<'a, ()> {
+        self.gate
+            .gated(None, move || self.inner.sealed().seal(sealed))
+    }
+
+    fn unseal<'a>(
+        &'a self,
+        execution_id: &'a str,
+        call_id: &'a str,
+    ) -> StoreFuture<'a, Option<String>> {
+        self.gate.gated(None, move || {
+            self.inner.sealed().unseal(execution_id, call_id)
+        })
+    }
+
+    fn forget<'a>(
+        &'a self,
+        execution_id: &'a str,
+        call_id: Option<&'a str>,
+    ) -> StoreFuture<'a, u64> {
+        self.gate.gated(None, move || {
+            self.inner.sealed().forget(execution_id, call_id)
+        })
     }
 }

@@ -1,20 +1,22 @@
 //! [`MemoryStore`]: executions journaled in this process, with their leases (`journal.rs`,
-//! `leases.rs`) and the sub-stores beside them (`artifacts.rs`, `pins.rs`).
+//! `leases.rs`) and the sub-stores beside them (`artifacts.rs`, `pins.rs`, `sealed.rs`).
 
 mod artifacts;
 mod journal;
 mod leases;
 mod pins;
+mod sealed;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use super::{ArtifactStore, PinStore, Store};
+use super::{ArtifactStore, PinStore, SealStore, Store};
 use crate::journal::{ExecutionRecord, JournalEntry, PauseRecord, ThreadOwner};
 use crate::time::Clock;
 use artifacts::MemoryArtifacts;
 use leases::Held;
 use pins::MemoryPins;
+use sealed::MemorySealed;
 
 /// The name its errors carry.
 const STORE: &str = "memory";
@@ -28,6 +30,7 @@ pub struct MemoryStore {
     clock: Clock,
     artifacts: MemoryArtifacts,
     pins: MemoryPins,
+    sealed: MemorySealed,
 }
 
 /// The journals and their leases, under one lock: an append checks its fence against the
@@ -91,5 +94,9 @@ impl Store for MemoryStore {
 
     fn pins(&self) -> &dyn PinStore {
         &self.pins
+    }
+
+    fn sealed(&self) -> &dyn SealStore {
+        &self.sealed
     }
 }

@@ -21,13 +21,15 @@ mod pins;
 mod pool;
 mod read;
 mod schema;
+mod sealed;
 mod write;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::{
-    ArtifactStore, Journal, Leases, PinStore, Store, StoreError, StoreErrorKind, StoreFuture,
+    ArtifactStore, Journal, Leases, PinStore, SealStore, Store, StoreError, StoreErrorKind,
+    StoreFuture,
 };
 use crate::journal::{
     ExecutionRecord, Fence, JournalEntry, Lease, LeaseState, LoopEvent, PauseQuery, PauseRecord,
@@ -37,6 +39,7 @@ use crate::time::Clock;
 use artifacts::PostgresArtifacts;
 use pins::PostgresPins;
 use pool::Pool;
+use sealed::PostgresSealed;
 
 /// The name its errors carry.
 const STORE: &str = "postgres";
@@ -115,6 +118,7 @@ pub struct PostgresStore {
     pool: Arc<Pool>,
     artifacts: PostgresArtifacts,
     pins: PostgresPins,
+    sealed: PostgresSealed,
     /// Appends waiting to share a commit (`None`: each commits alone).
     group: Option<Arc<group::Group>>,
     schema: String,
@@ -202,6 +206,9 @@ impl PostgresStore {
                 pool: Arc::clone(&pool),
             },
             pins: PostgresPins {
+                pool: Arc::clone(&pool),
+            },
+            sealed: PostgresSealed {
                 pool: Arc::clone(&pool),
             },
             pool,
@@ -376,6 +383,10 @@ impl Store for PostgresStore {
 
     fn pins(&self) -> &dyn PinStore {
         &self.pins
+    }
+
+    fn sealed(&self) -> &dyn SealStore {
+        &self.sealed
     }
 
     fn use_clock(&self, clock: &Clock) {

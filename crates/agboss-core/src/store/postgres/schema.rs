@@ -10,7 +10,14 @@ use crate::store::{StoreError, StoreErrorKind};
 
 /// The migrations, in order: migration `i` takes the schema from version `i` to `i + 1`.
 /// Append new ones; never edit a released one.
-const MIGRATIONS: &[&str] = &[V1, V2, super::artifacts::SCHEMA_V3, V4, V5];
+const MIGRATIONS: &[&str] = &[
+    V1,
+    V2,
+    super::artifacts::SCHEMA_V3,
+    V4,
+    V5,
+    super::sealed::SCHEMA_V6,
+];
 
 /// The schema version this build writes (the highest row of `migrations`).
 pub(super) const SCHEMA_VERSION: i32 = MIGRATIONS.len() as i32;

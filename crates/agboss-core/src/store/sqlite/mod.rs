@@ -16,6 +16,7 @@ mod pins;
 mod process;
 mod read;
 mod schema;
+mod sealed;
 mod sql;
 mod writer;
 
@@ -24,7 +25,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{
-    ArtifactStore, Journal, Leases, PinStore, Store, StoreError, StoreErrorKind, StoreFuture,
+    ArtifactStore, Journal, Leases, PinStore, SealStore, Store, StoreError, StoreErrorKind,
+    StoreFuture,
 };
 use crate::base::Env;
 use crate::journal::{
@@ -35,6 +37,7 @@ use artifact_store::SqliteArtifacts;
 pub use options::{Durability, SqliteOptions};
 use pin_store::SqlitePins;
 use read::Readers;
+use sealed::SqliteSealed;
 use sql::{STORE, blocking, sqlite_error};
 use writer::{Done, Work, Writer};
 
@@ -57,6 +60,7 @@ pub struct SqliteStore {
     readers: Arc<Readers>,
     artifacts: SqliteArtifacts,
     pins: SqlitePins,
+    sealed: SqliteSealed,
 }
 
 impl SqliteStore {
@@ -96,6 +100,7 @@ impl SqliteStore {
             path,
             artifacts: SqliteArtifacts::new(&writer, &readers),
             pins: SqlitePins::new(&writer, &readers),
+            sealed: SqliteSealed::new(&writer, &readers),
             writer,
             readers,
         })
@@ -273,5 +278,9 @@ impl Store for SqliteStore {
 
     fn pins(&self) -> &dyn PinStore {
         &self.pins
+    }
+
+    fn sealed(&self) -> &dyn SealStore {
+        &self.sealed
     }
 }

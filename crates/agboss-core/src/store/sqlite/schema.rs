@@ -47,6 +47,10 @@ const MIGRATIONS: &[Migration] = &[
         sql: V6,
         then: None,
     },
+    Migration {
+        sql: super::sealed::SCHEMA_V7,
+        then: None,
+    },
 ];
 
 /// The schema version this build writes (`PRAGMA user_version`).
@@ -192,8 +196,9 @@ fn rederive_records(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// A connection to `path` with the store's settings: WAL, the durability asked for, and a busy
-/// timeout so a writer of another process is waited for rather than failed.
+/// A connection to `path` with the store's settings: WAL, the durability asked for, deletions
+/// that overwrite what they delete, and a busy timeout so a writer of another process is waited
+/// for rather than failed.
 pub(super) fn connect(path: &Path, options: &SqliteOptions) -> Result<Connection, StoreError> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_CREATE
@@ -219,6 +224,10 @@ pub(super) fn connect(path: &Path, options: &SqliteOptions) -> Result<Connection
         Durability::Normal => "NORMAL",
     };
     conn.pragma_update(None, "synchronous", synchronous)
+        .map_err(|e| cannot_open(path, &e))?;
+    // What is deleted (sealed arguments once their call ended, an ended run's artifacts) is
+    // overwritten in the file, not left in its free pages.
+    conn.pragma_update(None, "secure_delete", "ON")
         .map_err(|e| cannot_open(path, &e))?;
     // Room for the statements of every query shape (appends, lookups, the eight filters of
     // `open_pauses`), so none is compiled twice.

@@ -66,6 +66,8 @@ pub(super) enum Work {
     ApproveMcp(McpApproval),
     /// A put or a deletion of artifacts.
     Artifacts(super::artifacts::ArtifactWrite),
+    /// Sealed arguments kept or forgotten.
+    Sealed(super::sealed::SealWrite),
 }
 
 /// What a job did.
@@ -233,6 +235,10 @@ fn try_group(
             }
             Work::Artifacts(write) => {
                 super::artifacts::apply(&tx, write)?;
+                Ok(Done::Written)
+            }
+            Work::Sealed(write) => {
+                super::sealed::apply(&tx, write)?;
                 Ok(Done::Written)
             }
             Work::SeeMcp(seen) => pins::see(&tx, seen)?.map(|pin| Done::Pinned(Some(pin))),

@@ -15,3 +15,4 @@ mod own;
 pub use handler::{Tool, ToolHandler, tool_input_schema, tool_output_schema};
 pub(crate) use invoke::erase;
 pub use invoke::{CallFrame, CallWatch, DynTool, Invoker, ToolEnv};
+pub(crate) use own::own_stages;

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use crate::masking::MaskingPolicy;
 use crate::time::Clock;
 use crate::tool::gates::{ArgumentsGate, CredentialsGate};
 use crate::tool::pipeline::{Pipeline, Stage};
@@ -21,6 +22,19 @@ pub(crate) fn own_pipeline(
     timeout: TimeSpan,
     bound: ByteSize,
 ) -> Pipeline {
+    Pipeline::of(own_stages(tool, provider, clock, timeout, bound, None))
+}
+
+/// The stages of [`own_pipeline`], with the artifacts it keeps masked by `masking` (its agent's
+/// policy, when an agent's pipeline starts from them).
+pub(crate) fn own_stages(
+    tool: &'static ToolDescriptor,
+    provider: Option<&Arc<dyn CredentialProvider>>,
+    clock: &Clock,
+    timeout: TimeSpan,
+    bound: ByteSize,
+    masking: Option<&MaskingPolicy>,
+) -> Vec<Arc<dyn Stage>> {
     let mut stages: Vec<Arc<dyn Stage>> = vec![Arc::new(ArgumentsGate)];
     if !tool.needs().is_empty() {
         stages.push(Arc::new(CredentialsGate {
@@ -36,8 +50,9 @@ pub(crate) fn own_pipeline(
         stages.push(Arc::new(ArtifactRule {
             kind: kind.clone(),
             bound,
+            masking: masking.cloned(),
         }));
     }
     stages.push(Arc::new(BoundRule(bound)));
-    Pipeline::of(stages)
+    stages
 }
