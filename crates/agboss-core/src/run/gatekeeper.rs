@@ -21,6 +21,17 @@ use crate::context::Step;
 use crate::journal::{CallPause, CallPermission, LoopEvent, LoopState, PermissionDecision};
 use crate::tool::{AskPerson, GateCall, OnCrash, Stage, ToolFailure, ToolOutput, Verdict};
 
+/// The pending calls of a turn by where their pause stands: decided already (`gates`), with no
+/// pause yet (`fresh`), interrupted and to be asked about again (`to_reconcile`), or asked
+/// before and to be asked again with the same pause (`to_send`).
+#[derive(Default)]
+struct Sorted {
+    gates: HashMap<usize, Gate>,
+    fresh: Vec<usize>,
+    to_reconcile: Vec<(usize, u32, Arc<super::approvals::ApprovalRole>)>,
+    to_send: Vec<super::approve::Ask>,
+}
+
 /// What the gates before a person said of one call.
 enum Decided {
     /// Every gate let it through, with these arguments.
@@ -38,54 +49,12 @@ impl Cx<'_> {
         state: &mut LoopState,
         allowed: &mut Vec<CallPermission>,
     ) -> Result<HashMap<usize, Gate>, RunError> {
-        let mut gates = HashMap::new();
-        let mut fresh = Vec::new();
-        let mut to_reconcile = Vec::new();
-        let mut to_send = Vec::new();
-        for (index, pending) in state.pending.iter().enumerate() {
-            if pending.result.is_some() {
-                continue;
-            }
-            let Some(tool) = self.agent.tool(&pending.call.name) else {
-                continue;
-            };
-            if !tool.pipeline().is_gated() {
-                continue;
-            }
-            // A call a crash interrupted, whose tool asks before it runs again: its role is
-            // asked anew, unless it was asked since the call last started.
-            let starts = state.starts(pending);
-            let pause = state.pauses.get(&pending.call_id);
-            let reconcile = tool.descriptor().on_crash() == OnCrash::Ask
-                && starts > 0
-                && pause.is_none_or(|p| p.opened.attempt < starts);
-            let role_name = pause
-                .map(|p| p.opened.role.as_str())
-                .or(tool.descriptor().approval().map(|a| a.role()));
-            let role = role_name.and_then(|name| self.env.approvals.get(name).cloned());
-            match (reconcile, pause, role) {
-                (true, _, Some(role)) => to_reconcile.push((index, starts, role)),
-                (true, _, None) => {
-                    gates.insert(index, self.no_channel(role_name));
-                }
-                (false, None, _) => fresh.push(index),
-                (false, Some(pause), _) if pause.resolution.is_some() => {
-                    let gate = self.resolved(pending, pause);
-                    gates.insert(index, gate);
-                }
-                (false, Some(pause), _) if pause.awaiting => {
-                    gates.insert(index, Gate::Wait);
-                }
-                // Opened, but the run stopped before the channel's answer was journaled: ask
-                // again, with the same pause id.
-                (false, Some(pause), Some(role)) => {
-                    to_send.push(self.ask_again(index, pause, role))
-                }
-                (false, Some(pause), None) => {
-                    gates.insert(index, self.no_channel(Some(&pause.opened.role)));
-                }
-            }
-        }
+        let Sorted {
+            mut gates,
+            fresh,
+            to_reconcile,
+            mut to_send,
+        } = self.sort(state);
         let mut decided = Vec::new();
         let mut to_open = Vec::new();
         for index in fresh {
@@ -129,6 +98,53 @@ impl Cx<'_> {
             }
         }
         Ok(gates)
+    }
+
+    /// Sorts the pending calls of `state` whose tool has a gatekeeper's gate by where their
+    /// pause stands (see [`Sorted`]).
+    fn sort(&self, state: &LoopState) -> Sorted {
+        let mut sorted = Sorted::default();
+        for (index, pending) in state.pending.iter().enumerate() {
+            let tool = match self.agent.tool(&pending.call.name) {
+                Some(tool) if pending.result.is_none() && tool.pipeline().is_gated() => tool,
+                _ => continue,
+            };
+            // A call a crash interrupted, whose tool asks before it runs again: its role is
+            // asked anew, unless it was asked since the call last started.
+            let starts = state.starts(pending);
+            let pause = state.pauses.get(&pending.call_id);
+            let reconcile = tool.descriptor().on_crash() == OnCrash::Ask
+                && starts > 0
+                && pause.is_none_or(|p| p.opened.attempt < starts);
+            let role_name = pause
+                .map(|p| p.opened.role.as_str())
+                .or(tool.descriptor().approval().map(|a| a.role()));
+            let role = role_name.and_then(|name| self.env.approvals.get(name).cloned());
+            let gate = match (reconcile, pause, role) {
+                (true, _, Some(role)) => {
+                    sorted.to_reconcile.push((index, starts, role));
+                    continue;
+                }
+                (true, _, None) => self.no_channel(role_name),
+                (false, None, _) => {
+                    sorted.fresh.push(index);
+                    continue;
+                }
+                (false, Some(pause), _) if pause.resolution.is_some() => {
+                    self.resolved(pending, pause)
+                }
+                (false, Some(pause), _) if pause.awaiting => Gate::Wait,
+                // Opened, but the run stopped before the channel's answer was journaled: ask
+                // again, with the same pause id.
+                (false, Some(pause), Some(role)) => {
+                    sorted.to_send.push(self.ask_again(index, pause, role));
+                    continue;
+                }
+                (false, Some(pause), None) => self.no_channel(Some(&pause.opened.role)),
+            };
+            sorted.gates.insert(index, gate);
+        }
+        sorted
     }
 
     /// Passes call `index` through its gatekeeper's gates, up to and with the approval; a call
