@@ -80,6 +80,15 @@ fn invoke(c: &mut Criterion) {
         serde_json::to_string(&found(&serde_json::from_str(ARGUMENTS).unwrap())).unwrap();
     let outcome = poll_once(invoker.invoke(ARGUMENTS, &frame()));
     assert_eq!(outcome.content, floor_text);
+    // The future of one call is one allocation on the dyn path: past 1,032 bytes it no longer
+    // comes from glibc's per-thread cache, which cost the dyn path a quarter once (1,240 bytes).
+    let call_frame = frame();
+    let future_bytes = std::mem::size_of_val(&invoker.invoke(ARGUMENTS, &call_frame));
+    eprintln!("invoke: one call's future is {future_bytes} bytes");
+    assert!(
+        future_bytes <= 1024,
+        "a call's future grew to {future_bytes} bytes: box what only some tools await"
+    );
 
     // `AGBOSS_INVOKE_COUNT=floor|contract|contract_dyn` (and `AGBOSS_INVOKE_N`, default 10,000)
     // makes exactly that many calls of one side and exits: for counting instructions with

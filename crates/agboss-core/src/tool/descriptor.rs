@@ -419,7 +419,8 @@ impl ToolDescriptor {
 
     /// Its schemas and their validators, generated and compiled once per process.
     pub fn schemas(&self) -> Result<&Arc<CompiledSchemas>, &SchemaError> {
-        self.contract.compiled
+        self.contract
+            .compiled
             .get_or_init(|| {
                 CompiledSchemas::compile(
                     self.name(),

@@ -7,142 +7,13 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::context::{Execution, ProgressSink, Step};
-use crate::deps::Providers;
-use crate::time::Clock;
-use crate::tool::pipeline::{CallEnd, Finish, Pipeline, Stage, ToolOutput};
+use super::dyn_tool::DynTool;
+use super::frame::{CallFrame, ToolEnv};
+use crate::tool::pipeline::{Pipeline, Stage, ToolOutput};
 use crate::tool::schema::conform::Checks;
 use crate::tool::schema::{CompiledSchemas, unwritable};
-use crate::tool::{
-    ArtifactShelf, Asker, CallOutcome, CredentialProvider, Issues, Tool, ToolDescriptor,
-    ToolFailure, ToolResult,
-};
+use crate::tool::{CallOutcome, Issues, Tool, ToolDescriptor, ToolFailure, ToolResult};
 use crate::units::{ByteSize, TimeSpan};
-
-/// What tools are called in: the application's providers, clock and credential provider.
-/// Cloning is cheap.
-#[derive(Clone, Default)]
-pub struct ToolEnv {
-    providers: Arc<Providers>,
-    clock: Clock,
-    credentials: Option<Arc<dyn CredentialProvider>>,
-}
-
-impl std::fmt::Debug for ToolEnv {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ToolEnv")
-            .field("providers", &self.providers)
-            .field("clock", &self.clock)
-            .field("credentials", &self.credentials.is_some())
-            .finish()
-    }
-}
-
-impl ToolEnv {
-    /// Tools calling into `providers` on `clock`.
-    pub fn new(providers: Arc<Providers>, clock: Clock) -> ToolEnv {
-        ToolEnv {
-            providers,
-            clock,
-            credentials: None,
-        }
-    }
-
-    /// The same, resolving the credentials tools need through `provider`.
-    pub fn with_credentials(mut self, provider: Option<Arc<dyn CredentialProvider>>) -> ToolEnv {
-        self.credentials = provider;
-        self
-    }
-
-    /// What resolves the credentials tools need, if the application has one.
-    pub fn credentials(&self) -> Option<&Arc<dyn CredentialProvider>> {
-        self.credentials.as_ref()
-    }
-
-    /// The providers.
-    pub fn providers(&self) -> &Providers {
-        &self.providers
-    }
-
-    /// The clock.
-    pub fn clock(&self) -> &Clock {
-        &self.clock
-    }
-}
-
-/// Which call this is: its execution and its step (and, in a run, what it asks through).
-#[derive(Clone)]
-pub struct CallFrame {
-    execution: Execution,
-    step: Step,
-    asker: Option<Arc<dyn Asker>>,
-    artifacts: Option<Arc<dyn ArtifactShelf>>,
-    watch: Option<CallWatch>,
-}
-
-/// What someone watching a run is told of a call: that it starts (its arguments accepted,
-/// every gate passed, just before `run`), and the progress it reports.
-#[derive(Clone)]
-pub struct CallWatch {
-    /// Called once, as the call starts.
-    pub started: Arc<dyn Fn() + Send + Sync>,
-    /// Where its progress goes.
-    pub progress: ProgressSink,
-}
-
-impl CallFrame {
-    /// The call `step` in `execution`.
-    pub fn new(execution: Execution, step: Step) -> CallFrame {
-        CallFrame {
-            execution,
-            step,
-            asker: None,
-            artifacts: None,
-            watch: None,
-        }
-    }
-
-    /// The same call, watched: `watch` hears when it starts and how far it gets.
-    pub fn with_watch(mut self, watch: CallWatch) -> CallFrame {
-        self.watch = Some(watch);
-        self
-    }
-
-    /// The same call, keeping and redeeming artifacts on `shelf` (the execution's; what the
-    /// loop gives a call of a tool with a `result_kind` or `wants`). Without one, results are
-    /// never kept aside and every reference is refused.
-    pub fn with_artifacts(mut self, shelf: Arc<dyn ArtifactShelf>) -> CallFrame {
-        self.artifacts = Some(shelf);
-        self
-    }
-
-    /// The same call, asking its questions through `asker`.
-    pub fn with_asker(mut self, asker: Arc<dyn Asker>) -> CallFrame {
-        self.asker = Some(asker);
-        self
-    }
-
-    /// The execution.
-    pub fn execution(&self) -> &Execution {
-        &self.execution
-    }
-
-    /// The step.
-    pub fn step(&self) -> &Step {
-        &self.step
-    }
-}
-
-impl std::fmt::Debug for CallFrame {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CallFrame")
-            .field("execution", &self.execution)
-            .field("step", &self.step)
-            .field("asks", &self.asker.is_some())
-            .field("artifacts", &self.artifacts.is_some())
-            .finish()
-    }
-}
 
 /// Runs calls of tool `T` through the contract.
 ///
@@ -182,7 +53,7 @@ impl<T: Tool> Invoker<T> {
 
     /// An invoker of `T`'s code under `descriptor` (its name, timeout and bound), which must
     /// have `T`'s schemas.
-    fn described_by(descriptor: &'static ToolDescriptor, env: ToolEnv) -> Invoker<T> {
+    pub(super) fn described_by(descriptor: &'static ToolDescriptor, env: ToolEnv) -> Invoker<T> {
         let streams = crate::tool::io::text_stream::is_text_stream::<T::Output>();
         let core = Contract::described_by(descriptor, env, streams);
         Invoker {
@@ -228,23 +99,7 @@ impl<T: Tool> Invoker<T> {
         arguments: &'a str,
         frame: &'a CallFrame,
     ) -> impl Future<Output = CallOutcome> + Send + 'a {
-        async move {
-            let output = self
-                .core
-                .invoke(self, arguments, frame, self.own.in_call())
-                .await;
-            let step = frame.step();
-            let end = CallEnd::new(
-                self.core.descriptor,
-                step.call_id(),
-                arguments,
-                frame.execution(),
-            );
-            let shelf = frame.artifacts.as_deref();
-            match self.own.finish(&end, output, shelf).await {
-                Finish::Done { output, .. } | Finish::Retry(output, _) => output.render(),
-            }
-        }
+        self.core.invoke_own(self, arguments, frame, &self.own)
     }
 
     /// Runs one call from the model's JSON `arguments` and returns the output as a JSON value,
@@ -397,46 +252,6 @@ fn schemas_of(
         .map_err(|e| ToolFailure::Schema(e.clone()))
 }
 
-/// A tool of any type, as the agent loop holds it.
-pub trait DynTool: Send + Sync {
-    /// The tool's descriptor.
-    fn descriptor(&self) -> &'static ToolDescriptor;
-
-    /// The bound on what the model reads.
-    fn bound(&self) -> ByteSize;
-
-    /// The call's timeout (the tool's own unless the invoker was given another).
-    fn timeout(&self) -> TimeSpan {
-        self.descriptor().timeout()
-    }
-
-    /// Step 1 of the contract alone: the arguments as the input schema accepts them, or why
-    /// not. A call that waits for approval is checked first, so nobody is asked to approve
-    /// arguments the tool would refuse.
-    fn check_input(&self, arguments: &str) -> Result<serde_json::Value, ToolFailure>;
-
-    /// Runs one call from the model's JSON `arguments` (see [`Invoker::invoke`]).
-    fn invoke<'a>(
-        &'a self,
-        arguments: &'a str,
-        frame: &'a CallFrame,
-    ) -> Pin<Box<dyn Future<Output = CallOutcome> + Send + 'a>>;
-
-    /// The stages its calls pass on their own (outside an agent's run): what
-    /// [`invoke`](Self::invoke) runs, and what an agent's pipeline for it starts from.
-    fn pipeline(&self) -> &Pipeline;
-
-    /// Runs one call from `arguments` through the contract alone, passing `gates` (those of
-    /// the call's own task) just before `run`: its result before any rule shapes it, for the
-    /// rules of an agent's pipeline.
-    fn run_call<'a>(
-        &'a self,
-        arguments: &'a str,
-        frame: &'a CallFrame,
-        gates: &'a [Arc<dyn Stage>],
-    ) -> Pin<Box<dyn Future<Output = ToolOutput> + Send + 'a>>;
-}
-
 impl<T: Tool> DynTool for Invoker<T> {
     fn descriptor(&self) -> &'static ToolDescriptor {
         self.core.descriptor
@@ -472,22 +287,14 @@ impl<T: Tool> DynTool for Invoker<T> {
         frame: &'a CallFrame,
         gates: &'a [Arc<dyn Stage>],
     ) -> Pin<Box<dyn Future<Output = ToolOutput> + Send + 'a>> {
-        Box::pin(self.core.invoke(self, arguments, frame, gates))
+        Box::pin(self.core.invoke(self, arguments, frame, gates, Next::Ready))
     }
-}
-
-pub(crate) fn erase<T: Tool>(
-    descriptor: &'static ToolDescriptor,
-    env: ToolEnv,
-    bound: ByteSize,
-) -> Arc<dyn DynTool> {
-    Arc::new(Invoker::<T>::described_by(descriptor, env).with_bound(bound))
 }
 
 #[path = "steps.rs"]
 mod shared;
 use super::own::own_pipeline;
-use shared::{Call, Contract, Done};
+use shared::{Call, Contract, Done, Next};
 
 #[path = "typed.rs"]
 mod typed;

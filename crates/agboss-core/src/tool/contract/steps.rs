@@ -15,11 +15,11 @@ use serde_json::Value;
 use super::{CallFrame, ToolEnv, Typed, schemas_of};
 use crate::base::Setting;
 use crate::context::{AbortReason, Signal};
-use crate::tool::pipeline::{GateCall, Stage, Verdict};
+use crate::tool::pipeline::{self, CallEnd, GateCall, Pipeline, Ruled, Stage, Verdict};
 use crate::tool::race::{Finish, Race, panic_message};
 use crate::tool::schema::CompiledSchemas;
 use crate::tool::{
-    Credentials, Scope, TextStream, ToolDescriptor, ToolError, ToolFailure, ToolOutput,
+    CallOutcome, Credentials, Scope, TextStream, ToolDescriptor, ToolError, ToolFailure, ToolOutput,
 };
 use crate::units::{ByteSize, TimeSpan};
 
@@ -56,21 +56,68 @@ impl Contract {
         }
     }
 
+    /// One call of a tool alone (outside an agent's run), with `typed`'s types: `own`'s gates
+    /// before `run`, its rules after, then what the model reads. Not generic, so compiled once.
+    pub(super) fn invoke_own<'a>(
+        &'a self,
+        typed: &'a dyn Typed,
+        arguments: &'a str,
+        frame: &'a CallFrame,
+        own: &'a Pipeline,
+    ) -> impl Future<Output = CallOutcome> + Send + 'a {
+        self.invoke(typed, arguments, frame, own.in_call(), move |output| {
+            self.ruled(own, output, arguments, frame)
+        })
+    }
+
+    /// The rules of `own` on `output`, then what the model reads of it; or, when a rule keeps
+    /// the result aside (only a tool with a `result_kind`), the rest of the rules as a future
+    /// of its own, which costs the other tools nothing.
+    fn ruled<'a>(
+        &'a self,
+        own: &'a Pipeline,
+        mut output: ToolOutput,
+        arguments: &'a str,
+        frame: &'a CallFrame,
+    ) -> Next<'a, CallOutcome> {
+        let end = CallEnd::new(
+            self.descriptor,
+            frame.step.call_id(),
+            arguments,
+            &frame.execution,
+        );
+        let mut ends = None;
+        match own.rule(0, &end, &mut output, &mut ends) {
+            Ruled::Done | Ruled::Retry(..) => Next::Ready(output.render()),
+            stopped @ Ruled::KeepAside(..) => Next::Later(Box::pin(async move {
+                let shelf = frame.artifacts.as_deref();
+                let rest = own.finish_from(stopped, 0, &end, output, shelf, ends);
+                match rest.await {
+                    pipeline::Finish::Done { output, .. } | pipeline::Finish::Retry(output, _) => {
+                        output.render()
+                    }
+                }
+            })),
+        }
+    }
+
     /// One call from the model's JSON `arguments` to its result, before any rule shapes it
     /// (see [`Invoker::invoke`](super::Invoker::invoke)), with `typed`'s types, passing `gates`
-    /// (those of the call's own task) just before `run`.
-    pub(super) async fn invoke(
-        &self,
-        typed: &dyn Typed,
-        arguments: &str,
-        frame: &CallFrame,
-        gates: &[Arc<dyn Stage>],
-    ) -> ToolOutput {
+    /// (those of the call's own task) just before `run`; then what `then` makes of that result,
+    /// in the same future, so that the result is not moved through one more.
+    pub(super) async fn invoke<'a, R>(
+        &'a self,
+        typed: &'a dyn Typed,
+        arguments: &'a str,
+        frame: &'a CallFrame,
+        gates: &'a [Arc<dyn Stage>],
+        then: impl FnOnce(ToolOutput) -> Next<'a, R>,
+    ) -> R {
         // Only a stream is read after `run` returns, within what is left of the timeout: only
         // then is the start needed.
         let clock = &self.env.clock;
         let started = self.streams.then(|| clock.now());
-        match self
+        let output = match self
             .run_checked(typed, arguments, frame, false, gates)
             .await
         {
@@ -79,10 +126,14 @@ impl Contract {
             Ok((Done::Text(Err(failure)), _)) => ToolOutput::failed(failure),
             Ok((Done::Stream(stream), _)) => {
                 let started = started.unwrap_or_else(|| clock.now());
-                self.read_stream(stream, frame, started).await
+                Box::pin(self.read_stream(stream, frame, started)).await
             }
             Ok((Done::Value(_), _)) => ToolOutput::failed(not_started()),
             Err(failure) => ToolOutput::failed(failure),
+        };
+        match then(output) {
+            Next::Ready(ready) => ready,
+            Next::Later(later) => later.await,
         }
     }
 
@@ -103,7 +154,9 @@ impl Contract {
         let call = if self.descriptor.wants().is_empty() {
             typed.decode(schemas, arguments, keep)
         } else {
-            let value = self.redeemed(schemas, arguments, frame).await?;
+            // Boxed, as every path only some tools take: the call's future stays small (one
+            // allocation from the thread's cache) for the tools that do not.
+            let value = Box::pin(self.redeemed(schemas, arguments, frame)).await?;
             typed.decode_redeemed(&value, keep)
         };
         let call = call.map_err(ToolFailure::InvalidInput)?;
@@ -129,7 +182,7 @@ impl Contract {
         // allocated) for a tool that needs no credential.
         let credentials = match gates.is_empty() {
             true => None,
-            false => self.pass(gates, frame, arguments).await?,
+            false => Box::pin(self.pass(gates, frame, arguments)).await?,
         };
         let scope = self.scope(frame, credentials.as_ref());
         call.as_mut().start(&scope)?;
@@ -279,6 +332,15 @@ impl Contract {
         };
         ToolOutput::failed(failure)
     }
+}
+
+/// What follows a call's result: ready now, or a future of its own (boxed, as only some calls
+/// wait after their run: those whose result is kept aside).
+pub(super) enum Next<'a, R> {
+    /// Ready.
+    Ready(R),
+    /// Still to come.
+    Later(Pin<Box<dyn Future<Output = R> + Send + 'a>>),
 }
 
 /// A call of one tool on its input, read and not yet started, then its run: one allocation

@@ -140,24 +140,72 @@ impl Pipeline {
     pub(crate) async fn finish(
         &self,
         end: &CallEnd<'_>,
-        mut output: ToolOutput,
+        output: ToolOutput,
         shelf: Option<&dyn ArtifactShelf>,
     ) -> Finish {
-        let mut ends = None;
-        for rule in self.rules.iter() {
-            match rule.after(end, &mut output) {
-                Then::Keep => {}
-                Then::KeepAside(kind) => {
-                    if let Some(shelf) = shelf {
-                        output = keep_aside(end, &kind, output, shelf).await;
-                    }
+        self.finish_from(Ruled::Done, 0, end, output, shelf, None)
+            .await
+    }
+
+    /// [`finish`](Self::finish) where [`rule`](Self::rule) stopped with `stopped` (nothing ran
+    /// yet when it starts at `from` 0 with `Done`), `ends` what the rules before said.
+    pub(crate) async fn finish_from(
+        &self,
+        mut stopped: Ruled,
+        mut from: usize,
+        end: &CallEnd<'_>,
+        mut output: ToolOutput,
+        shelf: Option<&dyn ArtifactShelf>,
+        mut ends: Option<(String, String)>,
+    ) -> Finish {
+        loop {
+            if let Ruled::KeepAside(at, kind) = stopped {
+                if let Some(shelf) = shelf {
+                    output = keep_aside(end, &kind, output, shelf).await;
                 }
-                Then::Retry(after) => return Finish::Retry(output, after),
-                Then::EndRun { code, message } => ends = Some((code, message)),
+                from = at + 1;
+            }
+            stopped = self.rule(from, end, &mut output, &mut ends);
+            match stopped {
+                Ruled::Done => return Finish::Done { output, ends },
+                Ruled::Retry(after) => return Finish::Retry(output, after),
+                Ruled::KeepAside(..) => {}
             }
         }
-        Finish::Done { output, ends }
     }
+
+    /// Runs the rules from the `from`-th on `output` in place, in order, until the last or one
+    /// that asks for what needs waiting (keeping the result aside); a rule that ends the run
+    /// says so in `ends`. What the rules of a call made on its own run, without waiting unless
+    /// the result is kept aside.
+    pub(crate) fn rule(
+        &self,
+        from: usize,
+        end: &CallEnd<'_>,
+        output: &mut ToolOutput,
+        ends: &mut Option<(String, String)>,
+    ) -> Ruled {
+        for (at, rule) in self.rules.iter().enumerate().skip(from) {
+            match rule.after(end, output) {
+                Then::Keep => {}
+                Then::KeepAside(kind) => return Ruled::KeepAside(at, kind),
+                Then::Retry(after) => return Ruled::Retry(after),
+                Then::EndRun { code, message } => *ends = Some((code, message)),
+            }
+        }
+        Ruled::Done
+    }
+}
+
+/// Where running the rules stopped.
+pub(crate) enum Ruled {
+    /// Every rule ran.
+    Done,
+    /// The rule at this place asked to keep the result aside, as an artifact of this kind; the
+    /// rules after it have not run.
+    KeepAside(usize, crate::tool::ResultKind),
+    /// The call runs again after this long.
+    Retry(TimeSpan),
 }
 
 /// The place of a stage named `name` in `order`: a name the table does not hold is a

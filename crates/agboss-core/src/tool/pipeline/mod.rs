@@ -23,7 +23,7 @@ mod output;
 mod stage;
 
 pub use call::{CallEnd, CallHistory, GateCall};
-pub(crate) use list::Finish;
+pub(crate) use list::{Finish, Ruled};
 pub use list::{GATE_ORDER, MIDDLEWARE, Pipeline, RULE_ORDER};
 pub(crate) use middleware::MiddlewareStage;
 pub use middleware::{Middleware, MiddlewareFuture};

@@ -29,8 +29,9 @@ pub(crate) enum Cut {
 pub struct ToolOutput {
     /// The tool's text, or the framework's sentence in its place.
     pub(crate) text: String,
-    /// Why the call failed, if it did.
-    pub(crate) failure: Option<ToolFailure>,
+    /// Why the call failed, if it did; boxed, so that an output moves as a small value
+    /// between the stages of the common call, which succeeds.
+    pub(crate) failure: Option<Box<ToolFailure>>,
     /// The size of the full text, in bytes, before any cut.
     pub(crate) total: usize,
     pub(crate) cut: Option<Cut>,
@@ -65,7 +66,7 @@ impl ToolOutput {
     /// A call that failed: its text is `Tool error: <failure>`.
     pub(crate) fn failed(failure: ToolFailure) -> ToolOutput {
         let mut output = ToolOutput::answered(failure.for_model());
-        output.failure = Some(failure);
+        output.failure = Some(Box::new(failure));
         output
     }
 
@@ -121,7 +122,7 @@ impl ToolOutput {
 
     /// Why the call failed, if it did.
     pub fn failure(&self) -> Option<&ToolFailure> {
-        self.failure.as_ref()
+        self.failure.as_deref()
     }
 
     /// Whether the text was cut.
@@ -192,7 +193,7 @@ impl ToolOutput {
             content: text,
             is_result_truncated: self.cut.is_some(),
             result_bytes,
-            failure: self.failure,
+            failure: self.failure.map(|failure| *failure),
         }
     }
 }
