@@ -87,7 +87,7 @@ impl<S: McpServer> McpClient<S> {
         if let Some(read) = result
             .meta
             .as_ref()
-            .and_then(|meta| meta.get(super::cut_answer::CUT_META))
+            .and_then(|meta| meta.get(super::transport::CUT_META))
             .and_then(|cut| cut.get("bytesRead"))
             .and_then(Value::as_u64)
         {

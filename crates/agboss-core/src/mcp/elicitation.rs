@@ -348,7 +348,7 @@ impl ClientHandler for Elicitor {
             capabilities.elicitation =
                 Some(ElicitationCapability::new().with_form(FormElicitationCapability::default()));
         }
-        super::session::client_config(capabilities)
+        super::transport::client_config(capabilities)
     }
 }
 

@@ -16,8 +16,7 @@ use super::definitions::Listing;
 use super::elicitation::Elicitor;
 use super::endpoint::Endpoint;
 use super::oauth;
-use super::process::ServerProcess;
-use super::stdio::{Diagnostics, spawn};
+use super::transport::{Diagnostics, ServerProcess, spawn};
 use crate::time::Clock;
 
 /// A live session with a server.
@@ -89,9 +88,9 @@ impl Live {
                 config.max_sse_event_size = super::MESSAGE_CAP;
                 let served = match oauth {
                     None => {
-                        let client = super::http_client_with(headers.clone())?;
+                        let client = super::transport::http_client_with(headers.clone())?;
                         let transport = StreamableHttpClientTransport::with_client(
-                            super::http_answers::CuttingClient(client),
+                            super::transport::CuttingClient(client),
                             config,
                         );
                         within(clock, timeout, handler.serve(transport)).await?

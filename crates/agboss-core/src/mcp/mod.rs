@@ -19,13 +19,11 @@ mod authorizer;
 mod client;
 mod connection;
 mod credential;
-mod cut_answer;
 mod definitions;
 mod descriptor;
 mod elicitation;
 mod endpoint;
 mod error;
-mod http_answers;
 mod hub;
 #[cfg(feature = "mcp-oauth")]
 mod kept_tokens;
@@ -36,13 +34,10 @@ mod oauth_code;
 #[cfg(feature = "mcp-oauth")]
 mod oauth_jwt;
 mod pin;
-mod process;
 #[cfg(feature = "mcp-oauth")]
 mod regrant;
 mod restarts;
-mod session;
-mod sse_cut;
-mod stdio;
+mod transport;
 
 pub use authorizer::{
     AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, AuthorizerFuture, LoopbackAuthorizer,
@@ -50,7 +45,6 @@ pub use authorizer::{
 pub use client::McpClient;
 pub use connection::{McpConnection, START_TIMEOUT};
 pub use credential::{McpCredential, McpCredentialCarrier};
-pub use cut_answer::MESSAGE_CAP;
 pub use descriptor::{
     McpGrant, McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,
     declares, registered_mcp_servers, remote_tool,
@@ -62,23 +56,4 @@ pub use list::{ListError, ListedTool, ServerAddress, list_tools};
 pub use oauth_code::MOST_STEP_UPS;
 pub use pin::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
 pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
-pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
-
-/// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
-#[cfg(feature = "mcp-oauth")]
-pub(crate) fn http_client() -> Result<reqwest::Client, String> {
-    http_client_with(reqwest::header::HeaderMap::new())
-}
-
-/// The HTTP client for a streamable-HTTP server, sending `headers` (its credential) on every
-/// request.
-pub(crate) fn http_client_with(
-    headers: reqwest::header::HeaderMap,
-) -> Result<reqwest::Client, String> {
-    let (tls, _) = crate::base::http::tls_config()?;
-    reqwest::Client::builder()
-        .tls_backend_preconfigured(tls)
-        .default_headers(headers)
-        .build()
-        .map_err(|e| format!("could not build the HTTP client: {e}"))
-}
+pub use transport::{CLIENT_NAME, CLIENT_VERSION, MESSAGE_CAP, PROTOCOL_VERSION};

@@ -179,7 +179,7 @@ async fn grant(
         .into_authorization_manager()
         .ok_or_else(|| "OAuth's client-credentials grant gave no token".to_owned())?;
     Ok(AuthClient::new(
-        crate::mcp::http_answers::CuttingClient(client),
+        crate::mcp::transport::CuttingClient(client),
         manager,
     ))
 }

@@ -189,7 +189,7 @@ pub(crate) async fn grant(
         .into_authorization_manager()
         .ok_or_else(|| "the grant gave no token".to_owned())?;
     Ok(AuthClient::new(
-        crate::mcp::http_answers::CuttingClient(http),
+        crate::mcp::transport::CuttingClient(http),
         manager,
     ))
 }
