@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use super::authorizer::Authorizer;
 use super::connection::McpConnection;
-use super::pin::{PinKeeper, PinSlot};
+use super::pins::{PinKeeper, PinSlot};
 use super::{McpError, McpGrant, McpServerDescriptor};
 use crate::base::Env;
 use crate::time::Clock;

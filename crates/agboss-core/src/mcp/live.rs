@@ -12,10 +12,10 @@ use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransportConfig, StreamableHttpError,
 };
 
-use super::definitions::Listing;
 use super::elicitation::Elicitor;
 use super::endpoint::Endpoint;
 use super::oauth;
+use super::pins::Listing;
 use super::transport::{Diagnostics, ServerProcess, spawn};
 use crate::time::Clock;
 

@@ -19,7 +19,6 @@ mod authorizer;
 mod client;
 mod connection;
 mod credential;
-mod definitions;
 mod descriptor;
 mod elicitation;
 mod endpoint;
@@ -33,7 +32,7 @@ mod oauth;
 mod oauth_code;
 #[cfg(feature = "mcp-oauth")]
 mod oauth_jwt;
-mod pin;
+mod pins;
 #[cfg(feature = "mcp-oauth")]
 mod regrant;
 mod restarts;
@@ -54,6 +53,6 @@ pub use error::McpError;
 pub use hub::McpHub;
 pub use list::{ListError, ListedTool, ServerAddress, list_tools};
 pub use oauth_code::MOST_STEP_UPS;
-pub use pin::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
+pub use pins::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
 pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
 pub use transport::{CLIENT_NAME, CLIENT_VERSION, MESSAGE_CAP, PROTOCOL_VERSION};
