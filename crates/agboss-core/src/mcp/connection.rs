@@ -8,12 +8,11 @@ use rmcp::service::{Peer, RoleClient};
 use tokio::sync::Mutex;
 
 use super::McpError;
-use super::authorizer::{AUTHORIZATION_TIMEOUT, Authorizer};
 use super::descriptor::{McpServerDescriptor, McpTransport};
 use super::elicitation::{Elicitations, Elicitor};
 use super::endpoint::{Endpoint, with_credential};
 use super::live::{Live, describe_end};
-use super::oauth_code::Approval;
+use super::oauth::{AUTHORIZATION_TIMEOUT, Approval, Authorizer};
 use super::pins::{Listing, PinSlot};
 use super::restarts::Restarts;
 use super::transport::{Diagnostics, ServerProcess};

@@ -5,8 +5,7 @@ use std::sync::Arc;
 use super::McpOAuth;
 use super::credential::{McpCredential, McpCredentialCarrier, headers_for};
 use super::descriptor::expand;
-use super::oauth::OAuthClient;
-use super::oauth_code::Approval;
+use super::oauth::{Approval, OAuthClient};
 use crate::base::Env;
 use crate::tool::CredentialProvider;
 

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::authorizer::Authorizer;
 use super::connection::McpConnection;
+use super::oauth::Authorizer;
 use super::pins::{PinKeeper, PinSlot};
 use super::{McpError, McpGrant, McpServerDescriptor};
 use crate::base::Env;

@@ -15,7 +15,6 @@
 //! pinned at first sight and a call is sent only while the server's definition is the approved
 //! one ([`PinKeeper`]). docs/mcp.md has the details.
 
-mod authorizer;
 mod client;
 mod connection;
 mod credential;
@@ -24,23 +23,13 @@ mod elicitation;
 mod endpoint;
 mod error;
 mod hub;
-#[cfg(feature = "mcp-oauth")]
-mod kept_tokens;
 mod list;
 mod live;
 mod oauth;
-mod oauth_code;
-#[cfg(feature = "mcp-oauth")]
-mod oauth_jwt;
 mod pins;
-#[cfg(feature = "mcp-oauth")]
-mod regrant;
 mod restarts;
 mod transport;
 
-pub use authorizer::{
-    AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, AuthorizerFuture, LoopbackAuthorizer,
-};
 pub use client::McpClient;
 pub use connection::{McpConnection, START_TIMEOUT};
 pub use credential::{McpCredential, McpCredentialCarrier};
@@ -52,7 +41,10 @@ pub use elicitation::{ElicitationAnswer, ElicitationQuestion, ElicitationTypes};
 pub use error::McpError;
 pub use hub::McpHub;
 pub use list::{ListError, ListedTool, ServerAddress, list_tools};
-pub use oauth_code::MOST_STEP_UPS;
+pub use oauth::{
+    AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, AuthorizerFuture, LoopbackAuthorizer,
+    MOST_STEP_UPS,
+};
 pub use pins::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
 pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
 pub use transport::{CLIENT_NAME, CLIENT_VERSION, MESSAGE_CAP, PROTOCOL_VERSION};

@@ -133,7 +133,7 @@ mod grant {
     };
 
     use super::{CodeFlow, MOST_STEP_UPS};
-    use crate::mcp::regrant::{Grant, Inner, Refusal, RegrantingClient};
+    use crate::mcp::oauth::regrant::{Grant, Inner, Refusal, RegrantingClient};
 
     /// The HTTP client rmcp's OAuth requests and the session's go through. rmcp's own
     /// (discovery, registration, the token) keeps discovered URLs off addresses the server's
