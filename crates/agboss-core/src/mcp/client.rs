@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::connection::{McpConnection, Session};
+use super::server::{McpConnection, Session};
 use super::{McpError, McpHub, McpServer, McpServerDescriptor};
 use crate::component::Requirement;
 use crate::context::Signal;
@@ -178,7 +178,7 @@ impl<S: McpServer> McpClient<S> {
             Ok(Err(ServiceError::TransportSend(error)))
                 if matches!(S::DESCRIPTOR.transport(), super::McpTransport::Http { .. }) =>
             {
-                let why = super::live::without_type_names(&error.to_string());
+                let why = super::server::without_type_names(&error.to_string());
                 Err(self.stopped_because(&session, &why).await)
             }
             Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) | Err(_) => {
