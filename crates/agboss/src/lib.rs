@@ -160,11 +160,12 @@ pub mod tool {
     pub use agboss_core::tool::{
         AllowKind, AllowList, BoundedText, CallDigest, CallOutcome, Capability, CheckIn,
         Dependency, Digest, Issue, Issues, OnCrash, RemoteTool, RepeatedWhen, Repeats,
-        ResultCeiling, RoleRef, SchemaError, Tool, ToolDefinition, ToolDescriptor, ToolError,
-        ToolFailure, ToolHandler, ToolOrigin, ToolRegistration, WireFormat, bound_text,
-        input_schema_of, mask_bounded, output_schema_of, registered_tools, tool_definition_of,
-        truncation_marker,
+        ResultCeiling, RoleRef, SchemaError, Tool, ToolDescriptor, ToolError, ToolFailure,
+        ToolHandler, ToolOrigin, ToolRegistration, bound_text, input_schema_of, mask_bounded,
+        output_schema_of, registered_tools, truncation_marker,
     };
+    // Tools as models see them, in each provider's wire format (kept in `agboss_core::model`).
+    pub use agboss_core::model::{ToolDefinition, WireFormat, tool_definition_of};
     // Uncooperative work inside a tool (fault plan T9): bounded blocking threads, child process
     // groups stopped with the call, and the grace before the step judges a call from outside.
     pub use agboss_core::tool::{BlockingPool, StopFlag, Subprocess, TIMEOUT_GRACE, blocking};

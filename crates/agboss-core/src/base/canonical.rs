@@ -1,7 +1,7 @@
 //! Canonical JSON and its SHA-256: one way to write a JSON value so that equal values give equal
 //! bytes on every platform and in every process, and the hash of those bytes.
 //!
-//! Pinned MCP definitions (`mcp::pin`) and workflows' configuration hashes
+//! Pinned MCP definitions (`mcp::pins`) and workflows' configuration hashes
 //! (`assembly::config_hash`) are both hashed this way.
 
 use serde_json::Value;

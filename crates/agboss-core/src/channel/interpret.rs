@@ -12,8 +12,7 @@ use super::{
     ChannelRole, InterpretContext, InterpretFuture, InterpreterSpec, ReplyReading,
     ToolCallApprovalDecision,
 };
-use crate::model::{ChatRequest, ChatResponse, Message, Thinking, ToolChoice};
-use crate::tool::ToolDefinition;
+use crate::model::{ChatRequest, ChatResponse, Message, Thinking, ToolChoice, ToolDefinition};
 
 /// What an interpreter made of a reply.
 #[derive(Clone, Debug, PartialEq)]

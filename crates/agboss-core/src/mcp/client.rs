@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::connection::{McpConnection, Session};
+use super::server::{McpConnection, Session};
 use super::{McpError, McpHub, McpServer, McpServerDescriptor};
 use crate::component::Requirement;
 use crate::context::Signal;
@@ -87,7 +87,7 @@ impl<S: McpServer> McpClient<S> {
         if let Some(read) = result
             .meta
             .as_ref()
-            .and_then(|meta| meta.get(super::cut_answer::CUT_META))
+            .and_then(|meta| meta.get(super::transport::CUT_META))
             .and_then(|cut| cut.get("bytesRead"))
             .and_then(Value::as_u64)
         {
@@ -178,7 +178,7 @@ impl<S: McpServer> McpClient<S> {
             Ok(Err(ServiceError::TransportSend(error)))
                 if matches!(S::DESCRIPTOR.transport(), super::McpTransport::Http { .. }) =>
             {
-                let why = super::live::without_type_names(&error.to_string());
+                let why = super::server::without_type_names(&error.to_string());
                 Err(self.stopped_because(&session, &why).await)
             }
             Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) | Err(_) => {

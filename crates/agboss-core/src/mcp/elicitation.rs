@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 use tokio::sync::oneshot;
 
 use super::McpServerDescriptor;
-use super::definitions::Listing;
+use super::pins::Listing;
 use crate::tool::{AskFailure, Asker};
 
 /// What a server's elicitation role is asked: which server asks, its message, and the schema
@@ -348,7 +348,7 @@ impl ClientHandler for Elicitor {
             capabilities.elicitation =
                 Some(ElicitationCapability::new().with_form(FormElicitationCapability::default()));
         }
-        super::session::client_config(capabilities)
+        super::transport::client_config(capabilities)
     }
 }
 

@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::authorizer::Authorizer;
-use super::connection::McpConnection;
-use super::pin::{PinKeeper, PinSlot};
+use super::oauth::Authorizer;
+use super::pins::{PinKeeper, PinSlot};
+use super::server::McpConnection;
 use super::{McpError, McpGrant, McpServerDescriptor};
 use crate::base::Env;
 use crate::time::Clock;

@@ -6,8 +6,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::elicitation::Elicitor;
-use super::endpoint::Endpoint;
-use super::live::Live;
+use super::server::{Endpoint, Live};
 use crate::base::Env;
 use crate::time::Clock;
 

@@ -14,43 +14,53 @@
 //! server's whole process group). A tool's definition (description, schemas, annotations) is
 //! pinned at first sight and a call is sent only while the server's definition is the approved
 //! one ([`PinKeeper`]). docs/mcp.md has the details.
+//!
+//! # Rooms
+//!
+//! The module's face is its top files; four rooms hold the rest, each with a `mod.rs` that lists
+//! its files:
+//!
+//! - `transport/`: how messages reach a server and come back: a stdio server's process and
+//!   pipes, the HTTP client of a streamable-HTTP server, what a session says in `initialize`
+//!   ([`PROTOCOL_VERSION`]), and a message past [`MESSAGE_CAP`] read as far as it came (over
+//!   stdio, and over HTTP by the client that posts tool calls, SSE events cut too);
+//! - `oauth/`: OAuth for HTTP servers (feature `mcp-oauth`): the client-credentials grant (with
+//!   a secret or a signed JWT), the authorization code grant with PKCE, a session per owner,
+//!   approved through an [`Authorizer`] (the [`LoopbackAuthorizer`] by default), authorizing
+//!   again inside a session when a token is refused or lacks a scope, and tokens kept across
+//!   restarts;
+//! - `pins/`: tools' definitions hashed and judged by a [`PinKeeper`] before each call, listed
+//!   again when the server says they changed (`list_changed`);
+//! - `server/`: a server as the application runs it: where it is, its live session, its
+//!   [`McpConnection`], and failing servers started again with a bounded backoff.
+//!
+//! At the top: `descriptor.rs` (what `#[mcp_server]` declares: [`McpServerDescriptor`], its
+//! transport and OAuth), `credential.rs` (a server's own credential, as a header or a
+//! variable), `error.rs` ([`McpError`]), `elicitation.rs` (a server's requests for input during
+//! a call, asked through the call's `Asker`; the session's handler, which also hears
+//! `list_changed`), `hub.rs` ([`McpHub`], every server of an application), `client.rs`
+//! ([`McpClient`], what an `#[mcp_tool]` calls through) and `list.rs` ([`list_tools`], for
+//! `agboss g mcp`).
+//!
+//! Imports point one way: `transport` uses nothing else of `mcp`; `pins` uses the declaration
+//! and `McpError`; `oauth` uses `transport` and the declaration; `elicitation.rs` uses `pins`
+//! and `transport`; `server` uses all of these; `hub.rs`, `list.rs` and `client.rs` stand on
+//! `server`, and nothing below uses them.
 
-mod authorizer;
 mod client;
-mod connection;
 mod credential;
-mod cut_answer;
-mod definitions;
 mod descriptor;
 mod elicitation;
-mod endpoint;
 mod error;
-mod http_answers;
 mod hub;
-#[cfg(feature = "mcp-oauth")]
-mod kept_tokens;
 mod list;
-mod live;
 mod oauth;
-mod oauth_code;
-#[cfg(feature = "mcp-oauth")]
-mod oauth_jwt;
-mod pin;
-mod process;
-#[cfg(feature = "mcp-oauth")]
-mod regrant;
-mod restarts;
-mod session;
-mod sse_cut;
-mod stdio;
+mod pins;
+mod server;
+mod transport;
 
-pub use authorizer::{
-    AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, AuthorizerFuture, LoopbackAuthorizer,
-};
 pub use client::McpClient;
-pub use connection::{McpConnection, START_TIMEOUT};
 pub use credential::{McpCredential, McpCredentialCarrier};
-pub use cut_answer::MESSAGE_CAP;
 pub use descriptor::{
     McpGrant, McpOAuth, McpServer, McpServerDescriptor, McpServerRegistration, McpTransport,
     declares, registered_mcp_servers, remote_tool,
@@ -59,26 +69,10 @@ pub use elicitation::{ElicitationAnswer, ElicitationQuestion, ElicitationTypes};
 pub use error::McpError;
 pub use hub::McpHub;
 pub use list::{ListError, ListedTool, ServerAddress, list_tools};
-pub use oauth_code::MOST_STEP_UPS;
-pub use pin::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
-pub use restarts::{FIRST_BACKOFF, MAX_BACKOFF};
-pub use session::{CLIENT_NAME, CLIENT_VERSION, PROTOCOL_VERSION};
-
-/// The HTTP client for streamable-HTTP servers: the same TLS setup as the model providers.
-#[cfg(feature = "mcp-oauth")]
-pub(crate) fn http_client() -> Result<reqwest::Client, String> {
-    http_client_with(reqwest::header::HeaderMap::new())
-}
-
-/// The HTTP client for a streamable-HTTP server, sending `headers` (its credential) on every
-/// request.
-pub(crate) fn http_client_with(
-    headers: reqwest::header::HeaderMap,
-) -> Result<reqwest::Client, String> {
-    let (tls, _) = crate::base::http::tls_config()?;
-    reqwest::Client::builder()
-        .tls_backend_preconfigured(tls)
-        .default_headers(headers)
-        .build()
-        .map_err(|e| format!("could not build the HTTP client: {e}"))
-}
+pub use oauth::{
+    AUTHORIZATION_TIMEOUT, AuthorizationPrompt, Authorizer, AuthorizerFuture, LoopbackAuthorizer,
+    MOST_STEP_UPS,
+};
+pub use pins::{Definition, MemoryPins, PinFuture, PinKeeper, Verdict, canonical_json};
+pub use server::{FIRST_BACKOFF, MAX_BACKOFF, McpConnection, START_TIMEOUT};
+pub use transport::{CLIENT_NAME, CLIENT_VERSION, MESSAGE_CAP, PROTOCOL_VERSION};

@@ -1,11 +1,13 @@
 //! Chat models: the messages an agent exchanges with a model, the [`ChatModel`] trait the
-//! providers implement, and the router that picks a provider for a model id.
+//! providers implement, the router that picks a provider for a model id, and tools as a model
+//! sees them ([`ToolDefinition`], written in each provider's [`WireFormat`]).
 //!
 //! A model id is `vendor/model`: `openai/...`, `anthropic/...` and `google/...` go to those
 //! vendors' own APIs; any other vendor (`moonshotai/kimi-k2.6`) goes to an OpenAI-compatible
 //! endpoint such as OpenRouter, or to a local server configured under `[models.<name>]`.
 
 mod client;
+mod definition;
 mod delta;
 mod error;
 mod message;
@@ -21,6 +23,7 @@ mod settings;
 pub(crate) mod spans;
 
 pub use client::ModelClient;
+pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use delta::{ChatDelta, DeltaSink};
 pub use error::{ModelError, ToolChoiceFailure};
 pub use message::{Message, ToolCall};

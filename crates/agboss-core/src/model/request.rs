@@ -4,8 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Message, ToolCall};
-use crate::tool::ToolDefinition;
+use super::{Message, ToolCall, ToolDefinition};
 
 /// How hard a model is asked to think, where the model supports it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

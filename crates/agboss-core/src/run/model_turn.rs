@@ -11,9 +11,10 @@ use tracing::Instrument;
 use super::cx::{AnswerTool, Cx};
 use super::{LimitExceededError, RunError, assign_call_ids};
 use crate::journal::{Answer, LoopEvent, LoopState};
-use crate::model::{ChatModel, ChatRequest, ChatResponse, Message, ModelError, ToolChoice};
+use crate::model::{
+    ChatModel, ChatRequest, ChatResponse, Message, ModelError, ToolChoice, ToolDefinition,
+};
 use crate::spend::{BudgetExceededError, SpendEntry};
-use crate::tool::ToolDefinition;
 
 /// The model side of one run: its model and the request every turn sends.
 pub(super) struct ModelTurn {

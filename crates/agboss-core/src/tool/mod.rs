@@ -31,11 +31,10 @@
 //! `registration.rs` (the registry of `#[tool]`s), `origin.rs` ([`ToolOrigin`]), `on_crash.rs`
 //! ([`OnCrash`]), `error.rs` ([`ToolError`], [`ToolFailure`]), `race.rs` (`run` against its
 //! timeout and the call's signal, a panic caught), `dependency.rs` and `scope.rs` (a tool's fields and what they are resolved
-//! from), `definition/` (a tool as each provider's API describes it).
+//! from). How a tool is described to each provider's API is the model's (`model::definition`).
 
 pub(crate) mod artifacts;
 pub(crate) mod contract;
-pub mod definition;
 mod dependency;
 mod descriptor;
 mod error;
@@ -63,7 +62,6 @@ pub use contract::{
     CallFrame, CallWatch, DynTool, Invoker, Tool, ToolEnv, ToolHandler, tool_input_schema,
     tool_output_schema,
 };
-pub use definition::{ToolDefinition, WireFormat, tool_definition_of};
 pub use dependency::Dependency;
 pub use descriptor::ToolDescriptor;
 pub use error::{ToolError, ToolFailure, ToolResult};

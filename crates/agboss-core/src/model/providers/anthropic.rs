@@ -240,7 +240,7 @@ fn tool_use(provider: &str, block: &Value) -> Result<ToolCall, ModelError> {
 mod tests {
     use super::*;
     use crate::model::Thinking;
-    use crate::tool::ToolDefinition;
+    use crate::model::ToolDefinition;
 
     fn request(messages: Vec<Message>) -> ChatRequest {
         ChatRequest {

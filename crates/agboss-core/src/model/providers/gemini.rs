@@ -5,8 +5,8 @@ use serde_json::{Map, Value, json};
 use super::Dialect;
 use super::http::KeyHeader;
 use super::wire::{
-    arguments_object, arguments_text, count, finish_with_calls, joined, malformed, push_turn,
-    sketch, thinking_budget,
+    arguments_object, arguments_text, count, finish_with_calls, joined, malformed, model_segment,
+    push_turn, sketch, thinking_budget,
 };
 use crate::model::Thinking;
 use crate::model::{
@@ -23,22 +23,6 @@ pub(super) static WIRE: Dialect = Dialect {
     parse: parse_response,
     stream: &super::stream::gemini::STREAMING,
 };
-
-/// The model's name as one path segment: without a `models/` prefix, every character outside
-/// letters, digits and `-._` percent-encoded.
-pub(super) fn model_segment(model: &str) -> String {
-    let model = model.strip_prefix("models/").unwrap_or(model);
-    let mut out = String::with_capacity(model.len());
-    for byte in model.bytes() {
-        match byte {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' => {
-                out.push(char::from(byte))
-            }
-            other => out.push_str(&format!("%{other:02X}")),
-        }
-    }
-    out
-}
 
 /// The request body.
 fn request_body(request: &ChatRequest) -> Value {

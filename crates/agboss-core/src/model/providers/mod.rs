@@ -8,7 +8,7 @@
 //! (honouring `Retry-After`), maps 401/403 to an error naming the variable, 400 to the
 //! provider's own message, and a body that is not its format to
 //! [`ModelError::MalformedResponse`]. Tool schemas go
-//! out through the per-provider lowering of [`ToolDefinition`](crate::tool::ToolDefinition).
+//! out through the per-provider lowering of [`ToolDefinition`](crate::model::ToolDefinition).
 
 #[cfg(feature = "anthropic")]
 mod anthropic;
@@ -37,8 +37,8 @@ use super::ChatResponse;
 use super::{ChatFuture, ChatModel, ChatRequest, ModelError};
 use crate::base::Env;
 use crate::context::Signal;
+pub use crate::model::WireFormat;
 use crate::time::Clock;
-pub use crate::tool::WireFormat;
 use crate::units::{TimeSpan, millis, seconds};
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 use chat::HttpChat;

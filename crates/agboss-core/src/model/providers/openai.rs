@@ -8,11 +8,11 @@ use super::strict::strict_schema;
 use super::wire::{CallIds, arguments_text, count, finish_with_calls, joined, malformed, sketch};
 use super::{BodyOptions, Dialect};
 use crate::model::Thinking;
+use crate::model::ToolDefinition;
 use crate::model::{
     ChatRequest, ChatResponse, FinishReason, Message, ModelError, Reasoning, ToolCall, ToolChoice,
     Usage,
 };
-use crate::tool::ToolDefinition;
 
 /// Chat Completions: the key as a bearer token.
 pub(super) static WIRE: Dialect = Dialect {

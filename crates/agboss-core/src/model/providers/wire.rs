@@ -1,6 +1,7 @@
 //! What the three wire formats share: ids for tool calls that came without one, tool arguments
 //! as an object and as text, turns of one role merged, thinking budgets, token counts and
-//! finish reasons read leniently.
+//! finish reasons read leniently; and the model as one path segment, which Gemini's plain and
+//! streamed requests share.
 
 // Helpers shared by the dialects; a build with some of them leaves some helpers unused.
 #![cfg_attr(
@@ -149,6 +150,22 @@ pub(super) fn sketch(value: &Value) -> String {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text,
     }
+}
+
+/// The model's name as one path segment: without a `models/` prefix, every character outside
+/// letters, digits and `-._` percent-encoded.
+pub(super) fn model_segment(model: &str) -> String {
+    let model = model.strip_prefix("models/").unwrap_or(model);
+    let mut out = String::with_capacity(model.len());
+    for byte in model.bytes() {
+        match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' => {
+                out.push(char::from(byte))
+            }
+            other => out.push_str(&format!("%{other:02X}")),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use super::{Deltas, Fault, Fold, Step, Streaming, data_json, status_of_code};
-use crate::model::providers::gemini::model_segment;
+use crate::model::providers::wire::model_segment;
 
 /// `streamGenerateContent`: its own path, the same body.
 pub(in crate::model::providers) static STREAMING: Streaming = Streaming {

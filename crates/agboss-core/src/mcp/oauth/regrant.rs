@@ -21,7 +21,7 @@ use sse_stream::Sse;
 use tokio::sync::RwLock;
 
 /// The client of one grant.
-pub(crate) type Inner = AuthClient<super::http_answers::CuttingClient>;
+pub(crate) type Inner = AuthClient<crate::mcp::transport::CuttingClient>;
 
 /// Why the server refused a request: its `WWW-Authenticate` challenge.
 #[derive(Clone, Debug)]

@@ -2,12 +2,11 @@
 
 use std::sync::Arc;
 
-use super::McpOAuth;
-use super::credential::{McpCredential, McpCredentialCarrier, headers_for};
-use super::descriptor::expand;
-use super::oauth::OAuthClient;
-use super::oauth_code::Approval;
 use crate::base::Env;
+use crate::mcp::McpOAuth;
+use crate::mcp::credential::{McpCredential, McpCredentialCarrier, headers_for};
+use crate::mcp::descriptor::expand;
+use crate::mcp::oauth::{Approval, OAuthClient};
 use crate::tool::CredentialProvider;
 
 /// Where a server is, its `${VAR}`s expanded: a program and its arguments, or a URL (and

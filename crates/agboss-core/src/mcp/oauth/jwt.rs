@@ -107,11 +107,11 @@ pub(crate) async fn grant(
     pem: &str,
     scopes: &[String],
     now_secs: u64,
-) -> Result<crate::mcp::regrant::Inner, String> {
+) -> Result<super::regrant::Inner, String> {
     use rmcp::transport::auth::{AuthClient, OAuthState, OAuthTokenResponse};
 
     let key = SigningKey::from_pem(pem)?;
-    let http = crate::mcp::oauth_code::oauth_http_client()?;
+    let http = super::code_grant::oauth_http_client()?;
     let mut state = OAuthState::new(url, None)
         .await
         .map_err(|e| format!("OAuth could not start: {e}"))?;
@@ -189,7 +189,7 @@ pub(crate) async fn grant(
         .into_authorization_manager()
         .ok_or_else(|| "the grant gave no token".to_owned())?;
     Ok(AuthClient::new(
-        crate::mcp::http_answers::CuttingClient(http),
+        crate::mcp::transport::CuttingClient(http),
         manager,
     ))
 }

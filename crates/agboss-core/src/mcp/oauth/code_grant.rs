@@ -133,7 +133,7 @@ mod grant {
     };
 
     use super::{CodeFlow, MOST_STEP_UPS};
-    use crate::mcp::regrant::{Grant, Inner, Refusal, RegrantingClient};
+    use crate::mcp::oauth::regrant::{Grant, Inner, Refusal, RegrantingClient};
 
     /// The HTTP client rmcp's OAuth requests and the session's go through. rmcp's own
     /// (discovery, registration, the token) keeps discovered URLs off addresses the server's
@@ -142,7 +142,7 @@ mod grant {
     /// program has none (ring, as agboss's own clients use).
     pub(crate) fn oauth_http_client() -> Result<reqwest::Client, String> {
         let _ = rustls::crypto::ring::default_provider().install_default();
-        crate::mcp::http_client()
+        crate::mcp::transport::http_client()
     }
 
     impl CodeFlow {
@@ -165,7 +165,7 @@ mod grant {
                     }
                 }
             }
-            let first = AuthClient::new(crate::mcp::http_answers::CuttingClient(http), manager);
+            let first = AuthClient::new(crate::mcp::transport::CuttingClient(http), manager);
             let flow = Arc::new(self.clone());
             let url_again = url.to_owned();
             let grant: Grant = Arc::new(move |refusal, refused| {
@@ -232,7 +232,7 @@ mod grant {
             step_ups.max_upgrade_attempts = MOST_STEP_UPS;
             manager.set_scope_upgrade_config(step_ups);
             Ok(AuthClient::new(
-                crate::mcp::http_answers::CuttingClient(oauth_http_client()?),
+                crate::mcp::transport::CuttingClient(oauth_http_client()?),
                 manager,
             ))
         }

@@ -7,19 +7,15 @@ use std::time::Duration;
 use rmcp::service::{Peer, RoleClient};
 use tokio::sync::Mutex;
 
-use super::McpError;
-use super::authorizer::{AUTHORIZATION_TIMEOUT, Authorizer};
-use super::definitions::Listing;
-use super::descriptor::{McpServerDescriptor, McpTransport};
-use super::elicitation::{Elicitations, Elicitor};
 use super::endpoint::{Endpoint, with_credential};
 use super::live::{Live, describe_end};
-use super::oauth_code::Approval;
-use super::pin::PinSlot;
-use super::process::ServerProcess;
 use super::restarts::Restarts;
-use super::stdio::Diagnostics;
 use crate::base::Env;
+use crate::mcp::elicitation::{Elicitations, Elicitor};
+use crate::mcp::oauth::{AUTHORIZATION_TIMEOUT, Approval, Authorizer};
+use crate::mcp::pins::{Listing, PinSlot};
+use crate::mcp::transport::{Diagnostics, ServerProcess};
+use crate::mcp::{McpError, McpServerDescriptor, McpTransport};
 use crate::time::Clock;
 use crate::tool::CredentialProvider;
 
@@ -34,7 +30,7 @@ pub struct McpConnection {
     /// What resolves the server's own credential, if it declares one.
     credentials: Option<Arc<dyn CredentialProvider>>,
     /// Who approves its OAuth authorization code grant, if it declares one (else a
-    /// [`LoopbackAuthorizer`](super::LoopbackAuthorizer)).
+    /// [`LoopbackAuthorizer`](crate::mcp::LoopbackAuthorizer)).
     authorizer: Option<Arc<dyn Authorizer>>,
     /// The owner whose session it is, for a server a person approves.
     owner: Option<String>,

@@ -10,9 +10,8 @@ use std::sync::{Arc, Mutex};
 use rmcp::model::Tool;
 use rmcp::service::{Peer, RoleClient};
 
-use super::McpError;
-use super::descriptor::McpServerDescriptor;
 use super::pin::{Definition, PinSlot, Verdict};
+use crate::mcp::{McpError, McpServerDescriptor};
 
 /// A session's definitions of its server's declared tools.
 pub(crate) struct Listing {

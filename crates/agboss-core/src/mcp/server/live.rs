@@ -12,12 +12,13 @@ use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransportConfig, StreamableHttpError,
 };
 
-use super::definitions::Listing;
-use super::elicitation::Elicitor;
 use super::endpoint::Endpoint;
-use super::oauth;
-use super::process::ServerProcess;
-use super::stdio::{Diagnostics, spawn};
+use crate::mcp::elicitation::Elicitor;
+use crate::mcp::oauth;
+use crate::mcp::pins::Listing;
+use crate::mcp::transport::{
+    CuttingClient, Diagnostics, MESSAGE_CAP, ServerProcess, http_client_with, spawn,
+};
 use crate::time::Clock;
 
 /// A live session with a server.
@@ -85,13 +86,13 @@ impl Live {
                 // What the client reads of one message, as over stdio: a tool call's answer
                 // longer than that is cut and read as far as it came (`http_answers`); any
                 // other message that long fails its request in the SDK.
-                config.max_json_response_size = super::MESSAGE_CAP;
-                config.max_sse_event_size = super::MESSAGE_CAP;
+                config.max_json_response_size = MESSAGE_CAP;
+                config.max_sse_event_size = MESSAGE_CAP;
                 let served = match oauth {
                     None => {
-                        let client = super::http_client_with(headers.clone())?;
+                        let client = http_client_with(headers.clone())?;
                         let transport = StreamableHttpClientTransport::with_client(
-                            super::http_answers::CuttingClient(client),
+                            CuttingClient(client),
                             config,
                         );
                         within(clock, timeout, handler.serve(transport)).await?

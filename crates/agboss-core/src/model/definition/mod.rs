@@ -1,14 +1,15 @@
 //! How a tool is described to a chat model: name, description and input schema, in the form
 //! each provider's API accepts.
 //!
-//! Validation, timeouts and error mapping stay in [`invoke`](super::Invoker::invoke); this is
-//! only what the model reads.
+//! Validation, timeouts and error mapping stay in the call contract
+//! ([`Invoker::invoke`](crate::tool::Invoker::invoke)); this is only what the model reads. It is
+//! the model's side of a tool: the tool layer below knows nothing of it.
 
 mod gemini;
 
 use serde_json::{Value, json};
 
-use super::{SchemaError, Tool, ToolDescriptor};
+use crate::tool::{SchemaError, Tool, ToolDescriptor};
 
 /// The wire format a model provider speaks: how its requests, its answers and the tools it may
 /// call are written. One per API family; every OpenAI-compatible server speaks `OpenAi`.

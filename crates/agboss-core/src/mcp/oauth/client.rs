@@ -1,21 +1,13 @@
-//! OAuth for streamable-HTTP servers (MCP's authorization, OAuth 2.1 with rmcp's `auth`
-//! feature, behind agboss's `mcp-oauth`). Two grants:
-//!
-//! - the client-credentials grant with a client secret: before the session opens, the
-//!   server's protected-resource metadata and its authorization server's metadata are
-//!   discovered and a token is asked for with the declared client id and secret;
-//! - the authorization code grant with PKCE (`oauth_code.rs`): the session opens without a
-//!   token, and the server's first refusal starts the authorization, a person approving
-//!   through the application's [`Authorizer`](super::Authorizer).
-//!
-//! Every request of the session carries the token; a refusal later (an expired token, a scope
-//! the token lacks) authorizes again (`regrant.rs`).
+//! [`OAuthClient`]: which grant a server's client authorizes itself with, its variables
+//! expanded; [`authorize`], which makes the session's HTTP client with it; and the
+//! client-credentials grant, with a client secret or a key (`jwt.rs`).
 
 use std::fmt;
 
-use super::descriptor::{McpGrant, McpOAuth, expand};
-use super::oauth_code::{Approval, CodeFlow};
+use super::code_grant::{Approval, CodeFlow};
 use crate::base::Env;
+use crate::mcp::descriptor::expand;
+use crate::mcp::{McpGrant, McpOAuth};
 
 /// How a server's client authorizes itself, its variables expanded.
 #[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
@@ -131,7 +123,7 @@ pub(crate) async fn authorize(url: &str, oauth: &OAuthClient) -> Result<Authoriz
             let scopes = match refusal {
                 Refusal::Unauthorized(_) => credentials.scopes.clone(),
                 Refusal::InsufficientScope(challenge) => {
-                    super::oauth_code::wider_scopes(&url, &refused, &challenge).await?
+                    super::code_grant::wider_scopes(&url, &refused, &challenge).await?
                 }
             };
             grant(&url, &credentials, &scopes).await
@@ -156,11 +148,11 @@ async fn grant(
             .wall_time()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |since| since.as_secs());
-        return super::oauth_jwt::grant(url, &credentials.client_id, pem, scopes, now)
+        return super::jwt::grant(url, &credentials.client_id, pem, scopes, now)
             .await
             .map_err(|why| format!("OAuth's client-credentials grant with a JWT failed: {why}"));
     }
-    let client = super::oauth_code::oauth_http_client()?;
+    let client = super::code_grant::oauth_http_client()?;
     let mut state = OAuthState::new(url, None)
         .await
         .map_err(|e| format!("OAuth could not start: {e}"))?;
@@ -179,7 +171,7 @@ async fn grant(
         .into_authorization_manager()
         .ok_or_else(|| "OAuth's client-credentials grant gave no token".to_owned())?;
     Ok(AuthClient::new(
-        crate::mcp::http_answers::CuttingClient(client),
+        crate::mcp::transport::CuttingClient(client),
         manager,
     ))
 }

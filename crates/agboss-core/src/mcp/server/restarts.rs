@@ -11,7 +11,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use super::McpError;
+use crate::mcp::McpError;
 use crate::time::{Clock, ClockTime};
 
 /// The wait after the second failure in a row.
