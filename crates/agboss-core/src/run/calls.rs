@@ -3,7 +3,7 @@
 //! judged from outside past its timeout and the grace (`overdue.rs`), and started again after
 //! a transient error when its tool has retries left.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::pin::Pin;
 
 use tokio::sync::mpsc::UnboundedSender;
@@ -28,7 +28,7 @@ pub(super) struct Calls {
     pub(super) deadlines: Deadlines,
     pub(super) retries: Retries,
     /// Each call's span, and whether its result is recorded on it.
-    spans: HashMap<usize, (Span, Option<ContentMask>)>,
+    spans: Vec<Option<(Span, Option<ContentMask>)>>,
     /// Calls that stopped at a question: what they return is not their result.
     pub(super) stopped: HashSet<usize>,
     /// Where calls of tools that ask questions send them.
@@ -38,8 +38,9 @@ pub(super) struct Calls {
 /// The calls' tasks.
 pub(super) struct Tasks {
     set: JoinSet<Returned>,
-    /// Each task's call, by the task's id.
-    running: HashMap<tokio::task::Id, usize>,
+    /// Each task's call, with the task's id (a step's calls are few: a list is cheaper to
+    /// fill and search than a hashed map).
+    running: Vec<(tokio::task::Id, usize)>,
 }
 
 /// The calls waiting to be tried again.
@@ -50,7 +51,7 @@ pub(super) struct Retries {
     /// The timer of the earliest, made when first needed.
     timer: Option<(usize, Pin<Box<Sleep>>)>,
     /// What each call runs with, by place: to start it again.
-    arguments: HashMap<usize, String>,
+    arguments: Vec<Option<String>>,
 }
 
 impl Calls {
@@ -59,16 +60,16 @@ impl Calls {
         Calls {
             tasks: Tasks {
                 set: JoinSet::new(),
-                running: HashMap::new(),
+                running: Vec::new(),
             },
             deadlines: Deadlines::new(cx.env.clock.clone()),
             retries: Retries {
                 clock: cx.env.clock.clone(),
                 due: Vec::new(),
                 timer: None,
-                arguments: HashMap::new(),
+                arguments: Vec::new(),
             },
-            spans: HashMap::new(),
+            spans: Vec::new(),
             stopped: HashSet::new(),
             requests,
         }
@@ -108,16 +109,16 @@ impl Calls {
             }
             .instrument(span.clone()),
         );
-        self.tasks.running.insert(handle.id(), index);
+        self.tasks.running.push((handle.id(), index));
         self.deadlines
             .start(index, cx.env.clock.now(), timeout, handle);
-        self.retries.arguments.insert(index, arguments);
-        self.spans.insert(index, (span, content));
+        put(&mut self.retries.arguments, index, arguments);
+        put(&mut self.spans, index, (span, content));
     }
 
     /// The span of call `index`, and whether its result is recorded on it.
     pub(super) fn span(&self, index: usize) -> Option<&(Span, Option<ContentMask>)> {
-        self.spans.get(&index)
+        self.spans.get(index)?.as_ref()
     }
 
     /// Whether every call is settled and none waits to be tried again.
@@ -133,7 +134,11 @@ impl Tasks {
         let joined = self.set.join_next_with_id().await?;
         Some(match joined {
             Ok((_, returned)) => Ok(returned),
-            Err(error) => Err((self.running[&error.id()], error)),
+            Err(error) => {
+                let id = error.id();
+                let index = self.running.iter().find(|(task, _)| *task == id);
+                Err((index.map_or(usize::MAX, |(_, index)| *index), error))
+            }
         })
     }
 }
@@ -159,7 +164,12 @@ impl Retries {
         }
         self.timer = None;
         self.due.retain(|(i, _)| *i != index);
-        let arguments = self.arguments.get(&index).cloned().unwrap_or_default();
+        let arguments = self
+            .arguments
+            .get(index)
+            .cloned()
+            .flatten()
+            .unwrap_or_default();
         (index, arguments)
     }
 }
@@ -202,4 +212,12 @@ pub(super) fn asks_questions(cx: &Cx<'_>, state: &LoopState, to_run: &[(usize, S
             .tool(&state.pending[*index].call.name)
             .is_some_and(|t| !t.descriptor().asks().is_empty())
     })
+}
+
+/// `value` at `index` of `slots`, which grows to hold it.
+fn put<T>(slots: &mut Vec<Option<T>>, index: usize, value: T) {
+    if slots.len() <= index {
+        slots.resize_with(index + 1, || None);
+    }
+    slots[index] = Some(value);
 }

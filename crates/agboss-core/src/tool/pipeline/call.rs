@@ -139,6 +139,7 @@ pub struct CallEnd<'a> {
 
 impl<'a> CallEnd<'a> {
     /// Call `call_id` of `tool` in `execution`, which ran with `arguments`.
+    #[inline]
     pub(crate) fn new(
         tool: &'static ToolDescriptor,
         call_id: &'a str,

@@ -178,6 +178,7 @@ impl Pipeline {
     /// that asks for what needs waiting (keeping the result aside); a rule that ends the run
     /// says so in `ends`. What the rules of a call made on its own run, without waiting unless
     /// the result is kept aside.
+    #[inline]
     pub(crate) fn rule(
         &self,
         from: usize,

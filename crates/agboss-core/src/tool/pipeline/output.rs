@@ -137,6 +137,7 @@ impl ToolOutput {
 
     /// Cuts the tool's text to at most `max` bytes, as the bound cuts (at whitespace near the
     /// end, never inside a character); a framework sentence is never cut.
+    #[inline]
     pub(crate) fn cut_to(&mut self, max: usize) {
         if self.exempt || self.text.len() <= max {
             return;
@@ -177,7 +178,17 @@ impl ToolOutput {
 
     /// What the model reads: the text, each note after a blank line, then the marker when the
     /// text was cut.
+    #[inline]
     pub(crate) fn render(mut self) -> CallOutcome {
+        // The common call: its whole text, nothing added.
+        if self.cut.is_none() && self.notes.is_empty() {
+            return CallOutcome {
+                content: self.text,
+                is_result_truncated: false,
+                result_bytes: self.total,
+                failure: self.failure.map(|failure| *failure),
+            };
+        }
         let mut text = std::mem::take(&mut self.text);
         let kept = text.len();
         for note in &self.notes {
