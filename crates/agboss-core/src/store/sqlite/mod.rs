@@ -4,6 +4,11 @@
 //! every append waiting when a transaction begins joins it, each checked and refused on its
 //! own, and one `fsync` makes the group durable. Reads run on a small pool of read connections
 //! (WAL lets them read while the writer writes), on tokio's blocking threads.
+//!
+//! Files: `writer.rs` (the writer thread, shared by the sub-stores), `append.rs`, `read.rs`,
+//! `lease.rs`, `clock.rs` (the boot clock leases run out by), `process.rs` (whether a lease's
+//! holder process is gone: pid, start, pid namespace), `artifacts.rs` and `artifact_store.rs`,
+//! `pins.rs` and `pin_store.rs`, `sealed.rs` and `seal_store.rs`, `schema.rs`, `sql.rs`, `options.rs`.
 
 mod append;
 mod artifact_store;
@@ -16,6 +21,7 @@ mod pins;
 mod process;
 mod read;
 mod schema;
+mod seal_store;
 mod sealed;
 mod sql;
 mod writer;
@@ -37,7 +43,7 @@ use artifact_store::SqliteArtifacts;
 pub use options::{Durability, SqliteOptions};
 use pin_store::SqlitePins;
 use read::Readers;
-use sealed::SqliteSealed;
+use seal_store::SqliteSealed;
 use sql::{STORE, blocking, sqlite_error};
 use writer::{Done, Work, Writer};
 

@@ -1,15 +1,11 @@
 //! Sealed arguments in the SQLite file: one row per call in `sealed_arguments`, written by the
-//! writer thread (in its groups, like appends) and read on the read connections; and
-//! [`SqliteSealed`], the store's [`SealStore`].
-
-use std::sync::Arc;
+//! writer thread (in its groups, like appends) and read on the read connections. The store's
+//! [`SealStore`](crate::store::SealStore) over them is `seal_store.rs`.
 
 use rusqlite::{Connection, OptionalExtension, Transaction};
 
-use super::read::Readers;
 use super::sql::sqlite_error;
-use super::writer::{Work, Writer};
-use crate::store::{SealStore, SealedArguments, StoreError, StoreFuture};
+use crate::store::{SealedArguments, StoreError};
 
 /// Version 7 of the file: the arguments of calls the journal keeps masked, while the calls may
 /// still run.
@@ -56,7 +52,7 @@ pub(super) fn apply(tx: &Transaction<'_>, write: &SealWrite) -> rusqlite::Result
 }
 
 /// The arguments of call `call_id` of `execution_id`, if kept.
-fn unseal(
+pub(super) fn unseal(
     conn: &Connection,
     execution_id: &str,
     call_id: &str,
@@ -74,7 +70,11 @@ fn unseal(
 
 /// How many calls' arguments a forgetting of `call_id` (`None`: every call) of `execution_id`
 /// takes (read before it, to report its count).
-fn count(conn: &Connection, execution_id: &str, call_id: Option<&str>) -> Result<u64, StoreError> {
+pub(super) fn count(
+    conn: &Connection,
+    execution_id: &str,
+    call_id: Option<&str>,
+) -> Result<u64, StoreError> {
     let counted = match call_id {
         Some(call_id) => conn
             .prepare_cached(
@@ -88,56 +88,4 @@ fn count(conn: &Connection, execution_id: &str, call_id: Option<&str>) -> Result
     counted
         .map(|n| n.max(0) as u64)
         .map_err(|e| sqlite_error(&e))
-}
-
-/// The sealed arguments of one [`SqliteStore`](super::SqliteStore), sharing its writer and
-/// readers.
-#[derive(Debug)]
-pub(super) struct SqliteSealed {
-    writer: Arc<Writer>,
-    readers: Arc<Readers>,
-}
-
-impl SqliteSealed {
-    pub(super) fn new(writer: &Arc<Writer>, readers: &Arc<Readers>) -> SqliteSealed {
-        SqliteSealed {
-            writer: Arc::clone(writer),
-            readers: Arc::clone(readers),
-        }
-    }
-}
-
-impl SealStore for SqliteSealed {
-    fn seal<'a>(&'a self, sealed: &'a SealedArguments) -> StoreFuture<'a, ()> {
-        let write = SealWrite::Seal(sealed.clone());
-        Box::pin(async move { self.writer.write(Work::Sealed(write)).await.map(|_| ()) })
-    }
-
-    fn unseal<'a>(
-        &'a self,
-        execution_id: &'a str,
-        call_id: &'a str,
-    ) -> StoreFuture<'a, Option<String>> {
-        let (id, call) = (execution_id.to_owned(), call_id.to_owned());
-        Box::pin(self.readers.read(move |conn| unseal(conn, &id, &call)))
-    }
-
-    fn forget<'a>(
-        &'a self,
-        execution_id: &'a str,
-        call_id: Option<&'a str>,
-    ) -> StoreFuture<'a, u64> {
-        let (id, call) = (execution_id.to_owned(), call_id.map(str::to_owned));
-        Box::pin(async move {
-            let (counted, counted_call) = (id.clone(), call.clone());
-            let held = self
-                .readers
-                .read(move |conn| count(conn, &counted, counted_call.as_deref()))
-                .await?;
-            self.writer
-                .write(Work::Sealed(SealWrite::Forget(id, call)))
-                .await?;
-            Ok(held)
-        })
-    }
 }

@@ -1,18 +1,17 @@
-//! [`DynTool`]: a tool of any type, as an agent holds it, and [`erase`], which makes one.
+//! [`DynTool`]: a tool of any type, as an agent holds it (`invoke.rs` makes one: `erase`).
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use super::frame::{CallFrame, ToolEnv};
-use super::invoke::Invoker;
+use super::frame::CallFrame;
 use crate::tool::pipeline::{Pipeline, Stage, ToolOutput};
-use crate::tool::{CallOutcome, Tool, ToolDescriptor, ToolFailure};
+use crate::tool::{CallOutcome, ToolDescriptor, ToolFailure};
 use crate::units::{ByteSize, TimeSpan};
 
 /// A tool of any type, as the agent loop holds it.
 ///
-/// [`Invoker<T>`] is its one implementation.
+/// [`Invoker<T>`](super::Invoker) is its one implementation.
 pub trait DynTool: Send + Sync {
     /// The tool's descriptor.
     fn descriptor(&self) -> &'static ToolDescriptor;
@@ -30,7 +29,7 @@ pub trait DynTool: Send + Sync {
     /// arguments the tool would refuse.
     fn check_input(&self, arguments: &str) -> Result<serde_json::Value, ToolFailure>;
 
-    /// Runs one call from the model's JSON `arguments` (see [`Invoker::invoke`]).
+    /// Runs one call from the model's JSON `arguments` (see [`Invoker::invoke`](super::Invoker::invoke)).
     fn invoke<'a>(
         &'a self,
         arguments: &'a str,
@@ -50,13 +49,4 @@ pub trait DynTool: Send + Sync {
         frame: &'a CallFrame,
         gates: &'a [Arc<dyn Stage>],
     ) -> Pin<Box<dyn Future<Output = ToolOutput> + Send + 'a>>;
-}
-
-/// `T`'s calls under `descriptor` in `env`, bounded by `bound`, as an agent holds them.
-pub(crate) fn erase<T: Tool>(
-    descriptor: &'static ToolDescriptor,
-    env: ToolEnv,
-    bound: ByteSize,
-) -> Arc<dyn DynTool> {
-    Arc::new(Invoker::<T>::described_by(descriptor, env).with_bound(bound))
 }

@@ -291,6 +291,15 @@ impl<T: Tool> DynTool for Invoker<T> {
     }
 }
 
+/// `T`'s calls under `descriptor` in `env`, bounded by `bound`, as an agent holds them.
+pub(crate) fn erase<T: Tool>(
+    descriptor: &'static ToolDescriptor,
+    env: ToolEnv,
+    bound: ByteSize,
+) -> Arc<dyn DynTool> {
+    Arc::new(Invoker::<T>::described_by(descriptor, env).with_bound(bound))
+}
+
 #[path = "steps.rs"]
 mod shared;
 use super::own::own_pipeline;

@@ -16,8 +16,8 @@ mod invoke;
 mod own;
 
 pub use dyn_tool::DynTool;
-pub(crate) use dyn_tool::erase;
 pub use frame::{CallFrame, CallWatch, ToolEnv};
 pub use handler::{Tool, ToolHandler, tool_input_schema, tool_output_schema};
 pub use invoke::Invoker;
+pub(crate) use invoke::erase;
 pub(crate) use own::own_stages;

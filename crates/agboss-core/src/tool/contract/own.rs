@@ -48,7 +48,7 @@ pub(crate) fn own_stages(
     }
     if let Some(kind) = tool.result_kind() {
         stages.push(Arc::new(ArtifactRule {
-            kind: kind.clone(),
+            kind: *kind,
             bound,
             masking: masking.cloned(),
         }));

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::*;
 use crate::component::{DependencyError, SourceLocation};
-use crate::context::{AbortReason, Signal};
+use crate::context::{AbortReason, Execution, Signal, Step};
 use crate::tool::{Scope, ToolError, ToolHandler, tool_input_schema, tool_output_schema};
 use crate::units::kilobytes;
 
