@@ -194,8 +194,8 @@ impl ApplicationBuilder {
         self
     }
 
-    /// Adds `middleware` to the call pipeline of tool `T` only, in the place [`middleware`]
-    /// (Self::middleware) takes.
+    /// Adds `middleware` to the call pipeline of tool `T` only, in the place
+    /// [`middleware`](Self::middleware) takes.
     pub fn tool_middleware<T: crate::tool::Tool>(
         mut self,
         middleware: impl crate::tool::Middleware,

@@ -325,9 +325,12 @@ impl Cx<'_> {
     }
 }
 
+/// A run of a call's gates, in their order.
+type Stages = [Arc<dyn Stage>];
+
 /// The gatekeeper's gates of a tool: those up to and with the approval (a person may be asked),
 /// and those after.
-fn split_at_person(gates: &[Arc<dyn Stage>]) -> (&[Arc<dyn Stage>], &[Arc<dyn Stage>]) {
+fn split_at_person(gates: &[Arc<dyn Stage>]) -> (&Stages, &Stages) {
     match gates.iter().position(|g| g.name() == "approval") {
         Some(at) => gates.split_at(at + 1),
         None => (gates, &[]),

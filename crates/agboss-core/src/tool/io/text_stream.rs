@@ -110,7 +110,7 @@ impl TextStream {
     }
 
     /// Reads the text, up to `bound` bytes and a few more, and drops the producer there.
-    /// The text is bounded as [`bound_text`](super::bound_text) bounds a result, with a marker
+    /// The text is bounded as [`bound_text`](crate::tool::rules::bound_text) bounds a result, with a marker
     /// whose total is `at least <read>` when the producer was stopped.
     ///
     /// # Errors

@@ -33,6 +33,6 @@ impl Stage for ArtifactRule {
         if let Some(policy) = &self.masking {
             super::MaskRule::apply(policy, output);
         }
-        Then::KeepAside(self.kind.clone())
+        Then::KeepAside(self.kind)
     }
 }
