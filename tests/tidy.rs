@@ -643,3 +643,138 @@ fn codes_are_spelled_in_the_catalogue_only() {
         spelled.join("\n")
     );
 }
+
+/// Ways code reads the time or waits on it without the application's `Clock`.
+const DIRECT_TIME: &[&str] = &[
+    "thread::sleep",
+    "tokio::time::",
+    "Instant::now",
+    "SystemTime::now",
+    "clock_gettime",
+    ".busy_timeout(",
+];
+
+/// The only direct reads of the time and waits in the runtime besides the `time` module
+/// (which is the clock), each named in docs/architecture.md's invariants: the SQLite store's
+/// wait for another process's write lock (SQLite's busy handler on its connections, the writer
+/// thread's pause between tries), the boot clock its leases run out by, and the wall time the
+/// OpenTelemetry metrics measure spans in.
+const DIRECT_TIME_ALLOWED: &[(&str, &str, usize)] = &[
+    ("otel/metrics.rs", "Instant::now", 1),
+    ("store/sqlite/clock.rs", "clock_gettime", 1),
+    ("store/sqlite/read.rs", ".busy_timeout(", 1),
+    ("store/sqlite/schema.rs", ".busy_timeout(", 1),
+    ("store/sqlite/writer.rs", "thread::sleep", 1),
+];
+
+#[test]
+fn the_runtime_reads_the_time_through_its_clock() {
+    let src = workspace().join("crates/agboss-core/src");
+    let mut direct = Vec::new();
+    for path in rust_files(&src) {
+        let name = path.strip_prefix(&src).unwrap().display().to_string();
+        if name.starts_with("time/") || name.ends_with("tests.rs") {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        // Tests measure time as they like.
+        let code = code_of(text.split("#[cfg(test)]").next().unwrap_or_default());
+        for pattern in DIRECT_TIME {
+            let count = code.matches(pattern).count();
+            if count > 0 {
+                direct.push((name.clone(), *pattern, count));
+            }
+        }
+    }
+    direct.sort();
+    let allowed: Vec<(String, &str, usize)> = DIRECT_TIME_ALLOWED
+        .iter()
+        .map(|(file, pattern, count)| ((*file).to_owned(), *pattern, *count))
+        .collect();
+    assert_eq!(direct, allowed, "read the time and wait through `Clock`");
+    let architecture = fs::read_to_string(workspace().join("docs/architecture.md")).unwrap();
+    for named in ["busy handler", "boot clock", "otel::metrics"] {
+        assert!(
+            architecture.contains(named),
+            "docs/architecture.md names the exception `{named}`"
+        );
+    }
+}
+
+#[test]
+fn every_file_of_the_runtime_says_what_it_holds() {
+    let mut bare = Vec::new();
+    for krate in [
+        "agboss-core",
+        "agboss-macros",
+        "agboss-rules",
+        "agboss-testing",
+        "agboss-cli",
+        "agboss",
+    ] {
+        let src = workspace().join("crates").join(krate).join("src");
+        for path in rust_files(&src) {
+            let text = fs::read_to_string(&path).unwrap();
+            if !text.trim_start().starts_with("//!") {
+                bare.push(
+                    path.strip_prefix(workspace())
+                        .unwrap()
+                        .display()
+                        .to_string(),
+                );
+            }
+        }
+    }
+    bare.sort();
+    assert!(
+        bare.is_empty(),
+        "files without a `//!` saying what they hold:\n{}",
+        bare.join("\n")
+    );
+}
+
+#[test]
+fn the_features_docs_list_are_the_facade_s() {
+    let manifest = fs::read_to_string(workspace().join("crates/agboss/Cargo.toml")).unwrap();
+    let features = manifest
+        .split("[features]")
+        .nth(1)
+        .unwrap_or_default()
+        .split("\n[")
+        .next()
+        .unwrap_or_default();
+    let mut declared: Vec<String> = features
+        .lines()
+        .filter_map(|l| l.split_once('=').map(|(name, _)| name.trim().to_owned()))
+        .filter(|name| !name.is_empty() && !name.starts_with('#') && name != "default")
+        .collect();
+    declared.sort();
+    let architecture = fs::read_to_string(workspace().join("docs/architecture.md")).unwrap();
+    let section = architecture
+        .split("## Features")
+        .nth(1)
+        .unwrap_or_default()
+        .split("\n## ")
+        .next()
+        .unwrap_or_default();
+    let on_off: String = section
+        .lines()
+        .skip_while(|l| l.trim().is_empty())
+        .take_while(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut listed: Vec<String> = on_off
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        // The paragraph also names the core's internal feature, which the facade has not.
+        .filter(|name| name != "http" && name != "agboss-core")
+        .collect();
+    listed.sort();
+    listed.dedup();
+    assert_eq!(
+        listed, declared,
+        "docs/architecture.md's Features paragraph lists the facade's features (crates/agboss/Cargo.toml)"
+    );
+}

@@ -23,6 +23,8 @@ mod emit;
 mod expansions;
 mod fields;
 mod header;
+#[cfg(test)]
+mod key_tables;
 mod knowledge;
 mod mcp_server;
 mod pipeline;
@@ -54,6 +56,16 @@ use proc_macro::TokenStream;
 /// | `check_in_evidence` | `fn(&Input) -> String`: what the person reads beside the call | none |
 /// | `retries` | how many times a call runs again after a transient error (`ToolError::transient`), with the same idempotency key, before the model reads it: a whole number from 1 to 10 | none: the model reads the error |
 /// | `retry_backoff` | the wait before the first retry, on the application's clock, doubled before each next one (at most a minute); only beside `retries` | `seconds(1)` |
+/// | `result_ceiling` | `kilobytes(n)` or the like: a rendered output over it is refused before bounding, and the model reads the refusal (never cut) instead | none |
+/// | `ceiling_hint` | how to narrow the call, written as an instruction to the model: the end of the refusal | required with `result_ceiling`, refused without it |
+/// | `repeated_when` | `arguments_and_result` or `arguments`: what makes a call a repeat of an earlier one, which gets a note | `arguments_and_result` |
+/// | `on_crash` | `rerun`, `report` or `ask`: what recovery does with a call that may have run when its process died | `rerun` |
+/// | `allow_paths(field = "..", within = [..])`, `allow_urls(..)` | holds a path or URL field of the input to the listed roots or prefixes; a call outside them is refused before it runs (repeatable) | none |
+/// | `max_argument_size` | `kilobytes(n)` or the like: larger arguments are refused before they are parsed | 1 MB |
+/// | `result_kind` | `"family/name"`: results of this kind over `artifact_above` are kept in the store as artifacts, and the model reads a reference | none |
+/// | `artifact_above` | with `result_kind`: the size over which a result is kept aside | the tool's bound |
+/// | `wants(field = "kind", ..)` | `Wanted<T>` fields that take references to artifacts of a kind, redeemed before `run` | none |
+/// | `needs` | `["github", ..]`: credentials by name, resolved for each call from the execution's owner through the application's `CredentialProvider` | none |
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 ///
 /// Field types: `ExecutionContext`, `SpendRecorder`, `Clock`, or `Arc<T>` / `Arc<dyn Trait>`
@@ -83,7 +95,9 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `server` | the `#[mcp_server]` type | required |
 /// | `calls` | the server's tool, by the server's name; one the server does not declare does not compile (`[mcp.undeclared-tool]`) | required |
 /// | `input`, `output` | the DTOs of a tool that passes its input to the server's tool unchanged: the macro writes its handler | none: write `impl ToolHandler` |
-/// | `name`, `description`, `timeout`, `max_result_size`, `read_only`, `channel`, `crate` | as for `#[tool]`; `description` defaults to the doc comment | |
+/// | `name`, `description`, `timeout`, `max_result_size`, `read_only`, `channel`, `capabilities`, `check_in`, `check_in_evidence`, `on_crash`, `result_ceiling`, `ceiling_hint`, `repeated_when`, `allow_paths`, `allow_urls`, `max_argument_size`, `result_kind`, `artifact_above`, `needs`, `retries`, `retry_backoff`, `crate` | as for `#[tool]`; `description` defaults to the doc comment | |
+/// | `asks` | refused: an `#[mcp_tool]` asks nothing itself; its server's requests for input go to the server's `elicitation` role | |
+/// | `server_claims` | `["readOnlyHint=true", ..]`: what the server says of the tool, shown by `describe`; it decides nothing | none |
 ///
 /// With `input` and `output` (give both or neither), the struct needs no handler and names its
 /// server once: the macro adds a hidden `McpClient<Server>` field, a dependency like any other,
@@ -127,6 +141,9 @@ pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `tools = [..]` | the server's tools the application calls, by the server's names |
 /// | `env = [..]` | names of environment variables the server needs, passed to its process |
 /// | `elicitation` | the question role its requests for input during a call (MCP's elicitation) are asked through: `#[channel_role(.., ask = ElicitationQuestion, answer = ElicitationAnswer)]`, else `[mcp.elicitation-role]`; its `#[mcp_tool]`s declare they ask it. Without it the client offers no elicitation and declines every request |
+/// | `oauth_client_id`, `oauth_client_secret`, `oauth_private_key`, `oauth_scopes` | with `url` and feature `mcp-oauth`: OAuth's client-credentials grant (the secret, or a private key for a signed assertion, a `${VAR}` alone) |
+/// | `oauth_redirect`, `oauth_client_metadata_url` | or OAuth's authorization-code grant: where the person's browser comes back, and the client's metadata document |
+/// | `credential`, `credential_header`, `credential_env` | the server's own credential by name, resolved through the application's credential provider as it starts, and the header (HTTP) or variable (stdio) that carries it |
 /// | `crate` | the path of the `agboss` crate, if renamed |
 #[proc_macro_attribute]
 pub fn mcp_server(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -165,6 +182,7 @@ pub fn dto(args: TokenStream, item: TokenStream) -> TokenStream {
 /// | `tool_choice` | `"auto"`, `"required"`, `"none"`, or the name of one of its tools | `"required"` with `output`, else `"auto"` |
 /// | `first_turn_tool_choice` | the same, for the first turn only (`"required"`: small local models often call a tool only when forced) | `tool_choice` |
 /// | `max_turns` | model turns per run, at least 1; past it the run fails (`agents.<name>.limits.turns`) | the workflow's, else the application's, else 30 |
+/// | `max_duration` | `seconds(n)`, `minutes(n)` or the like: the run's time budget on the application's clock; past it the run fails (`agents.<name>.limits.duration`) | none |
 /// | `answer_retries` | with `output`: invalid answers sent back to the model before the run fails (`answer.invalid`) | the workflow's, else the application's, else 2 |
 /// | `crate` | the path of the `agboss` crate, if renamed | `::agboss` |
 #[proc_macro_attribute]
