@@ -1,4 +1,8 @@
 //! Agents: a model, a prompt and the tools it may call, as `#[agent]` declares them.
+//!
+//! Files: `descriptor.rs` ([`AgentDescriptor`] and the registry), `settings.rs`
+//! ([`AgentSettings`]), `assembled.rs` ([`AppAgent`], [`AppTool`]: as assembly left them),
+//! `history.rs` (what an agent reads of its thread, within its bound).
 
 mod assembled;
 mod descriptor;

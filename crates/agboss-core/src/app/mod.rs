@@ -17,6 +17,9 @@
 //! | `hosting.rs` | how executions are driven here: one driver per execution, under its lease |
 //! | `config_change.rs` | what a resume under another configuration hash of its workflow does (`OnConfigChange`) |
 //! | `identifiers.rs` | the ids an application makes: its instance's, its executions' |
+//! | `in_flight.rs` | what this process drives now: one lock per execution, the signals of runs under way |
+//! | `stream.rs` | [`RunStream`]: `app.run(..).stream()`, polling it drives the run |
+//! | `knowledge_bases.rs` | the knowledge bases its agents read, and its `KnowledgeShelf` |
 
 mod application;
 mod builder;

@@ -27,6 +27,12 @@
 //! Each workflow gets its configuration hash here (`config_hash.rs`: SHA-256 over a canonical
 //! document of what its agents' models read and what bounds their runs).
 //!
+//! Other files: `workflow.rs`, `declarations.rs`, `assemble.rs`, `assembled.rs`; `includes.rs`
+//! (included workflows, flattened, cycles refused); `defaults.rs`, `provided.rs`, `configure.rs`;
+//! the checks: `checks.rs`, `agent_checks.rs` (and `agent_checks/tool_checks.rs`),
+//! `channel_checks.rs`, `credential_checks.rs`, `artifact_checks.rs`, `history_checks.rs`,
+//! `time_budget.rs`; `pipelines.rs` (each tool's call pipeline).
+//!
 //! The application that hosts executions (`app`) is built on what this returns, an
 //! [`Assembly`]; `describe` reads it.
 

@@ -4,6 +4,11 @@
 //! written form of a JSON value, and its hash), [`Problem`] and [`AssemblyError`] (problems found
 //! at assembly, each with its code from [`agboss_rules::codes`]), [`Setting`] (a value in effect
 //! and where it came from) and the HTTP client's TLS setup shared by model providers and MCP.
+//!
+//! Files: `env.rs`, `problem.rs`, `setting.rs`, `http.rs`; `canonical.rs` (the one writer MCP
+//! pins and configuration hashes share); `sse.rs` (server-sent events, for providers' streams and
+//! MCP answers); `telemetry.rs` (the names of a run's spans and fields); `random.rs` (ids that
+//! must not be guessed); `failpoint.rs` (the fault tests' failpoints, feature `failpoints`).
 
 mod canonical;
 mod env;

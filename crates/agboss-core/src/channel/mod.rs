@@ -6,6 +6,12 @@
 //! role's channel; the channel answers at once ([`ChannelOutcome::decided`]) or later
 //! ([`ChannelOutcome::await_reply`]), when someone answers through `Application::resume`.
 //! docs/pauses.md tells the whole story.
+//!
+//! Files: `descriptor.rs` (the descriptors of roles and channels, with their type-erased sends
+//! and interpreters: plain data), `role.rs` and `handler.rs` (the traits that fill them;
+//! `ChannelDescriptor::new` lives beside its users in `handler.rs`), `interpret.rs` (reply
+//! interpreters), `questions.rs` (approval questions and decisions), `asking.rs`
+//! ([`Questions`]), `answerer.rs`, `reading.rs`, `builtin.rs` (the channels agboss ships).
 
 mod answerer;
 mod asking;

@@ -1,4 +1,8 @@
 //! What a call runs in: its execution, its step and its cancellation signal.
+//!
+//! Files: `execution.rs` ([`Execution`], [`ExecutionContext`]), `step.rs` ([`Step`]: call ids,
+//! idempotency keys), `signal.rs` ([`Signal`]), `progress.rs` ([`Progress`], reported to
+//! whoever watches the run).
 
 mod execution;
 mod progress;

@@ -7,6 +7,9 @@
 //! variables they are made from. [`check`] lists what is likely a mistake, each finding with
 //! its code and [`Level`]; [`check_stored`] adds the findings that read the application's
 //! store (`describe --check`).
+//!
+//! Files: `text.rs`, `json.rs`, `artifacts.rs` (a tool's result kind, artifact size and wants,
+//! in both forms), `lint.rs` (the findings).
 
 mod artifacts;
 mod json;

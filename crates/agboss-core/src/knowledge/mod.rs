@@ -13,6 +13,9 @@
 //!   through which a base over a folder reaches its index.
 //! - [`KnowledgeError`]: why indexing or a search failed.
 //! - `folder` (feature `knowledge`): the built-in index of a folder of documents.
+//!
+//! Files: `descriptor.rs`, `registration.rs`, `base.rs`, `search_tool.rs`, `passage.rs`,
+//! `block.rs` (`context_block`), `shelf.rs`, `folder_base.rs`, `error.rs`, `folder/`.
 
 mod base;
 mod block;

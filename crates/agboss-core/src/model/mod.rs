@@ -5,6 +5,12 @@
 //! A model id is `vendor/model`: `openai/...`, `anthropic/...` and `google/...` go to those
 //! vendors' own APIs; any other vendor (`moonshotai/kimi-k2.6`) goes to an OpenAI-compatible
 //! endpoint such as OpenRouter, or to a local server configured under `[models.<name>]`.
+//!
+//! Files: `message.rs`, `request.rs`, `reasoning.rs`, `error.rs` (what goes to a model and
+//! back); `delta.rs` (a streamed answer's deltas and their sink); `spans.rs` (the span of one
+//! model call); `router.rs`, `route.rs`, `settings.rs` (which provider answers a model id);
+//! `providers/` (the HTTP providers, by feature); `definition/` (tools as a model sees them);
+//! `scripted.rs` ([`ScriptedModel`]); `client.rs` ([`ModelClient`], a tool's own access).
 
 mod client;
 mod definition;

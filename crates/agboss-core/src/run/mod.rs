@@ -9,6 +9,16 @@
 //! Each model call is preceded by the budget checks; each answer's tool calls run concurrently,
 //! each as its own task under the tool's timeout and the execution's cancellation; results go
 //! back in the model's order. docs/agents.md describes the state layout.
+//!
+//! Files: `driver.rs` (a run from its state to its end) and `agent_loop.rs` (the steps in turn)
+//! over `cx.rs` (`Cx`, what the steps share and the one way to journal); `model_turn.rs`
+//! (the checks, the call, the answer); `gatekeeper.rs` (the gates before a call's intent) with
+//! `approve.rs`, `asks.rs` and `pause_send.rs` (pauses for approvals and questions);
+//! `tool_step.rs` with `calls.rs`, `results.rs` (a result through its rules), `overdue.rs`,
+//! `watch.rs`, `history.rs`; `answers.rs`, `limits.rs`, `time_budget.rs` (how a run ends);
+//! `lease.rs`; `sealing.rs` and `mask.rs` (masking); `knowledge.rs` (context mode);
+//! `artifacts.rs`, `retention.rs`; `events.rs`, `telemetry.rs`, `ids.rs`, `spent.rs`,
+//! `outcome.rs`, `approvals.rs`, `env.rs`.
 
 mod agent_loop;
 mod answers;

@@ -22,6 +22,13 @@
 //!
 //! This layer sits directly above `journal`: it keeps what the journal describes, and knows
 //! nothing of the loop or the application.
+//!
+//! Files: `composite.rs` ([`Store`]), `journal.rs`, `leases.rs`; the sub-stores' traits
+//! `artifacts.rs`, `pins.rs` (with `mcp_pin.rs`, the rules of pinned MCP definitions) and
+//! `sealed.rs` (a masking agent's arguments as sent, until its calls end); `refusals.rs` (the
+//! refusals every store words alike); `shelf.rs` ([`ExecutionShelf`], one execution's artifacts
+//! as the tool layer's `ArtifactShelf`); `error.rs`; `memory/`, `sqlite/`, `postgres/` (the
+//! stores, each with its own list); `wait.rs` (a store's waits on the application's clock).
 
 mod artifacts;
 mod composite;
@@ -61,76 +68,3 @@ pub use sqlite::{Durability, SqliteOptions, SqliteStore};
 
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};
-
-#[cfg(test)]
-mod tests {
-    use std::path::Path;
-
-    /// Ways code reads the time or waits on it without a `Clock`.
-    const DIRECT: &[&str] = &[
-        "thread::sleep",
-        "tokio::time::",
-        "Instant::now",
-        "SystemTime::now",
-        "clock_gettime",
-        ".busy_timeout(",
-    ];
-
-    /// The only direct waits and reads of the time in the stores, each named in
-    /// docs/architecture.md: the SQLite store's wait for another process's write lock (SQLite's
-    /// busy handler on its connections, the writer thread's pause between tries) and the boot
-    /// clock its leases run out by. Everything else waits on the application's clock.
-    const ALLOWED: &[(&str, &str, usize)] = &[
-        ("store/sqlite/writer.rs", "thread::sleep", 1),
-        ("store/sqlite/schema.rs", ".busy_timeout(", 1),
-        ("store/sqlite/read.rs", ".busy_timeout(", 1),
-        ("store/sqlite/clock.rs", "clock_gettime", 1),
-    ];
-
-    fn files(dir: &Path, found: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                files(&path, found);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                found.push(path);
-            }
-        }
-    }
-
-    #[test]
-    fn the_stores_wait_on_the_clock_but_where_docs_architecture_says() {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut found = Vec::new();
-        files(&src.join("store"), &mut found);
-        files(&src.join("journal"), &mut found);
-        let mut direct = Vec::new();
-        for path in found {
-            let text = std::fs::read_to_string(&path).unwrap();
-            // Tests measure time as they like.
-            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-            let name = path.strip_prefix(&src).unwrap().display().to_string();
-            for pattern in DIRECT {
-                let count = code.matches(pattern).count();
-                if count > 0 {
-                    direct.push((name.clone(), *pattern, count));
-                }
-            }
-        }
-        direct.sort();
-        let mut allowed: Vec<(String, &str, usize)> = ALLOWED
-            .iter()
-            .map(|(file, pattern, count)| ((*file).to_owned(), *pattern, *count))
-            .collect();
-        allowed.sort();
-        assert_eq!(direct, allowed);
-        let architecture = std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/architecture.md"),
-        )
-        .unwrap();
-        assert!(
-            architecture.contains("busy handler") && architecture.contains("boot clock"),
-            "docs/architecture.md names the exceptions"
-        );
-    }
-}

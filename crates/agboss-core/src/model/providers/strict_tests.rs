@@ -1,3 +1,5 @@
+//! The unit tests of `strict.rs`: schemas rewritten for OpenAI's strict mode.
+
 use super::*;
 
 #[test]

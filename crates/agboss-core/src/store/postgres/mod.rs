@@ -9,6 +9,10 @@
 //! execution and the claims of its lease, the events table's key is the last word on a sequence
 //! number, and leases run out by the server's clock. Connecting migrates the schema
 //! ([`schema`]).
+//!
+//! Also: `batch.rs` (checks and writes a group's batch with the shared decision functions),
+//! `liveness.rs` (a holder is gone when its session's advisory lock is), `artifacts.rs`,
+//! `pins.rs`, `sealed.rs` (the sub-stores), `error.rs`.
 
 mod append;
 mod artifacts;
