@@ -128,6 +128,11 @@ impl Calls {
 }
 
 impl Tasks {
+    /// Whether a call's task has not been joined yet.
+    pub(super) fn running(&self) -> bool {
+        !self.set.is_empty()
+    }
+
     /// The next call to end: its place and what it returned; a task that died is a failure of
     /// its call. `None` when no task is left.
     pub(super) async fn joined(&mut self) -> Option<Result<Returned, (usize, JoinError)>> {
@@ -144,6 +149,11 @@ impl Tasks {
 }
 
 impl Retries {
+    /// Whether a call waits to be tried again.
+    pub(super) fn waiting(&self) -> bool {
+        !self.due.is_empty()
+    }
+
     /// Call `index` runs again once `after` has passed on the clock.
     pub(super) fn after(&mut self, index: usize, after: TimeSpan) {
         let at = self.clock.now().saturating_add(after.as_duration());

@@ -157,7 +157,11 @@ impl Cx<'_> {
             }
             let woke = tokio::select! {
                 biased;
-                joined = calls.tasks.joined() => Woke::Joined(joined),
+                // With no task left but a retry due, the step waits for the retry: it is the
+                // same call, not one the gatekeeper judges again.
+                joined = calls.tasks.joined(), if calls.tasks.running() || !calls.retries.waiting() => {
+                    Woke::Joined(joined)
+                }
                 Some(request) = next_ask(questions) => Woke::Asked(request),
                 () = &mut recorded => Woke::Spent,
                 (index, timeout) = calls.deadlines.next_overdue() => Woke::Overdue(index, timeout),
