@@ -1,6 +1,7 @@
 //! Knowledge bases through the public API: a base of the user's own in tool mode (the search
 //! tool `search-<name>-tool`, a tool like any other) and in context mode (what it finds added
-//! to the input message of each model call, bounded, never journaled); and, with feature
+//! to the input message of each model call, bounded, journaled once before the first and sent
+//! the same after a resume); and, with feature
 //! `knowledge`, the built-in index over a folder.
 
 use std::sync::Arc;
