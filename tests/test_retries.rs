@@ -46,6 +46,14 @@ impl Service {
         tries.len() as u32 <= self.failures
     }
 
+    /// A lookup in `execution`: busy (a transient error) while its failures last.
+    fn look_up(&self, execution: &ExecutionContext) -> Result<PlainText, ToolError> {
+        match self.take(execution.idempotency_key()) {
+            true => Err(ToolError::transient("the service answered 503: busy")),
+            false => Ok(PlainText::new("found")),
+        }
+    }
+
     fn tries(&self) -> Vec<(String, Duration)> {
         self.tries.lock().unwrap().clone()
     }
@@ -69,10 +77,7 @@ impl ToolHandler for Flaky {
     type Output = PlainText;
 
     async fn run(&self, _input: Lookup) -> Result<PlainText, ToolError> {
-        match self.service.take(self.execution.idempotency_key()) {
-            true => Err(ToolError::transient("the service answered 503: busy")),
-            false => Ok(PlainText::new("found")),
-        }
+        self.service.look_up(&self.execution)
     }
 }
 
@@ -88,10 +93,7 @@ impl ToolHandler for Plain {
     type Output = PlainText;
 
     async fn run(&self, _input: Lookup) -> Result<PlainText, ToolError> {
-        match self.service.take(self.execution.idempotency_key()) {
-            true => Err(ToolError::transient("the service answered 503: busy")),
-            false => Ok(PlainText::new("found")),
-        }
+        self.service.look_up(&self.execution)
     }
 }
 

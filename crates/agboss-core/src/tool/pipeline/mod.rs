@@ -4,9 +4,9 @@
 //! Gates check a call before it runs: its arguments read once as the contract accepts them, the
 //! permission checker, the tool's check-in, the approval of a person, the questions it may ask,
 //! the application's middleware, and the credentials it needs. Rules shape its result after:
-//! the ceiling, the artifact kept aside, the bound, the middleware again, retries of a
-//! transient error, a fatal error that ends the run, the mask, and the notes. A gate that
-//! cannot decide fails closed: it asks a person or refuses.
+//! the ceiling, the artifact kept aside, the bound, the mask, the middleware again, retries of
+//! a transient error, a fatal error that ends the run, and the notes. A gate that cannot decide
+//! fails closed: it asks a person or refuses.
 //!
 //! - `stage.rs`: [`Stage`], the one trait every stage is a value of, and what it answers.
 //! - `call.rs`: what stages read ([`GateCall`], [`CallEnd`], [`CallHistory`]).
