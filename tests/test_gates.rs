@@ -24,19 +24,10 @@ use serde_json::json;
 #[channel_role(name = "desk-approval-channel", approves = Value, answered_by = ThreadOwner)]
 pub struct DeskApproval;
 
-/// Leaves the question in the owner's inbox.
-#[channel(name = "desk-inbox-channel")]
-pub struct DeskInbox;
-
-impl ChannelHandler for DeskInbox {
-    type Role = DeskApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<DeskApproval>,
-    ) -> Result<ChannelOutcome<DeskApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the question in the owner's inbox.
+    #[channel(name = "desk-inbox-channel")]
+    pub struct DeskInbox for DeskApproval;
 }
 
 /// What the tools did.
@@ -90,19 +81,10 @@ impl ToolHandler for RefundCard {
 #[channel_role(name = "payout-approval-channel", approves = RefundInput, answered_by = ThreadOwner)]
 pub struct PayoutApproval;
 
-/// Leaves the payout in the owner's inbox.
-#[channel(name = "payout-inbox-channel")]
-pub struct PayoutInbox;
-
-impl ChannelHandler for PayoutInbox {
-    type Role = PayoutApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<PayoutApproval>,
-    ) -> Result<ChannelOutcome<PayoutApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the payout in the owner's inbox.
+    #[channel(name = "payout-inbox-channel")]
+    pub struct PayoutInbox for PayoutApproval;
 }
 
 /// Pays an order out, asking its own role when the sum is large.
@@ -348,19 +330,10 @@ pub struct LineAnswer {
 )]
 pub struct OwnerQuestion;
 
-/// Leaves the question in the owner's inbox.
-#[channel(name = "owner-inbox-channel")]
-pub struct OwnerInbox;
-
-impl ChannelHandler for OwnerInbox {
-    type Role = OwnerQuestion;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<OwnerQuestion>,
-    ) -> Result<ChannelOutcome<OwnerQuestion>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the question in the owner's inbox.
+    #[channel(name = "owner-inbox-channel")]
+    pub struct OwnerInbox for OwnerQuestion;
 }
 
 /// Asks its owner which address to use.

@@ -105,19 +105,10 @@ impl ToolHandler for RefundTool {
 #[channel_role(name = "desk-approval-channel", approves = Value, answered_by = ThreadOwner)]
 pub struct DeskApproval;
 
-/// Leaves the question in the owner's inbox.
-#[channel(name = "desk-inbox-channel")]
-pub struct DeskInbox;
-
-impl ChannelHandler for DeskInbox {
-    type Role = DeskApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<DeskApproval>,
-    ) -> Result<ChannelOutcome<DeskApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the question in the owner's inbox.
+    #[channel(name = "desk-inbox-channel")]
+    pub struct DeskInbox for DeskApproval;
 }
 
 /// Reads tickets.

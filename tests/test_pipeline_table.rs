@@ -67,34 +67,16 @@ pub struct RefundApproval;
 #[channel_role(name = "account-question-channel", ask = Line, answer = Line, answered_by = ThreadOwner)]
 pub struct AccountQuestion;
 
-/// Leaves approvals in the owner's inbox.
-#[channel(name = "refund-inbox-channel")]
-pub struct RefundInbox;
-
-impl ChannelHandler for RefundInbox {
-    type Role = RefundApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<RefundApproval>,
-    ) -> Result<ChannelOutcome<RefundApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves approvals in the owner's inbox.
+    #[channel(name = "refund-inbox-channel")]
+    pub struct RefundInbox for RefundApproval;
 }
 
-/// Leaves questions in the owner's inbox.
-#[channel(name = "account-inbox-channel")]
-pub struct AccountInbox;
-
-impl ChannelHandler for AccountInbox {
-    type Role = AccountQuestion;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<AccountQuestion>,
-    ) -> Result<ChannelOutcome<AccountQuestion>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves questions in the owner's inbox.
+    #[channel(name = "account-inbox-channel")]
+    pub struct AccountInbox for AccountQuestion;
 }
 
 /// Every stage a tool can have: a governed capability, a check-in, its own role, questions,

@@ -28,19 +28,10 @@ pub struct Mail {
 #[channel_role(name = "mail-approval-channel", approves = Mail, answered_by = ThreadOwner)]
 pub struct MailApproval;
 
-/// Leaves the mail in the owner's inbox.
-#[channel(name = "mail-inbox-channel")]
-pub struct MailInbox;
-
-impl ChannelHandler for MailInbox {
-    type Role = MailApproval;
-
-    async fn send(
-        &self,
-        _ask: ChannelAsk<MailApproval>,
-    ) -> Result<ChannelOutcome<MailApproval>, ToolError> {
-        Ok(ChannelOutcome::await_reply())
-    }
+fixtures::inbox! {
+    /// Leaves the mail in the owner's inbox.
+    #[channel(name = "mail-inbox-channel")]
+    pub struct MailInbox for MailApproval;
 }
 
 /// What was sent, as the tool got it.
