@@ -25,7 +25,6 @@
 
 mod untrusted;
 
-pub use crate::tool::gates::{
-    CallSeen, Permission, PermissionChecker, PermissionKind, PermissionRequest,
-};
+pub use crate::tool::gates::{PermissionChecker, PermissionRequest};
+pub use crate::tool::{CallSeen, Permission, PermissionKind};
 pub use untrusted::UntrustedContentPolicy;

@@ -29,11 +29,15 @@
 //! that does not stop on its own), `pipeline/` (the stages every call passes, in their order:
 //! [`Pipeline`], [`Stage`], [`Middleware`]). Beside them: `descriptor.rs` ([`ToolDescriptor`]),
 //! `registration.rs` (the registry of `#[tool]`s), `origin.rs` ([`ToolOrigin`]), `on_crash.rs`
-//! ([`OnCrash`]), `error.rs` ([`ToolError`], [`ToolFailure`]), `race.rs` (`run` against its
+//! ([`OnCrash`]), `error.rs` ([`ToolError`], [`ToolFailure`]), `call_credentials.rs` ([`Credentials`], the field a tool
+//! reads the credentials it `needs` from), `values/` (what a descriptor declares and the
+//! stages pass along: capabilities, the check-in, roles, decisions, the ceiling, repeats,
+//! result kinds), `race.rs` (`run` against its
 //! timeout and the call's signal, a panic caught), `dependency.rs` and `scope.rs` (a tool's fields and what they are resolved
 //! from). How a tool is described to each provider's API is the model's (`model::definition`).
 
 pub(crate) mod artifacts;
+mod call_credentials;
 pub(crate) mod contract;
 mod dependency;
 mod descriptor;
@@ -48,6 +52,7 @@ mod registration;
 pub(crate) mod rules;
 pub(crate) mod schema;
 mod scope;
+mod values;
 
 pub use crate::credentials::{
     CredentialError, CredentialFuture, CredentialProvider, CredentialRequest, CredentialUse,
@@ -55,9 +60,9 @@ pub use crate::credentials::{
 };
 pub use artifacts::{
     Artifact, ArtifactRef, ArtifactShelf, REFERENCE_PREFIX, REFERENCE_RANDOM_BYTES, Refusal,
-    ResultKind, ShelfFuture, Wanted, WantedArgument, WantsField, minted_text, refusal_text,
-    wants_field,
+    ShelfFuture, Wanted, WantsField, minted_text, refusal_text, wants_field,
 };
+pub use call_credentials::Credentials;
 pub use contract::{
     CallFrame, CallWatch, DynTool, Invoker, Tool, ToolEnv, ToolHandler, tool_input_schema,
     tool_output_schema,
@@ -66,9 +71,8 @@ pub use dependency::Dependency;
 pub use descriptor::ToolDescriptor;
 pub use error::{ToolError, ToolFailure, ToolResult};
 pub use gates::{
-    AskFailure, AskFuture, Asker, CallSeen, Capability, CheckIn, CheckInFn, CheckInPredicate,
-    Credentials, EvidenceFn, EvidenceOf, Permission, PermissionChecker, PermissionKind,
-    PermissionRequest, RoleRef, Typed, check_in_with, evidence_with,
+    AskFailure, AskFuture, Asker, CheckInPredicate, EvidenceOf, PermissionChecker,
+    PermissionRequest, Typed, check_in_with, evidence_with,
 };
 #[cfg(feature = "mcp")]
 pub(crate) use io::complete_utf8_prefix;
@@ -86,11 +90,15 @@ pub use pipeline::{
 pub use race::TIMEOUT_GRACE;
 pub use registration::{ToolRegistration, registered_tools};
 pub use rules::{
-    BoundedText, CallDigest, Digest, MAX_RETRY_BACKOFF, RepeatedWhen, Repeats, ResultCeiling,
-    backoff, bound, bound_text, mask_bounded, truncation_marker,
+    BoundedText, MAX_RETRY_BACKOFF, Repeats, backoff, bound, bound_text, mask_bounded,
+    truncation_marker,
 };
 pub(crate) use schema::SchemaCheck;
 pub use schema::{
     AllowKind, AllowList, Issue, Issues, SchemaError, conform, input_schema_of, output_schema_of,
 };
 pub use scope::Scope;
+pub use values::{
+    CallDigest, CallSeen, Capability, CheckIn, CheckInFn, Digest, EvidenceFn, Permission,
+    PermissionKind, RepeatedWhen, ResultCeiling, ResultKind, RoleRef, WantedArgument,
+};

@@ -15,7 +15,8 @@ use std::pin::Pin;
 
 use agboss_rules::codes;
 
-use crate::units::{ByteSize, group_thousands};
+use crate::tool::WantedArgument;
+use crate::units::group_thousands;
 
 /// What every reference starts with.
 pub const REFERENCE_PREFIX: &str = "art_";
@@ -69,35 +70,6 @@ pub struct ArtifactRef {
     pub tool: String,
     /// The size of its data, in bytes.
     pub size: u64,
-}
-
-/// `result_kind = "..", artifact_above = ..`: the kind of artifact the tool's results are kept
-/// as, and the size over which they are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ResultKind {
-    /// The kind (`dataset/rows`), checked by [`agboss_rules::artifact_kind`].
-    pub kind: &'static str,
-    /// Results longer than this (rendered, in bytes) become artifacts. `None`: results longer
-    /// than the tool's bound (`max_result_size`, else the default), which would otherwise be
-    /// cut, become artifacts instead.
-    pub above: Option<ByteSize>,
-}
-
-impl ResultKind {
-    /// The size over which a result becomes an artifact, for a tool bounded by `bound`.
-    pub fn threshold(&self, bound: ByteSize) -> ByteSize {
-        self.above.unwrap_or(bound)
-    }
-}
-
-/// One argument of `wants(argument = "kind")`: a field of the input that takes a reference to
-/// an artifact of exactly that kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WantedArgument {
-    /// The field (and property of the arguments).
-    pub argument: &'static str,
-    /// The kind it takes.
-    pub kind: &'static str,
 }
 
 /// A boxed operation on an [`ArtifactShelf`]; its error is the store's message.
@@ -188,6 +160,7 @@ pub fn refusal_text(wanted: &WantedArgument, why: &Refusal, live: &[ArtifactRef]
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::ResultKind;
     use crate::units::kilobytes;
 
     #[test]

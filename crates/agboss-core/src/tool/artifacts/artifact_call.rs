@@ -4,8 +4,9 @@
 
 use serde_json::Value;
 
-use super::artifact::{Artifact, ArtifactShelf, Refusal, ResultKind, WantedArgument};
+use super::artifact::{Artifact, ArtifactShelf, Refusal};
 use super::wanted::REDEEMED_KEY;
+use crate::tool::{ResultKind, WantedArgument};
 use crate::tool::{ToolDescriptor, ToolFailure, minted_text, refusal_text};
 
 /// Replaces, in the validated `arguments`, the reference of each argument `wants` names with

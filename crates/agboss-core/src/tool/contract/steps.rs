@@ -320,7 +320,10 @@ impl Contract {
             signal,
         );
         let failure = match race.await {
-            Finish::Done(Ok(Ok(read))) => return ToolOutput::read(read),
+            Finish::Done(Ok(Ok(read))) => {
+                let bounded = read.bounded;
+                return ToolOutput::read(bounded.text, bounded.truncated, read.bytes_read);
+            }
             Finish::Done(Ok(Err(error))) => ToolFailure::Raised(ToolError::new(error.to_string())),
             Finish::Done(Err(payload)) => ToolFailure::Panicked(panic_message(&*payload)),
             Finish::TimedOut => ToolFailure::TimedOut(self.timeout),

@@ -4,36 +4,28 @@
 //!
 //! - `arguments.rs`: the `arguments` gate, the arguments read once as the contract accepts them.
 //! - `approval.rs`: the `approval` and `questions` gates, the people a call may wait for.
-//! - `capability.rs`: [`Capability`].
-//! - `check_in.rs`: [`CheckIn`], the predicate typed by the tool's input, and its evidence.
+//! - `check_in.rs`: the check-in's predicate typed by the tool's input, its evidence, and the
+//!   `check-in` gate.
 //! - `permission.rs`: [`PermissionChecker`], what an application decides about calls of tools
-//!   that declare capabilities it governs, and what it is told of each call.
-//! - `role_ref.rs`: [`RoleRef`], a role a tool names (approval or questions).
+//!   that declare capabilities it governs, what it is told of each call, and the gate.
 //! - `asker.rs`: [`Asker`], what a running call asks questions through.
-//! - `credentials.rs`, `needs.rs`: [`Credentials`], the field a tool reads the credentials it
-//!   `needs` from, and their resolution for one call just before it runs.
+//! - `needs.rs`: the credentials a tool `needs`, resolved for one call just before it runs.
+//!
+//! What these gates read of a tool's declaration (capabilities, the check-in, roles, decisions,
+//! credentials) are plain values in `tool/values/`.
 
 mod approval;
 mod arguments;
 mod asker;
-mod capability;
 mod check_in;
-mod credentials;
 pub(crate) mod needs;
 mod permission;
-mod role_ref;
 
 pub(crate) use approval::{ApprovalGate, QuestionsGate};
 pub(crate) use arguments::{ArgumentsGate, accept};
 pub use asker::{AskFailure, AskFuture, Asker};
-pub use capability::Capability;
 pub(crate) use check_in::CheckInGate;
-pub use check_in::{
-    CheckIn, CheckInFn, CheckInPredicate, EvidenceFn, EvidenceOf, Typed, check_in_with,
-    evidence_with,
-};
-pub use credentials::Credentials;
+pub use check_in::{CheckInPredicate, EvidenceOf, Typed, check_in_with, evidence_with};
 pub(crate) use needs::CredentialsGate;
 pub(crate) use permission::PermissionGate;
-pub use permission::{CallSeen, Permission, PermissionChecker, PermissionKind, PermissionRequest};
-pub use role_ref::RoleRef;
+pub use permission::{PermissionChecker, PermissionRequest};

@@ -2,17 +2,15 @@
 //! capabilities it governs, and what it is told of each call; and the `permission` gate that
 //! asks it, failing closed.
 
-use std::borrow::Cow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::context::Execution;
 use crate::tool::pipeline::{AskPerson, Check, GateCall, Part, Stage, Verdict};
 use crate::tool::race::panic_message;
-use crate::tool::{Capability, ToolFailure, ToolOrigin};
+use crate::tool::{CallSeen, Capability, Permission, PermissionKind, ToolFailure, ToolOrigin};
 
 /// Decides about calls of tools that declare a capability it governs. Asked once per declared,
 /// governed capability of each call, before the call runs; a tool that declares none, or only
@@ -55,78 +53,6 @@ impl PermissionRequest<'_> {
     /// The call's arguments, parsed.
     pub fn arguments(&self) -> Value {
         serde_json::from_str(self.arguments_text).unwrap_or(Value::Null)
-    }
-}
-
-/// A call the run made before, as a checker sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CallSeen {
-    /// The tool's name (borrowed from its descriptor; owned for a name no tool has).
-    pub tool: Cow<'static, str>,
-    /// Whether its result was an error.
-    pub is_error: bool,
-}
-
-/// A checker's decision, with the rule that made it (journaled, traced and shown to whoever
-/// answers).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Permission {
-    /// Run, refuse, or ask a person.
-    pub kind: PermissionKind,
-    /// The rule that decided (`untrusted-content`, `refunds-over-limit`). A rule named by a
-    /// literal is borrowed, so an allowing decision allocates nothing.
-    pub rule: Cow<'static, str>,
-    /// Why: for a refusal, what the model reads after `Tool error: `; for an ask, what the
-    /// person reads.
-    #[serde(default, skip_serializing_if = "str::is_empty")]
-    pub reason: Cow<'static, str>,
-}
-
-/// What a [`Permission`] says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PermissionKind {
-    /// The call runs (as far as this capability goes).
-    Allow,
-    /// The call does not run; the model reads the reason and may adapt.
-    Deny,
-    /// The call waits for a person's approval, through the tool's role or the application's
-    /// check-in role.
-    Ask,
-}
-
-impl Permission {
-    /// Run, by rule `rule`.
-    pub fn allow(rule: impl Into<Cow<'static, str>>) -> Permission {
-        Permission {
-            kind: PermissionKind::Allow,
-            rule: rule.into(),
-            reason: Cow::Borrowed(""),
-        }
-    }
-
-    /// Refuse, by rule `rule`; the model reads `reason`.
-    pub fn deny(
-        rule: impl Into<Cow<'static, str>>,
-        reason: impl Into<Cow<'static, str>>,
-    ) -> Permission {
-        Permission {
-            kind: PermissionKind::Deny,
-            rule: rule.into(),
-            reason: reason.into(),
-        }
-    }
-
-    /// Ask a person, by rule `rule`; the person reads `reason`.
-    pub fn ask(
-        rule: impl Into<Cow<'static, str>>,
-        reason: impl Into<Cow<'static, str>>,
-    ) -> Permission {
-        Permission {
-            kind: PermissionKind::Ask,
-            rule: rule.into(),
-            reason: reason.into(),
-        }
     }
 }
 

@@ -85,16 +85,16 @@ impl ToolOutput {
         output
     }
 
-    /// A stream read up to the bound: whole, or stopped past it.
-    pub(crate) fn read(read: crate::tool::StreamedText) -> ToolOutput {
-        let bounded = read.bounded;
-        let mut output = match bounded.truncated {
-            false => ToolOutput::streamed(bounded.text),
+    /// A stream read up to the bound: whole, or (`truncated`) stopped past it after
+    /// `bytes_read` bytes, its marker in `text`.
+    pub(crate) fn read(text: String, truncated: bool, bytes_read: u64) -> ToolOutput {
+        let mut output = match truncated {
+            false => ToolOutput::streamed(text),
             true => {
-                let mut text = bounded.text;
+                let mut text = text;
                 let kept = text.rfind(MARKER_START).unwrap_or(text.len());
                 text.truncate(kept);
-                ToolOutput::stopped(text, read.bytes_read)
+                ToolOutput::stopped(text, bytes_read)
             }
         };
         output.streamed = true;

@@ -1,5 +1,5 @@
 //! [`Credentials`]: the field a tool reads the credentials it `needs` from, resolved for each
-//! call (`needs.rs`).
+//! call (`gates/needs.rs`).
 
 use std::fmt;
 use std::sync::Arc;
