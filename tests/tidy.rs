@@ -269,7 +269,9 @@ fn the_scanner_sees_what_it_must() {
 
 /// The files of one module folder (`run/`, `store/sqlite/`), by module name, and what each
 /// references among its siblings: through `super::x` or the folder's own `crate::` path, by a
-/// sibling module's name or by an item the folder's `mod.rs` re-exports from one.
+/// sibling module's name or by an item the folder's `mod.rs` re-exports from one. A sibling that
+/// is a folder (`mcp/transport/`) references what any of its files does through the folder's
+/// `crate::` path (or `super::super::x` from a file directly in it).
 fn sibling_references(dir: &Path, crate_path: &str) -> BTreeMap<String, Vec<String>> {
     let mod_rs = fs::read_to_string(dir.join("mod.rs")).unwrap_or_default();
     let mut siblings: Vec<String> = Vec::new();
@@ -296,10 +298,17 @@ fn sibling_references(dir: &Path, crate_path: &str) -> BTreeMap<String, Vec<Stri
             .or_else(|_| fs::read_to_string(dir.join(sibling).join("mod.rs")))
             .unwrap_or_default();
         // A file's own test module (at its end) says `super::` of the file, not of the folder.
-        let code = code_of(text.split("#[cfg(test)]").next().unwrap_or_default());
+        let code = code_of(shipped(&text));
+        let inner = inner_code(&dir.join(sibling));
         let mut to: Vec<String> = Vec::new();
-        for prefix in ["super::".to_owned(), format!("{crate_path}::")] {
-            for (first, names) in use_groups(&code, &prefix) {
+        let paths = [
+            (&code, "super::".to_owned()),
+            (&code, format!("{crate_path}::")),
+            (&inner.0, "super::super::".to_owned()),
+            (&inner.1, format!("{crate_path}::")),
+        ];
+        for (code, prefix) in paths {
+            for (first, names) in use_groups(code, &prefix) {
                 let mut targets = vec![first.clone()];
                 if first.is_empty() {
                     targets = names;
@@ -323,6 +332,31 @@ fn sibling_references(dir: &Path, crate_path: &str) -> BTreeMap<String, Vec<Stri
         references.insert(sibling.clone(), to);
     }
     references
+}
+
+/// A file's code before its test module, which says `super::` of the file, not of its folder.
+fn shipped(text: &str) -> &str {
+    text.split("#[cfg(test)]").next().unwrap_or_default()
+}
+
+/// The code of the files inside the folder `dir` besides its `mod.rs` (none if `dir` is not a
+/// folder), without comments: those directly in it, and all of them.
+fn inner_code(dir: &Path) -> (String, String) {
+    let (mut direct, mut all) = (String::new(), String::new());
+    if !dir.is_dir() {
+        return (direct, all);
+    }
+    for file in rust_files(dir) {
+        if file == dir.join("mod.rs") {
+            continue;
+        }
+        let code = code_of(shipped(&fs::read_to_string(&file).unwrap_or_default()));
+        if file.parent() == Some(dir) {
+            direct.push_str(&code);
+        }
+        all.push_str(&code);
+    }
+    (direct, all)
 }
 
 /// `text` without its comments (line comments, doc comments and block comments).
@@ -515,6 +549,19 @@ fn the_circle_finder_sees_what_it_must() {
     .into_iter()
     .collect();
     assert_eq!(circles(&graph), [["a", "b", "c"]]);
+}
+
+#[test]
+fn a_folder_inside_a_module_is_seen_through_its_files() {
+    let mcp = workspace().join("crates/agboss-core/src/mcp");
+    let graph = sibling_references(&mcp, "crate::mcp");
+    // Seen only in the rooms' files, never in their `mod.rs`.
+    assert!(
+        graph["oauth"].contains(&"transport".to_owned()),
+        "{graph:?}"
+    );
+    assert!(graph["server"].contains(&"oauth".to_owned()), "{graph:?}");
+    assert!(graph["transport"].is_empty(), "{graph:?}");
 }
 
 /// The top modules of `agboss-core`, by the name of their file or folder.
