@@ -99,11 +99,15 @@ impl Calls {
         });
         let (invoker, pipeline) = (tool.tool().clone(), tool.pipeline().clone());
         let timeout = invoker.timeout();
-        let task_arguments = arguments.clone();
+        // Only a call that may be tried again keeps its arguments here: the others' are moved
+        // into their task.
+        if tool.descriptor().retries() > 0 {
+            put(&mut self.retries.arguments, index, arguments.clone());
+        }
         let handle = self.tasks.set.spawn(
             async move {
                 let output = invoker
-                    .run_call(&task_arguments, &frame, pipeline.in_call())
+                    .run_call(&arguments, &frame, pipeline.in_call())
                     .await;
                 (index, output)
             }
@@ -112,7 +116,6 @@ impl Calls {
         self.tasks.running.push((handle.id(), index));
         self.deadlines
             .start(index, cx.env.clock.now(), timeout, handle);
-        put(&mut self.retries.arguments, index, arguments);
         put(&mut self.spans, index, (span, content));
     }
 
@@ -141,6 +144,7 @@ impl Tasks {
             Ok((_, returned)) => Ok(returned),
             Err(error) => {
                 let id = error.id();
+                // Every task is listed as it starts; a place no call has settles nothing.
                 let index = self.running.iter().find(|(task, _)| *task == id);
                 Err((index.map_or(usize::MAX, |(_, index)| *index), error))
             }

@@ -60,7 +60,8 @@ impl Cx<'_> {
             digest,
         };
         let call_id = pending.call_id.clone();
-        let tool = pending.call.name.clone();
+        // The tool's name only for the error of a run its call ends.
+        let tool = ends.as_ref().map(|_| pending.call.name.clone());
         self.record(state, event).await?;
         self.forget_sealed(state, &call_id).await;
         self.tell(ended);
@@ -68,7 +69,7 @@ impl Cx<'_> {
             None => Ok(Settled::Journaled),
             Some((code, message)) => {
                 let error = RunError::ToolFailed {
-                    tool,
+                    tool: tool.unwrap_or_default(),
                     call_id,
                     code,
                     message,
