@@ -2,11 +2,15 @@
 //! it.
 
 use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::Arc;
 
+use futures_util::FutureExt;
+
 use super::{CallEnd, Check, GateCall, Part, Stage, Then, ToolOutput, Verdict};
 use crate::tool::ToolFailure;
+use crate::tool::race::panic_message;
 
 /// What a middleware's check before a call returns: `Ok(())` lets it go on, `Err(reason)`
 /// refuses it, and the model reads `Tool error: <reason>`.
@@ -67,6 +71,17 @@ pub trait Middleware: Send + Sync + 'static {
 /// The stage that runs an application's [`Middleware`].
 pub(crate) struct MiddlewareStage(pub(crate) Arc<dyn Middleware>);
 
+impl MiddlewareStage {
+    /// The refusal of a call whose middleware panicked before it decided.
+    fn panicked(&self, payload: &(dyn std::any::Any + Send)) -> Verdict {
+        Verdict::Refuse(ToolFailure::Refused(format!(
+            "the middleware `{}` failed before it decided ({}): the call does not run",
+            self.0.name(),
+            panic_message(payload)
+        )))
+    }
+}
+
 impl Stage for MiddlewareStage {
     fn name(&self) -> &str {
         self.0.name()
@@ -77,17 +92,29 @@ impl Stage for MiddlewareStage {
     }
 
     fn before<'a>(&'a self, call: &'a mut GateCall<'_>) -> Check<'a> {
-        let checked = self.0.before(call);
+        // A middleware that panics has not decided: the call does not run.
+        let checked = match catch_unwind(AssertUnwindSafe(|| self.0.before(call))) {
+            Ok(checked) => checked,
+            Err(payload) => return Check::Now(self.panicked(&*payload)),
+        };
         Check::Later(Box::pin(async move {
-            match checked.await {
-                Ok(()) => Verdict::Pass,
-                Err(reason) => Verdict::Refuse(ToolFailure::Refused(reason)),
+            match AssertUnwindSafe(checked).catch_unwind().await {
+                Ok(Ok(())) => Verdict::Pass,
+                Ok(Err(reason)) => Verdict::Refuse(ToolFailure::Refused(reason)),
+                Err(payload) => self.panicked(&*payload),
             }
         }))
     }
 
     fn after(&self, call: &CallEnd<'_>, output: &mut ToolOutput) -> Then {
-        self.0.after(call, output);
+        // What it sees after is for it alone: a panic there changes nothing of the result.
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| self.0.after(call, output))) {
+            tracing::error!(
+                middleware = self.0.name(),
+                panic = %panic_message(&*payload),
+                "a middleware panicked while it read a call's result"
+            );
+        }
         Then::Keep
     }
 }
